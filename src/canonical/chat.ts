@@ -1,0 +1,187 @@
+/**
+ * The neutral conversation model every dialect decodes into and encodes from.
+ */
+import type { Part } from './parts.ts';
+
+/** Dialect ids. An `openai` upstream serves both `openai-chat` and `openai-images`. */
+export type DialectId = 'openai-chat' | 'openai-images' | 'gemini' | 'anthropic';
+
+export interface Message {
+  role: 'user' | 'assistant';
+  content: Part[];
+  /** OpenAI `name` on a message (participant name). */
+  name?: string;
+}
+
+export interface Tool {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments (object schema); absent means no parameters. */
+  parameters?: Record<string, unknown>;
+  /** OpenAI `strict`. */
+  strict?: boolean;
+  cacheControl?: Record<string, unknown>;
+}
+
+/**
+ * A built-in / server tool of one dialect (Anthropic computer/bash/text-editor, Gemini
+ * codeExecution / googleSearch, OpenAI web_search_options). Sent only to that dialect.
+ */
+export interface NativeTool {
+  dialect: DialectId;
+  /** The tool definition exactly as the wire had it. */
+  definition: Record<string, unknown>;
+}
+
+export type ToolChoice =
+  | { type: 'auto' }
+  | { type: 'none' }
+  | { type: 'required' }
+  /** Force this one function. */
+  | { type: 'tool'; name: string }
+  /** Gemini `ANY` with `allowedFunctionNames`: must call one of these. */
+  | { type: 'allowed'; names: string[]; mode: 'auto' | 'required' };
+
+export type ResponseFormat =
+  | { type: 'text' }
+  | { type: 'json' }
+  | {
+      type: 'json-schema';
+      name?: string;
+      description?: string;
+      schema: Record<string, unknown>;
+      strict?: boolean;
+    };
+
+export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
+
+export interface ReasoningConfig {
+  /** `false` turns reasoning off explicitly (Anthropic `disabled`, Gemini budget 0). */
+  enabled?: boolean;
+  effort?: ReasoningEffort;
+  /** Token budget (Anthropic `budget_tokens`, Gemini `thinkingBudget`; -1 = dynamic). */
+  budgetTokens?: number;
+  /** Return thought text/summaries to the caller. */
+  includeThoughts?: boolean;
+}
+
+export interface Extras {
+  /** The dialect these fields belong to: replayed only to an upstream speaking it. */
+  dialect: DialectId;
+  fields: Record<string, unknown>;
+}
+
+export interface ChatRequest {
+  /** The model the caller named (routing may rename it for the upstream). */
+  model: string;
+  system: Part[];
+  messages: Message[];
+  tools?: Tool[];
+  nativeTools?: NativeTool[];
+  toolChoice?: ToolChoice;
+  parallelToolCalls?: boolean;
+  maxOutputTokens?: number;
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  stop?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  /** Number of choices / candidates. */
+  candidateCount?: number;
+  /** Return log probabilities; `topLogprobs` alternatives per token. */
+  logprobs?: boolean;
+  topLogprobs?: number;
+  responseFormat?: ResponseFormat;
+  reasoning?: ReasoningConfig;
+  /** Output modalities (`text`, `audio`, `image`). */
+  modalities?: Array<'text' | 'audio' | 'image'>;
+  stream: boolean;
+  /** The caller asked for usage in the stream (OpenAI `stream_options.include_usage`). */
+  streamUsage?: boolean;
+  /** End-user id (OpenAI `user`, Anthropic `metadata.user_id`). */
+  user?: string;
+  /** String key/value metadata (OpenAI `metadata`). */
+  metadata?: Record<string, string>;
+  extras?: Extras;
+}
+
+/**
+ * Why generation stopped. `raw` keeps the wire value; `stopSequence` the matched sequence.
+ * See each dialect's `finish-reason.ts` for its table.
+ */
+export interface FinishReason {
+  unified:
+    | 'stop'
+    | 'stop-sequence'
+    | 'length'
+    | 'tool-calls'
+    | 'content-filter'
+    | 'refusal'
+    | 'pause'
+    | 'error'
+    | 'other';
+  raw?: string;
+  stopSequence?: string;
+}
+
+/**
+ * Token usage. Semantics follow OpenAI: `inputTokens` includes cached and cache-written input,
+ * `outputTokens` includes reasoning tokens. Dialects with other conventions convert.
+ */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  cachedInputTokens?: number;
+  cacheWriteTokens?: number;
+  reasoningTokens?: number;
+  /** Set when the numbers are an estimate, not the upstream's count. */
+  estimated?: boolean;
+}
+
+export interface Choice {
+  index: number;
+  content: Part[];
+  finishReason: FinishReason;
+  /** Per-token log probabilities, OpenAI's shape (content / refusal arrays). */
+  logprobs?: unknown;
+  /** Dialect-specific per-choice fields (safety ratings, annotations…), same-dialect only. */
+  extras?: Extras;
+}
+
+export interface ChatResponse {
+  id: string;
+  model: string;
+  /** Unix seconds. */
+  created: number;
+  choices: Choice[];
+  usage?: Usage;
+  /** Prompt-level block (Gemini `promptFeedback.blockReason`) with no choices. */
+  promptBlocked?: { reason: string; raw?: unknown };
+  extras?: Extras;
+}
+
+/** The result of a conversion: the value plus what it could not carry. */
+export interface Converted<T> {
+  value: T;
+  warnings: Warning[];
+}
+
+/**
+ * A feature dropped or approximated in translation. `code` is short and stable
+ * (`dropped`, `approximated`, `clamped`, `signature-not-replayed`, `estimated`), `path` the field.
+ */
+export interface Warning {
+  code: 'dropped' | 'approximated' | 'clamped' | 'signature-not-replayed' | 'estimated';
+  path: string;
+  detail?: string;
+  /** Whether strict mode must refuse this (a loss of meaning, not a cosmetic change). */
+  lossy?: boolean;
+}
+
+/** Render a warning as its header token, e.g. `dropped:logit_bias`. */
+export function warningToken(w: Warning): string {
+  return w.detail ? `${w.code}:${w.path}=${w.detail}` : `${w.code}:${w.path}`;
+}

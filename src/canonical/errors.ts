@@ -1,0 +1,107 @@
+/**
+ * The one error type that crosses the hub. Upstream errors decode into it; every caller dialect
+ * encodes it into its own envelope.
+ */
+
+export type ErrorKind =
+  | 'invalid-request'
+  | 'authentication'
+  | 'permission'
+  | 'not-found'
+  | 'too-large'
+  | 'rate-limit'
+  | 'overloaded'
+  | 'upstream'
+  | 'timeout'
+  | 'unsupported';
+
+/** Default HTTP status per kind (an upstream's own status wins where it is known). */
+export const statusOfKind: Record<ErrorKind, number> = {
+  'invalid-request': 400,
+  authentication: 401,
+  permission: 403,
+  'not-found': 404,
+  'too-large': 413,
+  'rate-limit': 429,
+  overloaded: 529,
+  upstream: 502,
+  timeout: 504,
+  unsupported: 400,
+};
+
+export interface ProxyErrorInit {
+  status?: number;
+  /** The parameter at fault, e.g. `messages[2].content` (OpenAI `param`). */
+  param?: string;
+  /** A dialect error code worth keeping (`context_length_exceeded`, `API_KEY_INVALID`…). */
+  code?: string;
+  /** The upstream's error body, unparsed. */
+  raw?: string;
+  /** Seconds the caller should wait (from `retry-after` or Gemini RetryInfo). */
+  retryAfter?: number;
+  /** The upstream's request id, where known. */
+  requestId?: string;
+  /** The upstream's own error type string (e.g. `insufficient_quota`), kept for the same dialect. */
+  upstreamType?: string;
+}
+
+export class ProxyError extends Error {
+  readonly kind: ErrorKind;
+  readonly status: number;
+  readonly param?: string;
+  readonly code?: string;
+  readonly raw?: string;
+  readonly retryAfter?: number;
+  readonly requestId?: string;
+  readonly upstreamType?: string;
+
+  constructor(kind: ErrorKind, message: string, init: ProxyErrorInit = {}) {
+    super(message);
+    this.name = 'ProxyError';
+    this.kind = kind;
+    this.status = init.status ?? statusOfKind[kind];
+    this.param = init.param;
+    this.code = init.code;
+    this.raw = init.raw;
+    this.retryAfter = init.retryAfter;
+    this.requestId = init.requestId;
+    this.upstreamType = init.upstreamType;
+  }
+}
+
+export function isProxyError(e: unknown): e is ProxyError {
+  return e instanceof ProxyError;
+}
+
+/** Shorthand for a caller's mistake naming the parameter. */
+export function invalidRequest(message: string, param?: string): ProxyError {
+  return new ProxyError('invalid-request', message, { param });
+}
+
+/** The kind an HTTP status implies when the body says nothing better. */
+export function kindOfStatus(status: number): ErrorKind {
+  switch (status) {
+    case 400:
+    case 422:
+      return 'invalid-request';
+    case 401:
+      return 'authentication';
+    case 402:
+    case 403:
+      return 'permission';
+    case 404:
+      return 'not-found';
+    case 408:
+    case 504:
+      return 'timeout';
+    case 413:
+      return 'too-large';
+    case 429:
+      return 'rate-limit';
+    case 503:
+    case 529:
+      return 'overloaded';
+    default:
+      return status >= 500 ? 'upstream' : 'invalid-request';
+  }
+}

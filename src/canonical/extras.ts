@@ -1,0 +1,20 @@
+/** Helpers for `extras`: fields of one dialect with no canonical home. */
+import type { ChatRequest, DialectId, Warning } from './chat.ts';
+
+/**
+ * The caller-dialect fields to replay to an upstream speaking `target`, plus a `dropped` warning
+ * for each field that cannot be replayed because the upstream speaks another dialect.
+ */
+export function extrasFor(
+  req: Pick<ChatRequest, 'extras'>,
+  target: DialectId,
+): { fields: Record<string, unknown>; warnings: Warning[] } {
+  const extras = req.extras;
+  if (!extras) return { fields: {}, warnings: [] };
+  if (extras.dialect === target) return { fields: extras.fields, warnings: [] };
+  const warnings: Warning[] = [];
+  for (const key of Object.keys(extras.fields)) {
+    if (extras.fields[key] !== undefined) warnings.push({ code: 'dropped', path: key, lossy: true });
+  }
+  return { fields: {}, warnings };
+}

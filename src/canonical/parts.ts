@@ -1,0 +1,118 @@
+/**
+ * Content parts: the building blocks of every message, response choice and tool result.
+ * Discriminant is always `type`; values are kebab-case.
+ */
+
+/** Which vendor issued an opaque value (a reasoning signature, a redacted block). */
+export type Vendor = 'openai' | 'anthropic' | 'gemini';
+
+/**
+ * An opaque, vendor-issued value that must be replayed unchanged to the vendor that issued it
+ * (Anthropic thinking signatures, Gemini thought signatures) and never sent to another vendor.
+ */
+export interface Signature {
+  origin: Vendor;
+  value: string;
+}
+
+/** Binary data either inline (base64) or by reference (URL / file URI). */
+export type MediaSource =
+  | { type: 'base64'; mediaType: string; data: string }
+  | { type: 'url'; url: string; mediaType?: string }
+  /** A provider-side file handle (OpenAI `file_id`, Gemini `fileData.fileUri`, Anthropic `file_id`). */
+  | { type: 'file-id'; id: string; mediaType?: string };
+
+/** Provider-specific hints on a part that other vendors may drop (with a warning). */
+export interface PartHints {
+  /** Anthropic prompt-caching marker, e.g. `{ type: 'ephemeral', ttl?: '1h' }`. */
+  cacheControl?: Record<string, unknown>;
+}
+
+export interface TextPart extends PartHints {
+  type: 'text';
+  text: string;
+  /** Gemini may attach a thought signature to a text part. */
+  signature?: Signature;
+  /** Citations / annotations as the source dialect gave them, kept for the same dialect. */
+  citations?: unknown[];
+}
+
+export interface ImagePart extends PartHints {
+  type: 'image';
+  source: MediaSource;
+  /** OpenAI `image_url.detail` (`auto` | `low` | `high`). */
+  detail?: string;
+}
+
+export interface AudioPart extends PartHints {
+  type: 'audio';
+  source: MediaSource;
+  /** Short format name (`wav`, `mp3`…), when the source dialect gave one. */
+  format?: string;
+}
+
+/** A document or arbitrary file (PDF, text…). */
+export interface FilePart extends PartHints {
+  type: 'file';
+  source: MediaSource;
+  filename?: string;
+  title?: string;
+}
+
+export interface ToolCallPart extends PartHints {
+  type: 'tool-call';
+  /** Call id; always set (decoders synthesize one where the wire has none). */
+  id: string;
+  name: string;
+  /** Arguments as JSON text, exactly as generated (may be invalid JSON). */
+  arguments: string;
+  /** Gemini thought signature attached to the functionCall part. */
+  signature?: Signature;
+}
+
+export interface ToolResultPart extends PartHints {
+  type: 'tool-result';
+  callId: string;
+  /** Tool name when the wire carries it (Gemini functionResponse, OpenAI `function` role). */
+  name?: string;
+  content: Part[];
+  isError?: boolean;
+}
+
+/** Model reasoning: visible thought text, or an opaque redacted block. */
+export interface ReasoningPart {
+  type: 'reasoning';
+  text: string;
+  signature?: Signature;
+  /** Anthropic `redacted_thinking.data`: opaque, only meaningful to its origin. */
+  redacted?: Signature;
+}
+
+export interface RefusalPart {
+  type: 'refusal';
+  text: string;
+}
+
+export type Part =
+  | TextPart
+  | ImagePart
+  | AudioPart
+  | FilePart
+  | ToolCallPart
+  | ToolResultPart
+  | ReasoningPart
+  | RefusalPart;
+
+export type PartType = Part['type'];
+
+/** Compile-time exhaustiveness guard for switches over canonical unions. */
+export function assertNever(value: never, what = 'value'): never {
+  throw new Error(`unhandled ${what}: ${JSON.stringify(value)}`);
+}
+
+/** Concatenate the text parts of a list (other parts are ignored). */
+export function textOf(parts: readonly Part[]): string {
+  let out = '';
+  for (const p of parts) if (p.type === 'text') out += p.text;
+  return out;
+}
