@@ -1,0 +1,167 @@
+/**
+ * The Hono app: inbound routes → dialect ids → the generic flows. No runtime code here: the
+ * runtime entry hands over config, the upstream client and (on Node) a faster body reader.
+ */
+import { Hono, type Context } from 'hono';
+import { cors } from 'hono/cors';
+import { ProxyError } from './canonical/index.ts';
+import { registry, type Registry } from '../translators/index.ts';
+import type { ChatCaller, EncodedError, ModelInfo } from '../translators/types.ts';
+import type { Config } from './config/load.ts';
+import { callerCredential, checkCallerKey } from './routing/auth.ts';
+import { chatFlow, type FlowDeps } from './routing/chat-flow.ts';
+import { countTokensFlow } from './routing/count-tokens.ts';
+import { imageFlow } from './routing/image-flow.ts';
+import { callerInput, parseJsonBody, readBodyViaRequest, type BodyReader } from './routing/inbound.ts';
+import { createGuardedFetch, type GuardedFetch } from './routing/media.ts';
+import { listedModels, routedModel } from './routing/resolve.ts';
+import { errorResponse, jsonResponse, toProxyError } from './routing/respond.ts';
+import { RequestScope, randomToken, type FetchLike, type LogEntry } from './routing/scope.ts';
+
+export interface AppOptions {
+  config: Config;
+  /** Upstream HTTP client (Node: pooled keep-alive; Workers: native fetch). */
+  fetch: FetchLike;
+  readBody?: BodyReader;
+  /** One line per finished request; never holds a key or a body. */
+  log?: (entry: LogEntry) => void;
+  /** Resolve hostnames for the guarded media fetcher (Node). */
+  resolveHost?: (host: string) => Promise<string[]>;
+  guardedFetch?: GuardedFetch;
+  now?: () => number;
+  registry?: Registry;
+}
+
+type Handler = (scope: RequestScope, c: Context) => Promise<Response>;
+
+export function createApp(o: AppOptions) {
+  const app = new Hono();
+  const now = o.now ?? Date.now;
+  const readBody = o.readBody ?? readBodyViaRequest;
+  const reg = o.registry ?? registry;
+  const deps: FlowDeps = {
+    config: o.config,
+    registry: reg,
+    fetch: o.fetch,
+    guardedFetch:
+      o.guardedFetch ??
+      createGuardedFetch({ fetch: o.fetch, allowHosts: o.config.fetchAllowHosts, resolveHost: o.resolveHost }),
+  };
+
+  if (o.config.cors) app.use('*', cors({ origin: o.config.cors.origins, exposeHeaders: ['x-request-id', 'x-interlingua-warnings', 'x-interlingua-upstream'] }));
+
+  /** Run a handler with a scope, the caller's dialect for errors, and the log line. */
+  const serve = (route: string, encodeError: (e: ProxyError) => EncodedError, fn: Handler) => async (c: Context) => {
+    const scope = new RequestScope(route, c.req.header('x-request-id') || `req_${randomToken(24)}`, now);
+    // Caller disconnect aborts the upstream at once.
+    const callerSignal = c.req.raw.signal;
+    const onAbort = () => scope.abort(new ProxyError('upstream', 'Caller disconnected.'));
+    callerSignal?.addEventListener('abort', onAbort, { once: true });
+    let res: Response;
+    let error: string | undefined;
+    try {
+      checkCallerKey(o.config.keys, callerCredential(c.req.raw.headers, c.req.query()));
+      res = await fn(scope, c);
+    } catch (e) {
+      const err = toProxyError(e);
+      error = `${err.kind}: ${err.message}`;
+      res = errorResponse(scope, err, encodeError);
+    }
+    if (o.log && o.config.log.requests) o.log(scope.finishLog(res.status, error));
+    return res;
+  };
+
+  const readJson = async (c: Context) => {
+    const raw = await readBody(c.req.raw, o.config.limits.maxBodyBytes, (c.env as { incoming?: unknown } | undefined)?.incoming);
+    return { raw, body: parseJsonBody(raw) };
+  };
+
+  const chat = (caller: ChatCaller, params?: (c: Context) => Record<string, string>): Handler => async (scope, c) => {
+    const { raw, body } = await readJson(c);
+    const input = callerInput(c.req.raw, body, params?.(c));
+    return chatFlow(deps, scope, { caller, input, rawBody: raw, callerKey: callerCredential(c.req.raw.headers, input.query) });
+  };
+
+  const openai = reg.chatCallers['openai-chat'];
+  const anthropic = reg.chatCallers.anthropic;
+  const gemini = reg.chatCallers.gemini;
+
+  app.get('/health', (c) => c.json({ status: 'ok' }));
+
+  app.post('/v1/chat/completions', serve('chat.completions', openai.encodeError, chat(openai)));
+  app.post('/v1/messages', serve('messages', anthropic.encodeError, chat(anthropic)));
+  app.post(
+    '/v1/messages/count_tokens',
+    serve('messages.count_tokens', anthropic.encodeError, async (scope, c) => {
+      const { body } = await readJson(c);
+      return countTokensFlow(deps, scope, anthropic, callerInput(c.req.raw, body), callerCredential(c.req.raw.headers, {}));
+    }),
+  );
+
+  // Gemini: `/v1beta/models/{model}:{method}` (SDK 2.x) and `/v1/models/{model}:{method}` (3.x).
+  const geminiAction: Handler = async (scope, c) => {
+    const target = c.req.param('target') ?? '';
+    const colon = target.lastIndexOf(':');
+    const model = colon > 0 ? target.slice(0, colon) : target;
+    const method = colon > 0 ? target.slice(colon + 1) : '';
+    const params = { model: model.replace(/^models\//, ''), method };
+    if (method === 'generateContent' || method === 'streamGenerateContent') return chat(gemini, () => params)(scope, c);
+    if (method === 'countTokens') {
+      const { body } = await readJson(c);
+      return countTokensFlow(deps, scope, gemini, callerInput(c.req.raw, body, params), callerCredential(c.req.raw.headers, c.req.query()));
+    }
+    throw new ProxyError('not-found', `Method '${method}' is not supported for models/${model}.`);
+  };
+  app.post('/v1beta/models/:target{.+}', serve('gemini.models', gemini.encodeError, geminiAction));
+  app.post('/v1/models/:target{.+}', serve('gemini.models', gemini.encodeError, geminiAction));
+
+  // Images.
+  const images = reg.imageCaller;
+  for (const [path, op] of [
+    ['generations', 'generate'],
+    ['edits', 'edit'],
+    ['variations', 'variation'],
+  ] as const) {
+    app.post(
+      `/v1/images/${path}`,
+      serve(`images.${path}`, images.encodeError, (scope, c) => imageFlow(deps, scope, c.req.raw, op, readBody, (c.env as { incoming?: unknown } | undefined)?.incoming)),
+    );
+  }
+
+  // Model lists, in the shape of the dialect the caller speaks.
+  const models = (): ModelInfo[] =>
+    listedModels(o.config).map((m) => ({ id: m.id, ownedBy: m.upstream, created: 0 }));
+  const listCaller = (c: Context): ChatCaller => {
+    if (c.req.header('anthropic-version') || c.req.header('compat-version')) return anthropic;
+    if (c.req.header('x-goog-api-key') || c.req.query('key')) return gemini;
+    return openai;
+  };
+  const listModels: Handler = async (scope, c) => {
+    const caller = c.req.path.startsWith('/v1beta/') ? gemini : listCaller(c);
+    return jsonResponse(scope, caller.encodeModelList?.(models()) ?? { data: models() });
+  };
+  app.get('/v1/models', (c) => serve('models', listCaller(c).encodeError, listModels)(c));
+  app.get('/v1beta/models', serve('models', gemini.encodeError, listModels));
+  const getModel: Handler = async (scope, c) => {
+    const caller = c.req.path.startsWith('/v1beta/') ? gemini : listCaller(c);
+    const id = c.req.param('id')!.replace(/^models\//, '');
+    const found = models().find((m) => m.id === id) ?? routedModel(o.config, id);
+    if (!found) throw new ProxyError('not-found', `The model '${id}' does not exist.`, { code: 'model_not_found' });
+    const list = caller.encodeModelList?.([found]) as { data?: unknown[]; models?: unknown[] } | undefined;
+    return jsonResponse(scope, list?.data?.[0] ?? list?.models?.[0] ?? found);
+  };
+  app.get('/v1/models/:id{.+}', (c) => serve('models.get', listCaller(c).encodeError, getModel)(c));
+  app.get('/v1beta/models/:id{.+}', serve('models.get', gemini.encodeError, getModel));
+
+  app.notFound((c) => {
+    const scope = new RequestScope('not-found', `req_${randomToken(24)}`, now);
+    const caller = c.req.path.startsWith('/v1beta/') ? gemini : c.req.path.startsWith('/v1/messages') ? anthropic : openai;
+    return errorResponse(scope, new ProxyError('not-found', `Unknown route: ${c.req.method} ${c.req.path}`), caller.encodeError);
+  });
+  app.onError((err, c) => {
+    const scope = new RequestScope('error', `req_${randomToken(24)}`, now);
+    void err;
+    return errorResponse(scope, toProxyError(err), (c.req.path.startsWith('/v1beta/') ? gemini : openai).encodeError);
+  });
+  return app;
+}

@@ -1,0 +1,191 @@
+/**
+ * Turning a configuration document into a validated, resolved `Config`. Pure: the runtime entry
+ * reads files and hands over its environment.
+ */
+import * as v from 'valibot';
+import {
+  ConfigSchema,
+  type ConfigInput,
+  type RetryConfig,
+  type RouteConfig,
+  type Timeouts,
+  type UpstreamConfig,
+} from './schema.ts';
+
+export type Env = Record<string, string | undefined>;
+
+export interface Upstream extends Omit<UpstreamConfig, 'apiKey'> {
+  name: string;
+  apiKey?: string;
+  timeouts: Required<Timeouts>;
+  retry: Required<RetryConfig>;
+}
+
+export interface RouteTarget {
+  upstream: string;
+  /** Model to send; undefined keeps the caller's. */
+  model?: string;
+}
+
+export interface Route {
+  pattern: string;
+  targets: RouteTarget[];
+  strict: boolean;
+  defaultMaxTokens?: number;
+}
+
+export interface Config {
+  keys: string[];
+  open: boolean;
+  upstreams: Record<string, Upstream>;
+  /** Exact routes by name. */
+  exact: Map<string, Route>;
+  /** Glob routes, most specific first. */
+  globs: Array<Route & { regex: RegExp }>;
+  limits: { maxBodyBytes: number; maxMultipartBytes: number; maxSseBufferBytes: number };
+  cors?: { origins: string[] };
+  fetchAllowHosts: string[];
+  log: { requests: boolean; debug: boolean };
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(`invalid config: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const DEFAULT_TIMEOUTS: Required<Timeouts> = {
+  firstByteMs: 60_000,
+  idleMs: 120_000,
+  totalMs: 600_000,
+};
+
+export const DEFAULT_RETRY: Required<RetryConfig> = {
+  attempts: 2,
+  baseDelayMs: 250,
+  maxDelayMs: 4_000,
+  budgetMs: 15_000,
+};
+
+/** The built-in configuration: public vendor URLs, callers' own keys forwarded. */
+export const DEFAULT_CONFIG: ConfigInput = {
+  upstreams: {
+    anthropic: { dialect: 'anthropic', baseUrl: 'https://api.anthropic.com' },
+    gemini: { dialect: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com' },
+    openai: { dialect: 'openai', baseUrl: 'https://api.openai.com/v1' },
+  },
+  models: {
+    'claude-*': { upstream: 'anthropic' },
+    'gemini-*': { upstream: 'gemini' },
+    '*': { upstream: 'openai' },
+  },
+};
+
+function resolveSecret(value: string | undefined, path: string, env: Env): string | undefined {
+  if (value === undefined || !value.startsWith('env:')) return value;
+  const name = value.slice(4);
+  const resolved = env[name];
+  if (resolved === undefined || resolved === '') {
+    throw new ConfigError(`${path}: environment variable ${name} is not set`);
+  }
+  return resolved;
+}
+
+function globToRegex(pattern: string): RegExp {
+  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+  return new RegExp(`^${escaped}$`);
+}
+
+function compileRoute(pattern: string, route: RouteConfig, upstreams: Record<string, unknown>): Route {
+  const list = Array.isArray(route.upstream) ? route.upstream : [route.upstream];
+  const targets = list.map((t, i): RouteTarget => {
+    const target = typeof t === 'string' ? { upstream: t, model: route.model } : { model: route.model, ...t };
+    if (!(target.upstream in upstreams)) {
+      const where = Array.isArray(route.upstream) ? `upstream[${i}]` : 'upstream';
+      throw new ConfigError(`models["${pattern}"].${where}: no upstream named "${target.upstream}"`);
+    }
+    return target;
+  });
+  return { pattern, targets, strict: route.strict ?? false, defaultMaxTokens: route.defaultMaxTokens };
+}
+
+/** Literal characters outrank wildcards: `claude-3-*` beats `claude-*` beats `*`. */
+function specificity(pattern: string): number {
+  return pattern.replace(/\*/g, '').length;
+}
+
+/** Validate and resolve a configuration document (parsed JSON or JSON text). */
+export function parseConfig(source: unknown, env: Env = {}): Config {
+  let doc = source;
+  if (typeof source === 'string') {
+    try {
+      doc = JSON.parse(source);
+    } catch (e) {
+      throw new ConfigError(`not valid JSON (${(e as Error).message})`);
+    }
+  }
+  const parsed = v.safeParse(ConfigSchema, doc);
+  if (!parsed.success) {
+    const issue = parsed.issues[0]!;
+    const path = v.getDotPath(issue) ?? '(root)';
+    throw new ConfigError(`${path}: ${issue.message}`);
+  }
+  const input = parsed.output;
+
+  const upstreams: Record<string, Upstream> = {};
+  for (const [name, u] of Object.entries(input.upstreams)) {
+    upstreams[name] = {
+      ...u,
+      name,
+      baseUrl: u.baseUrl.replace(/\/+$/, ''),
+      apiKey: resolveSecret(u.apiKey, `upstreams.${name}.apiKey`, env),
+      timeouts: { ...DEFAULT_TIMEOUTS, ...input.timeouts, ...u.timeouts },
+      retry: { ...DEFAULT_RETRY, ...input.retry, ...u.retry },
+    };
+  }
+
+  const keys = (input.keys ?? []).map((k, i) => resolveSecret(k, `keys[${i}]`, env)!);
+  const open = input.open ?? false;
+  const withKeys = Object.values(upstreams).filter((u) => u.apiKey).map((u) => u.name);
+  if (withKeys.length > 0 && keys.length === 0 && !open) {
+    throw new ConfigError(
+      `keys: upstream keys are configured (${withKeys.join(', ')}) but no inbound keys; ` +
+        'anyone reaching the proxy could spend them. Add "keys", or set "open": true to allow it.',
+    );
+  }
+
+  const exact = new Map<string, Route>();
+  const globs: Array<Route & { regex: RegExp }> = [];
+  for (const [pattern, route] of Object.entries(input.models)) {
+    const compiled = compileRoute(pattern, route, upstreams);
+    if (pattern.includes('*')) globs.push({ ...compiled, regex: globToRegex(pattern) });
+    else exact.set(pattern, compiled);
+  }
+  globs.sort((a, b) => specificity(b.pattern) - specificity(a.pattern));
+
+  return {
+    keys,
+    open,
+    upstreams,
+    exact,
+    globs,
+    limits: {
+      maxBodyBytes: input.limits?.maxBodyBytes ?? 20 * 1024 * 1024,
+      maxMultipartBytes: input.limits?.maxMultipartBytes ?? 64 * 1024 * 1024,
+      maxSseBufferBytes: input.limits?.maxSseBufferBytes ?? 8 * 1024 * 1024,
+    },
+    cors: input.cors,
+    fetchAllowHosts: input.fetchAllowHosts ?? [],
+    log: { requests: input.log?.requests ?? true, debug: input.log?.debug ?? false },
+  };
+}
+
+/**
+ * The config a runtime should use: `INTERLINGUA_CONFIG` holding JSON (Workers, or inline on Node),
+ * else the built-in default. File paths are read by the Node entry before calling this.
+ */
+export function configFromEnv(env: Env, text?: string): Config {
+  const source = text ?? env.INTERLINGUA_CONFIG;
+  return parseConfig(source && source.trim() ? source : DEFAULT_CONFIG, env);
+}

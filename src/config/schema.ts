@@ -1,0 +1,82 @@
+/**
+ * The configuration document, validated with valibot. See README "Configuration".
+ */
+import * as v from 'valibot';
+
+const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
+
+export const TimeoutsSchema = v.strictObject({
+  /** Until the upstream's response headers arrive (connect + time to first byte). */
+  firstByteMs: v.optional(positiveInt),
+  /** Longest silence between two stream events, or while reading a non-stream body. */
+  idleMs: v.optional(positiveInt),
+  /** Whole request, non-stream. */
+  totalMs: v.optional(positiveInt),
+});
+
+export const RetrySchema = v.strictObject({
+  /** Attempts per upstream, the first included. */
+  attempts: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10))),
+  baseDelayMs: v.optional(v.pipe(v.number(), v.minValue(0))),
+  maxDelayMs: v.optional(v.pipe(v.number(), v.minValue(0))),
+  /** Total time budget for retries and fallbacks before the first byte. */
+  budgetMs: v.optional(v.pipe(v.number(), v.minValue(0))),
+});
+
+export const UpstreamSchema = v.strictObject({
+  dialect: v.picklist(['openai', 'anthropic', 'gemini']),
+  baseUrl: v.pipe(v.string(), v.url('must be an absolute URL')),
+  /** A literal key or `env:NAME`. Without it the caller's own credential is forwarded. */
+  apiKey: v.optional(v.string()),
+  headers: v.optional(v.record(v.string(), v.string())),
+  timeouts: v.optional(TimeoutsSchema),
+  retry: v.optional(RetrySchema),
+  /** Anthropic: max_tokens when the caller gave none. */
+  defaultMaxTokens: v.optional(positiveInt),
+  anthropicVersion: v.optional(v.string()),
+  anthropicBeta: v.optional(v.array(v.string())),
+});
+
+const RouteTargetSchema = v.union([
+  v.string(),
+  v.strictObject({ upstream: v.string(), model: v.optional(v.string()) }),
+]);
+
+export const RouteSchema = v.strictObject({
+  /** One upstream name, or a list to fall back through in order. */
+  upstream: v.union([v.string(), v.pipe(v.array(RouteTargetSchema), v.minLength(1))]),
+  /** Model name to send upstream (default: the caller's). */
+  model: v.optional(v.string()),
+  /** Any loss of meaning in translation becomes a 400 instead of a warning. */
+  strict: v.optional(v.boolean()),
+  defaultMaxTokens: v.optional(positiveInt),
+});
+
+export const ConfigSchema = v.strictObject({
+  /** Inbound credentials callers must present. */
+  keys: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+  /** Explicitly allow running without inbound keys while upstream keys are configured. */
+  open: v.optional(v.boolean()),
+  upstreams: v.record(v.string(), UpstreamSchema),
+  models: v.record(v.string(), RouteSchema),
+  limits: v.optional(
+    v.strictObject({
+      maxBodyBytes: v.optional(positiveInt),
+      maxMultipartBytes: v.optional(positiveInt),
+      maxSseBufferBytes: v.optional(positiveInt),
+    }),
+  ),
+  timeouts: v.optional(TimeoutsSchema),
+  retry: v.optional(RetrySchema),
+  /** Allowed browser origins for CORS (off when absent). */
+  cors: v.optional(v.strictObject({ origins: v.array(v.string()) })),
+  /** Hosts the guarded URL fetcher may reach even though they are private/loopback. */
+  fetchAllowHosts: v.optional(v.array(v.string())),
+  log: v.optional(v.strictObject({ requests: v.optional(v.boolean()), debug: v.optional(v.boolean()) })),
+});
+
+export type ConfigInput = v.InferOutput<typeof ConfigSchema>;
+export type UpstreamConfig = v.InferOutput<typeof UpstreamSchema>;
+export type RouteConfig = v.InferOutput<typeof RouteSchema>;
+export type Timeouts = v.InferOutput<typeof TimeoutsSchema>;
+export type RetryConfig = v.InferOutput<typeof RetrySchema>;

@@ -1,0 +1,40 @@
+/**
+ * Inbound credentials: each dialect's own place (`Authorization: Bearer`, `x-api-key`,
+ * `x-goog-api-key`, `?key=`), compared in constant time against the configured keys.
+ */
+import { ProxyError } from '../canonical/index.ts';
+
+export function callerCredential(headers: Headers, query: URLSearchParams | Record<string, string>): string | undefined {
+  const auth = headers.get('authorization');
+  if (auth) {
+    const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
+    if (m) return m[1]!.trim();
+  }
+  const key =
+    headers.get('x-api-key') ??
+    headers.get('x-goog-api-key') ??
+    (query instanceof URLSearchParams ? query.get('key') : query.key) ??
+    undefined;
+  return key?.trim() || undefined;
+}
+
+/** Compare without leaking, through timing, how much of a guess was right. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const len = Math.max(a.length, b.length);
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < len; i++) diff |= (a.charCodeAt(i) || 0) ^ (b.charCodeAt(i) || 0);
+  return diff === 0;
+}
+
+/** Throws a 401 ProxyError unless the credential matches one of `keys` (no keys: open). */
+export function checkCallerKey(keys: readonly string[], credential: string | undefined): void {
+  if (keys.length === 0) return;
+  if (!credential) {
+    throw new ProxyError('authentication', 'Missing API key. Pass your Interlingua key the way your SDK sends its API key.', {
+      code: 'missing_api_key',
+    });
+  }
+  let ok = false;
+  for (const k of keys) ok = constantTimeEqual(k, credential) || ok;
+  if (!ok) throw new ProxyError('authentication', 'Invalid API key.', { code: 'invalid_api_key' });
+}

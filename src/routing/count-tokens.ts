@@ -1,0 +1,59 @@
+/**
+ * Token counting (Anthropic `count_tokens`, Gemini `countTokens`): asked of the upstream where it
+ * has an endpoint, else estimated and marked as such.
+ */
+import { ProxyError, textOf, type ChatRequest, type Part } from '../canonical/index.ts';
+import type { CallerInput, ChatCaller } from '../../translators/types.ts';
+import type { FlowDeps } from './chat-flow.ts';
+import { upstreamTarget } from './chat-flow.ts';
+import { resolveModel } from './resolve.ts';
+import { jsonResponse } from './respond.ts';
+import type { RequestScope } from './scope.ts';
+import { callUpstream } from './upstream-call.ts';
+
+/** Roughly four characters a token, plus a small per-message overhead. */
+export function estimateTokens(req: ChatRequest): number {
+  const partChars = (parts: Part[]): number =>
+    parts.reduce((n, p) => {
+      if (p.type === 'text' || p.type === 'reasoning' || p.type === 'refusal') return n + p.text.length;
+      if (p.type === 'tool-call') return n + p.name.length + p.arguments.length;
+      if (p.type === 'tool-result') return n + partChars(p.content);
+      return n + 1000; // media: a fixed allowance
+    }, 0);
+  let chars = textOf(req.system).length;
+  for (const m of req.messages) chars += partChars(m.content) + 16;
+  for (const t of req.tools ?? []) chars += t.name.length + (t.description?.length ?? 0) + JSON.stringify(t.parameters ?? {}).length;
+  return Math.max(1, Math.ceil(chars / 4));
+}
+
+export async function countTokensFlow(
+  deps: FlowDeps,
+  scope: RequestScope,
+  caller: ChatCaller,
+  input: CallerInput,
+  callerKey: string | undefined,
+): Promise<Response> {
+  scope.log.caller = caller.id;
+  const encode = caller.encodeCountTokensResponse;
+  if (!encode) throw new ProxyError('not-found', 'Token counting is not available in this dialect.');
+  const countInput = { ...input, params: { ...input.params, method: 'countTokens' } };
+  const decoded = caller.decodeRequest(countInput, scope);
+  const req = decoded.value;
+  scope.log.model = req.model;
+  const resolved = resolveModel(deps.config, req.model);
+  const first = resolved.targets[0]!;
+  const upstream = deps.registry.chatUpstreams[first.upstream.dialect];
+  if (!upstream.encodeCountTokens || !upstream.decodeCountTokens) {
+    scope.warn([{ code: 'estimated', path: 'input_tokens' }]);
+    return jsonResponse(scope, encode(estimateTokens(req)), 200, { 'x-interlingua-token-count': 'estimated' });
+  }
+  const success = await callUpstream(deps.fetch, scope, {
+    targets: [first],
+    build: (t) => upstream.encodeCountTokens!(req, upstreamTarget(t, callerKey, deps.config), scope),
+    decodeError: (_t, status, body, headers) => upstream.decodeError(status, body, headers),
+  });
+  const body: unknown = await success.res.json().catch(() => {
+    throw new ProxyError('upstream', 'Upstream returned a token count that is not JSON.');
+  });
+  return jsonResponse(scope, encode(upstream.decodeCountTokens(body)));
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../config/load.ts';
+import { ProxyError } from '../canonical/index.ts';
+import { resolveModel, routedModel } from './resolve.ts';
+
+const config = parseConfig({
+  upstreams: {
+    claude: { dialect: 'anthropic', baseUrl: 'https://api.anthropic.com' },
+    google: { dialect: 'gemini', baseUrl: 'https://generativelanguage.googleapis.com' },
+    openai: { dialect: 'openai', baseUrl: 'https://api.openai.com/v1' },
+  },
+  models: {
+    'gpt-4o': { upstream: 'claude', model: 'claude-sonnet-4-5' },
+    'claude-*': { upstream: 'claude' },
+    'claude-3-*': { upstream: 'google', model: 'gemini-2.5-flash' },
+    'gemini-*': { upstream: ['google', { upstream: 'openai', model: 'gpt-4o-mini' }] },
+  },
+});
+
+describe('resolveModel', () => {
+  it('prefers an exact name and renames the model', () => {
+    const r = resolveModel(config, 'gpt-4o');
+    expect(r.targets).toHaveLength(1);
+    expect(r.targets[0]!.upstream.name).toBe('claude');
+    expect(r.targets[0]!.model).toBe('claude-sonnet-4-5');
+  });
+
+  it('picks the most specific glob and keeps the caller model when not renamed', () => {
+    expect(resolveModel(config, 'claude-3-haiku').targets[0]!.upstream.name).toBe('google');
+    const r = resolveModel(config, 'claude-opus-4');
+    expect(r.targets[0]!.upstream.name).toBe('claude');
+    expect(r.targets[0]!.model).toBe('claude-opus-4');
+  });
+
+  it('lists fallbacks in order with per-target models', () => {
+    const r = resolveModel(config, 'gemini-2.5-pro');
+    expect(r.targets.map((t) => [t.upstream.name, t.model])).toEqual([
+      ['google', 'gemini-2.5-pro'],
+      ['openai', 'gpt-4o-mini'],
+    ]);
+  });
+
+  it('addresses an upstream directly with upstream/model', () => {
+    const r = resolveModel(config, 'openai/o3-mini');
+    expect(r.targets[0]!.upstream.name).toBe('openai');
+    expect(r.targets[0]!.model).toBe('o3-mini');
+  });
+
+  it('treats a slash name whose prefix is no upstream as a plain model name', () => {
+    expect(() => resolveModel(config, 'meta/llama')).toThrow(ProxyError);
+  });
+
+  it('throws not-found naming the model when nothing routes it', () => {
+    try {
+      resolveModel(config, 'mistral-large');
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(ProxyError);
+      expect((e as ProxyError).kind).toBe('not-found');
+      expect((e as ProxyError).message).toContain("'mistral-large'");
+    }
+    expect(routedModel(config, 'mistral-large')).toBeUndefined();
+    expect(routedModel(config, 'claude-x')?.ownedBy).toBe('claude');
+  });
+});

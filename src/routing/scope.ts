@@ -1,0 +1,100 @@
+/**
+ * Per-request state of the generic flow: ids, clock, warnings, the upstream abort controller and
+ * the fields of the one log line written when the request ends.
+ */
+import { ProxyError, type DialectId, type Warning } from '../canonical/index.ts';
+import type { TranslateContext } from '../../translators/types.ts';
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface LogEntry {
+  time: string;
+  requestId: string;
+  route: string;
+  caller: DialectId | 'none';
+  upstream?: string;
+  model?: string;
+  status: number;
+  durationMs: number;
+  ttfbMs?: number;
+  attempts?: number;
+  warnings?: string[];
+  error?: string;
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A random base62 string (ids in responses, hosted image names). */
+export function randomToken(length: number): string {
+  const bytes = new Uint8Array(length);
+  crypto.getRandomValues(bytes);
+  let out = '';
+  for (let i = 0; i < length; i++) out += ALPHABET[bytes[i]! % 62];
+  return out;
+}
+
+export class RequestScope implements TranslateContext {
+  readonly requestId: string;
+  readonly started: number;
+  readonly warnings: Warning[] = [];
+  /** Aborted on caller disconnect, timeouts, or when the response is done with the upstream. */
+  readonly upstreamAbort = new AbortController();
+  log: LogEntry;
+  private firstByteAt?: number;
+
+  constructor(
+    route: string,
+    requestId: string,
+    private readonly clock: () => number,
+  ) {
+    this.requestId = requestId;
+    this.started = clock();
+    this.log = {
+      time: new Date(this.started).toISOString(),
+      requestId,
+      route,
+      caller: 'none',
+      status: 0,
+      durationMs: 0,
+    };
+  }
+
+  now(): number {
+    return this.clock();
+  }
+
+  newId(prefix: string): string {
+    return prefix + randomToken(24);
+  }
+
+  warn(list: readonly Warning[]): void {
+    for (const w of list) this.warnings.push(w);
+  }
+
+  markFirstByte(): void {
+    if (this.firstByteAt === undefined) this.firstByteAt = this.clock();
+  }
+
+  /** Abort upstream work with a reason the flow can turn into the right error. */
+  abort(reason: ProxyError): void {
+    if (!this.upstreamAbort.signal.aborted) this.upstreamAbort.abort(reason);
+  }
+
+  finishLog(status: number, error?: string): LogEntry {
+    const end = this.clock();
+    this.log.status = status;
+    this.log.durationMs = end - this.started;
+    if (this.firstByteAt !== undefined) this.log.ttfbMs = this.firstByteAt - this.started;
+    if (this.warnings.length) this.log.warnings = this.warnings.map((w) => `${w.code}:${w.path}`);
+    if (error) this.log.error = error;
+    return this.log;
+  }
+}
+
+/** Turn whatever an upstream call threw into a ProxyError (abort reasons included). */
+export function asProxyError(e: unknown, signal?: AbortSignal): ProxyError {
+  if (e instanceof ProxyError) return e;
+  if (signal?.aborted && signal.reason instanceof ProxyError) return signal.reason;
+  const message = e instanceof Error ? e.message : String(e);
+  return new ProxyError('upstream', `Upstream unreachable: ${message}`, { status: 502 });
+}

@@ -1,0 +1,126 @@
+/**
+ * Calling upstream: first-byte timeout, retries with backoff and jitter (honouring retry-after),
+ * fallback through the route's upstreams, all before the first byte reaches the caller.
+ */
+import { ProxyError } from '../canonical/index.ts';
+import type { UpstreamHttpRequest } from '../../translators/types.ts';
+import type { ResolvedTarget } from './resolve.ts';
+import { asProxyError, type FetchLike, type RequestScope } from './scope.ts';
+
+const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504, 529]);
+
+export interface UpstreamSuccess {
+  res: Response;
+  target: ResolvedTarget;
+  request: UpstreamHttpRequest;
+  /** Index of the target in the route (0 = first choice). */
+  targetIndex: number;
+}
+
+export interface CallPlan {
+  targets: ResolvedTarget[];
+  /** Build (encode) the request for one target; may throw a ProxyError for that dialect. */
+  build(target: ResolvedTarget): UpstreamHttpRequest;
+  /** Decode a failed upstream response for that target's dialect. */
+  decodeError(target: ResolvedTarget, status: number, body: string, headers: Record<string, string>): ProxyError;
+}
+
+export function headersToRecord(h: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  h.forEach((value, key) => {
+    out[key] = value;
+  });
+  return out;
+}
+
+/** `retry-after` in seconds (delta-seconds or an HTTP date), if present. */
+export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
+  if (!value) return undefined;
+  const secs = Number(value);
+  if (Number.isFinite(secs)) return Math.max(0, secs);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+async function fetchOnce(
+  fetch: FetchLike,
+  req: UpstreamHttpRequest,
+  scope: RequestScope,
+  firstByteMs: number,
+): Promise<Response> {
+  const attempt = new AbortController();
+  const timer = setTimeout(
+    () => attempt.abort(new ProxyError('timeout', `Upstream did not answer within ${firstByteMs} ms.`)),
+    firstByteMs,
+  );
+  const signal = AbortSignal.any([scope.upstreamAbort.signal, attempt.signal]);
+  try {
+    return await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal });
+  } catch (e) {
+    throw asProxyError(e, signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Try each target in order, each up to its retry count, until one answers 2xx. Returns that
+ * response (body unread), or throws the last failure as a ProxyError.
+ */
+export async function callUpstream(fetch: FetchLike, scope: RequestScope, plan: CallPlan): Promise<UpstreamSuccess> {
+  let last: ProxyError | undefined;
+  let attempts = 0;
+  for (let ti = 0; ti < plan.targets.length; ti++) {
+    const target = plan.targets[ti]!;
+    const { retry, timeouts } = target.upstream;
+    const request = plan.build(target);
+    for (let n = 1; n <= retry.attempts; n++) {
+      attempts++;
+      scope.log.attempts = attempts;
+      scope.log.upstream = target.upstream.name;
+      let retryable = false;
+      let waitSec: number | undefined;
+      try {
+        const res = await fetchOnce(fetch, request, scope, timeouts.firstByteMs);
+        if (res.ok) return { res, target, request, targetIndex: ti };
+        const body = await res.text();
+        const headers = headersToRecord(res.headers);
+        last = plan.decodeError(target, res.status, body, headers);
+        retryable = RETRYABLE_STATUS.has(res.status);
+        waitSec = last.retryAfter ?? parseRetryAfter(res.headers.get('retry-after'), scope.now());
+      } catch (e) {
+        last = asProxyError(e, scope.upstreamAbort.signal);
+        // The caller went away: nothing more to try.
+        if (scope.upstreamAbort.signal.aborted) throw last;
+        retryable = true;
+      }
+      if (!retryable) throw last;
+      if (n === retry.attempts) break;
+      const backoff = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (n - 1));
+      const delay = waitSec !== undefined ? waitSec * 1000 : backoff * (0.5 + Math.random() / 2);
+      if (delay > retry.maxDelayMs || scope.now() - scope.started + delay > retry.budgetMs) break;
+      try {
+        await sleep(delay, scope.upstreamAbort.signal);
+      } catch {
+        throw asProxyError(last, scope.upstreamAbort.signal);
+      }
+    }
+    if (scope.now() - scope.started > target.upstream.retry.budgetMs) break;
+  }
+  throw last ?? new ProxyError('upstream', 'No upstream could be reached.');
+}

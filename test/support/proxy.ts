@@ -1,0 +1,48 @@
+/**
+ * Starting Interlingua for end-to-end tests: a real server on 127.0.0.1 with a config document,
+ * its log lines collected so tests can check them (and scan them for keys).
+ */
+import { parseConfig } from '../../src/config/load.ts';
+import { startNode } from '../../src/runtime/node.ts';
+
+export interface RunningProxy {
+  url: string;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** Keys used by end-to-end configs; every response and log line is scanned for the upstream ones. */
+export const INBOUND_KEY = 'il-test-inbound-key';
+export const UPSTREAM_KEYS = {
+  openai: 'sk-upstream-openai-SECRET-1111',
+  anthropic: 'sk-ant-upstream-SECRET-2222',
+  gemini: 'AIza-upstream-SECRET-3333',
+} as const;
+
+/** A config with one upstream of each dialect on the mock, and catch-all routes per dialect. */
+export function e2eConfig(mockUrl: string, overrides: Record<string, unknown> = {}) {
+  return {
+    keys: [INBOUND_KEY],
+    upstreams: {
+      openai: { dialect: 'openai', baseUrl: `${mockUrl}/v1`, apiKey: UPSTREAM_KEYS.openai, retry: { attempts: 1 } },
+      anthropic: { dialect: 'anthropic', baseUrl: mockUrl, apiKey: UPSTREAM_KEYS.anthropic, retry: { attempts: 1 } },
+      gemini: { dialect: 'gemini', baseUrl: mockUrl, apiKey: UPSTREAM_KEYS.gemini, retry: { attempts: 1 } },
+    },
+    models: {
+      'gpt-*': { upstream: 'openai' },
+      'claude-*': { upstream: 'anthropic' },
+      'gemini-*': { upstream: 'gemini' },
+      'to-openai': { upstream: 'openai', model: 'gpt-4o-mini' },
+      'to-anthropic': { upstream: 'anthropic', model: 'claude-sonnet-4-5' },
+      'to-gemini': { upstream: 'gemini', model: 'gemini-2.5-flash' },
+    },
+    fetchAllowHosts: ['127.0.0.1'],
+    ...overrides,
+  };
+}
+
+export async function startProxy(configDoc: unknown, env: Record<string, string> = {}): Promise<RunningProxy> {
+  const logs: string[] = [];
+  const running = await startNode({ config: parseConfig(configDoc, env), port: 0, log: (l) => logs.push(l) });
+  return { url: `http://127.0.0.1:${running.port}`, logs, close: running.close };
+}
