@@ -1,0 +1,197 @@
+/**
+ * One suite, run unchanged against every chat dialect: request round trips through canonical,
+ * stream decoding independent of byte boundaries, every encoder closing its stream properly after
+ * any prefix of events, and error envelopes that decode back to the same kind.
+ */
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ProxyError, type ChatRequest, type ErrorKind, type Part, type StreamEvent, type StreamFrame } from '../../src/canonical/index.ts';
+import { createSseChunkParser } from '../../src/sse/parse.ts';
+import { chatDialects } from '../../translators/index.ts';
+import type { CallerInput, ChatDialect, UpstreamHttpRequest, UpstreamTarget } from '../../translators/types.ts';
+import { fixtureText, testContext } from '../support/fixtures.ts';
+import { canonicalRequests } from './requests.ts';
+
+const folderOf: Record<string, string> = { 'openai-chat': 'openai-chat', anthropic: 'anthropic', gemini: 'gemini' };
+const baseUrlOf: Record<string, string> = {
+  'openai-chat': 'https://up.example/v1',
+  anthropic: 'https://up.example',
+  gemini: 'https://up.example',
+};
+
+function target(d: ChatDialect, model: string): UpstreamTarget {
+  return { name: 'up', baseUrl: baseUrlOf[d.id]!, model, apiKey: 'sk-test', options: {} };
+}
+
+/** What a caller of dialect `d` would have sent, rebuilt from the upstream request we encoded. */
+function asCallerInput(req: UpstreamHttpRequest): CallerInput {
+  const url = new URL(req.url);
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) headers[k.toLowerCase()] = v;
+  const query: Record<string, string> = {};
+  url.searchParams.forEach((v, k) => (query[k] = v));
+  const m = /\/models\/([^/:]+):(\w+)$/.exec(url.pathname);
+  return { body: JSON.parse(req.body as string), headers, query, params: m ? { model: m[1]!, method: m[2]! } : {} };
+}
+
+/** The meaning of a request that every dialect must carry. */
+function essence(req: ChatRequest) {
+  const part = (p: Part): unknown => {
+    switch (p.type) {
+      case 'text':
+        return { text: p.text };
+      case 'image':
+        return { image: p.source.type === 'base64' ? p.source.data : p.source.type === 'url' ? p.source.url : p.source.id };
+      case 'tool-call':
+        return { call: p.name, args: JSON.parse(p.arguments || '{}') };
+      case 'tool-result':
+        return { result: p.content.map(part), isError: !!p.isError };
+      default:
+        return { [p.type]: true };
+    }
+  };
+  // Adjacent text parts may merge or split across dialects; compare the text they make.
+  const parts = (ps: Part[]) => {
+    const out: unknown[] = [];
+    for (const p of ps) {
+      const e = part(p) as { text?: string };
+      const last = out.at(-1) as { text?: string } | undefined;
+      if (e.text !== undefined && last?.text !== undefined) last.text += e.text;
+      else out.push(e);
+    }
+    return out;
+  };
+  return {
+    system: parts(req.system),
+    messages: req.messages.map((m) => ({ role: m.role, content: parts(m.content) })),
+    tools: (req.tools ?? []).map((t) => ({ name: t.name, description: t.description })),
+    toolChoice: req.toolChoice,
+    temperature: req.temperature,
+    topP: req.topP,
+    maxOutputTokens: req.maxOutputTokens,
+    stop: req.stop,
+    stream: req.stream,
+  };
+}
+
+/** Does this frame sequence end the stream properly in the dialect? */
+const closed: Record<string, (frames: StreamFrame[]) => boolean> = {
+  'openai-chat': (f) => f.at(-1)?.data === '[DONE]',
+  anthropic: (f) => f.at(-1)?.event === 'message_stop' || f.at(-1)?.event === 'error',
+  gemini: (f) => {
+    const last = JSON.parse(f.at(-1)?.data ?? 'null');
+    return !!last && (last.error !== undefined || last.candidates?.some((c: { finishReason?: string }) => c.finishReason) || last.promptFeedback?.blockReason);
+  },
+};
+
+function sseFixtures(d: ChatDialect): string[] {
+  const dir = fileURLToPath(new URL(`../../translators/${folderOf[d.id]}/__fixtures__/`, import.meta.url));
+  return readdirSync(dir).filter((f) => f.endsWith('.sse'));
+}
+
+function decodeBytes(d: ChatDialect, bytes: Uint8Array, cuts: number[], req: ChatRequest): StreamEvent[] {
+  const parser = createSseChunkParser(1 << 22);
+  const decoder = d.createStreamDecoder(req, testContext());
+  const out: StreamEvent[] = [];
+  let at = 0;
+  for (const cut of [...cuts, bytes.length]) {
+    for (const e of parser.push(bytes.subarray(at, cut))) out.push(...decoder.push(e));
+    at = cut;
+  }
+  for (const e of parser.finish()) out.push(...decoder.push(e));
+  out.push(...decoder.finish());
+  return out;
+}
+
+const streamReq: ChatRequest = { model: 'm', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: true, streamUsage: true };
+
+describe.each(chatDialects.map((d) => [d.id, d] as const))('conformance: %s', (_id, d) => {
+  describe('request round trip through canonical', () => {
+    it.each(canonicalRequests.map((r) => [r.name, r.req] as const))('%s', (_name, req) => {
+      const ctx = testContext();
+      const encoded = d.encodeRequest(req, target(d, req.model), ctx).value;
+      expect(encoded.url).not.toContain('sk-test');
+      const decoded = d.decodeRequest(asCallerInput(encoded), ctx).value;
+      expect(essence(decoded)).toEqual(essence(req));
+    });
+  });
+
+  describe('stream decoding is independent of byte boundaries', () => {
+    it.each(sseFixtures(d))('%s', (name) => {
+      const bytes = new TextEncoder().encode(fixtureText(folderOf[d.id]!, name));
+      const whole = decodeBytes(d, bytes, [], streamReq);
+      expect(whole.length).toBeGreaterThan(0);
+      // Every single cut, then a few many-way splits.
+      for (let cut = 1; cut < bytes.length; cut += Math.max(1, Math.floor(bytes.length / 200))) {
+        expect(decodeBytes(d, bytes, [cut], streamReq)).toEqual(whole);
+      }
+      for (let seed = 1; seed <= 5; seed++) {
+        const cuts: number[] = [];
+        for (let at = seed; at < bytes.length; at += 1 + ((at * 7919 + seed) % 23)) cuts.push(at);
+        expect(decodeBytes(d, bytes, cuts, streamReq)).toEqual(whole);
+      }
+    });
+  });
+
+  describe('stream decoders frame their events', () => {
+    it.each(sseFixtures(d))('%s', (name) => {
+      const events = decodeBytes(d, new TextEncoder().encode(fixtureText(folderOf[d.id]!, name)), [], streamReq);
+      const open = new Set<string>();
+      for (const e of events) {
+        const choice = 'choice' in e ? (e.choice ?? 0) : 0;
+        const key = (kind: string) => `${choice}:${kind}`;
+        if (e.type.endsWith('-start') && e.type !== 'message-start') {
+          const k = key(e.type === 'tool-call-start' ? `tool-${(e as { index: number }).index}` : e.type.slice(0, -6));
+          expect(open.has(k), `${e.type} opened twice`).toBe(false);
+          open.add(k);
+        } else if (e.type.endsWith('-delta')) {
+          const k = key(e.type === 'tool-call-delta' ? `tool-${(e as { index: number }).index}` : e.type.slice(0, -6));
+          expect(open.has(k), `${e.type} outside its block`).toBe(true);
+        } else if (e.type.endsWith('-end')) {
+          const k = key(e.type === 'tool-call-end' ? `tool-${(e as { index: number }).index}` : e.type.slice(0, -4));
+          expect(open.delete(k), `${e.type} without start`).toBe(true);
+        } else if (e.type === 'finish') {
+          for (const k of open) expect(k.startsWith(`${choice}:`), `block ${k} open at finish`).toBe(false);
+        }
+      }
+    });
+  });
+
+  describe('the stream encoder closes properly after any prefix of events', () => {
+    const sources = chatDialects.flatMap((src) => sseFixtures(src).map((f) => [src, f] as const));
+    it.each(sources.map(([src, f]) => [`${src.id}/${f}`, src, f] as const))('%s', (_label, src, file) => {
+      const events = decodeBytes(src, new TextEncoder().encode(fixtureText(folderOf[src.id]!, file)), [], streamReq);
+      for (let n = 0; n <= events.length; n++) {
+        const enc = d.createStreamEncoder(streamReq, testContext());
+        const frames: StreamFrame[] = [];
+        for (const e of events.slice(0, n)) frames.push(...enc.push(e));
+        frames.push(...enc.finish());
+        expect(frames.length, `after ${n} events`).toBeGreaterThan(0);
+        expect(closed[d.id]!(frames), `not closed after ${n} of ${events.length} events`).toBe(true);
+        for (const f of frames) if (f.data !== '[DONE]') expect(() => JSON.parse(f.data)).not.toThrow();
+      }
+    });
+  });
+
+  describe('errors', () => {
+    const kinds: ErrorKind[] = ['invalid-request', 'authentication', 'permission', 'not-found', 'too-large', 'rate-limit', 'overloaded', 'upstream', 'timeout'];
+    it.each(kinds)('%s encodes to an error status and decodes back to its kind', (kind) => {
+      const err = new ProxyError(kind, `a ${kind} problem`, { retryAfter: kind === 'rate-limit' ? 7 : undefined });
+      const enc = d.encodeError(err);
+      expect(enc.status).toBeGreaterThanOrEqual(400);
+      const back = d.decodeError(enc.status, JSON.stringify(enc.body), enc.headers ?? {});
+      expect(back).toBeInstanceOf(ProxyError);
+      expect(back.message).toContain(`a ${kind} problem`);
+      const same = (k: ErrorKind) => (k === 'too-large' || k === 'timeout' || k === 'upstream' ? ['too-large', 'timeout', 'upstream', 'invalid-request'] : [k]);
+      expect(same(kind)).toContain(back.kind);
+      if (kind === 'rate-limit') expect(back.retryAfter).toBe(7);
+    });
+
+    it('decodes a non-JSON error body without throwing', () => {
+      const e = d.decodeError(502, '<html>Bad Gateway</html>', {});
+      expect(e).toBeInstanceOf(ProxyError);
+      expect(e.status).toBe(502);
+    });
+  });
+});
