@@ -1,0 +1,224 @@
+/**
+ * Caller side: an Anthropic Messages request → canonical ChatRequest.
+ * https://docs.claude.com/en/api/messages
+ */
+import {
+  type ChatRequest,
+  type Converted,
+  type Message,
+  type NativeTool,
+  type Part,
+  type ReasoningConfig,
+  type ResponseFormat,
+  type Tool,
+  type ToolChoice,
+  type Warning,
+} from '../../src/canonical/index.ts';
+import type { CallerInput } from '../types.ts';
+import { decodeContent } from './decode-blocks.ts';
+import { effortOfWire } from './reasoning.ts';
+import { invalid, parseWire } from './validate.ts';
+import {
+  AnthropicCustomToolSchema,
+  AnthropicMessagesRequestSchema,
+  AnthropicOutputConfigSchema,
+  AnthropicThinkingSchema,
+  AnthropicToolChoiceSchema,
+} from './wire.ts';
+
+/** Body fields decoded into canonical fields; everything else goes to `extras`. */
+const KNOWN = new Set([
+  'model',
+  'max_tokens',
+  'messages',
+  'system',
+  'metadata',
+  'stop_sequences',
+  'stream',
+  'temperature',
+  'top_k',
+  'top_p',
+  'thinking',
+  'tool_choice',
+  'tools',
+  'output_config',
+]);
+
+/** Extras key holding the caller's `anthropic-beta` values (sent as a header, not a body field). */
+export const BETA_EXTRA = 'anthropic-beta';
+
+/** `anthropic-beta` / `compat-beta`, comma lists or repeated headers (joined by the route). */
+export function betasOf(headers: Record<string, string>): string[] {
+  const raw = [headers['anthropic-beta'], headers['compat-beta']].filter(Boolean).join(',');
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
+  const headers = input.headers;
+  if (!headers['anthropic-version'] && !headers['compat-version']) {
+    throw invalid('anthropic-version', 'header is required');
+  }
+  const countOnly = input.params.method === 'count_tokens' || input.params.method === 'countTokens';
+  const body = parseWire(AnthropicMessagesRequestSchema, input.body, '');
+  if (body.max_tokens === undefined && !countOnly) throw invalid('max_tokens', 'Field required');
+
+  const warnings: Warning[] = [];
+  const system: Part[] = decodeSystem(body.system, 'system', warnings);
+  const messages: Message[] = [];
+  body.messages.forEach((m, i) => {
+    const path = `messages.${i}`;
+    if (m.role === 'system') {
+      // SDK 1.x (API 2026-10-21) allows system turns inside `messages`.
+      system.push(...decodeSystem(m.content, `${path}.content`, warnings));
+      return;
+    }
+    const content = decodeContent(m.content, `${path}.content`, warnings);
+    const last = i === body.messages.length - 1;
+    if (content.length === 0 && !(last && m.role === 'assistant')) {
+      throw invalid(
+        path,
+        'all messages must have non-empty content except for the optional final assistant message',
+      );
+    }
+    const prev = messages[messages.length - 1];
+    // Consecutive same-role turns are one turn, as the API documents.
+    if (prev && prev.role === m.role) prev.content = [...prev.content, ...content];
+    else messages.push({ role: m.role, content });
+  });
+
+  const req: ChatRequest = { model: body.model, system, messages, stream: body.stream === true };
+  if (body.max_tokens !== undefined) req.maxOutputTokens = body.max_tokens;
+  if (body.temperature != null) req.temperature = body.temperature;
+  if (body.top_p != null) req.topP = body.top_p;
+  if (body.top_k != null) req.topK = body.top_k;
+  if (body.stop_sequences) req.stop = body.stop_sequences;
+  if (body.metadata?.user_id) req.user = body.metadata.user_id;
+
+  if (body.tools) Object.assign(req, decodeTools(body.tools, warnings));
+  if (body.tool_choice) {
+    const tc = parseWire(AnthropicToolChoiceSchema, body.tool_choice, 'tool_choice');
+    req.toolChoice = decodeToolChoice(tc);
+    if ('disable_parallel_tool_use' in tc && tc.disable_parallel_tool_use) {
+      req.parallelToolCalls = false;
+    }
+  }
+
+  const extras: Record<string, unknown> = {};
+  if (body.thinking) {
+    const reasoning = decodeThinking(body.thinking, extras);
+    if (reasoning) req.reasoning = reasoning;
+  }
+  if (body.output_config) {
+    const oc = parseWire(AnthropicOutputConfigSchema, body.output_config, 'output_config');
+    const { effort, format, ...rest } = oc;
+    if (format) req.responseFormat = { type: 'json-schema', schema: format.schema } satisfies ResponseFormat;
+    if (effort) {
+      const e = effortOfWire(effort);
+      if (!e) throw invalid('output_config.effort', "Input should be 'low', 'medium', 'high', 'xhigh' or 'max'");
+      if (e !== effort) warnings.push({ code: 'approximated', path: 'output_config.effort', detail: effort });
+      req.reasoning = { ...req.reasoning, effort: e };
+    }
+    if (Object.keys(rest).length) extras.output_config = rest;
+  }
+  if (body.metadata) {
+    const { user_id: _user, ...rest } = body.metadata;
+    if (Object.keys(rest).length) extras.metadata = rest;
+  }
+  for (const [key, value] of Object.entries(body)) {
+    if (!KNOWN.has(key) && value !== undefined) extras[key] = value;
+  }
+  const betas = betasOf(headers);
+  if (betas.length) extras[BETA_EXTRA] = betas;
+  if (Object.keys(extras).length) req.extras = { dialect: 'anthropic', fields: extras };
+  checkThinkingBudget(req);
+  return { value: req, warnings };
+}
+
+function decodeSystem(system: unknown, path: string, warnings: Warning[]): Part[] {
+  if (system == null) return [];
+  const parts = decodeContent(system, path, warnings);
+  parts.forEach((p, i) => {
+    if (p.type !== 'text') throw invalid(`${path}.${i}.type`, "Input should be 'text'");
+  });
+  return parts;
+}
+
+const TOOL_FIELDS = new Set(['type', 'name', 'description', 'input_schema', 'cache_control', 'strict']);
+
+function decodeTools(
+  tools: Record<string, unknown>[],
+  warnings: Warning[],
+): Pick<ChatRequest, 'tools' | 'nativeTools'> {
+  const out: Tool[] = [];
+  const native: NativeTool[] = [];
+  tools.forEach((raw, i) => {
+    const type = raw.type;
+    if (type == null || type === 'custom') {
+      const t = parseWire(AnthropicCustomToolSchema, raw, `tools.${i}`);
+      const tool: Tool = { name: t.name, parameters: t.input_schema };
+      if (t.description) tool.description = t.description;
+      if (t.strict != null) tool.strict = t.strict;
+      if (t.cache_control) tool.cacheControl = { ...t.cache_control };
+      for (const key of Object.keys(raw)) {
+        // allowed_callers, defer_loading, input_examples…: no canonical home.
+        if (!TOOL_FIELDS.has(key)) warnings.push({ code: 'dropped', path: `tools.${i}.${key}` });
+      }
+      out.push(tool);
+    } else if (typeof type === 'string') {
+      // Built-in tools (computer_*, bash_*, text_editor_*, web_search_*, code_execution_*…).
+      native.push({ dialect: 'anthropic', definition: raw });
+    } else {
+      throw invalid(`tools.${i}.type`, 'Input should be a valid string');
+    }
+  });
+  return { ...(out.length ? { tools: out } : {}), ...(native.length ? { nativeTools: native } : {}) };
+}
+
+function decodeToolChoice(tc: { type: string; name?: string }): ToolChoice {
+  switch (tc.type) {
+    case 'any':
+      return { type: 'required' };
+    case 'tool':
+      return { type: 'tool', name: tc.name ?? '' };
+    case 'none':
+      return { type: 'none' };
+    default:
+      return { type: 'auto' };
+  }
+}
+
+function decodeThinking(raw: Record<string, unknown>, extras: Record<string, unknown>): ReasoningConfig | undefined {
+  if (raw.type !== 'enabled' && raw.type !== 'disabled' && raw.type !== 'adaptive') {
+    // Newer modes (e.g. `between_tools`) have no canonical peer: replayed to Anthropic only.
+    extras.thinking = raw;
+    return undefined;
+  }
+  const t = parseWire(AnthropicThinkingSchema, raw, 'thinking');
+  switch (t.type) {
+    case 'disabled':
+      return { enabled: false };
+    case 'enabled':
+      return {
+        enabled: true,
+        budgetTokens: t.budget_tokens,
+        ...(t.display === 'omitted' ? { includeThoughts: false } : {}),
+      };
+    case 'adaptive':
+      // Adaptive thinking: the model picks its budget, canonical "dynamic" (-1).
+      return { enabled: true, budgetTokens: -1, ...(t.display === 'omitted' ? { includeThoughts: false } : {}) };
+  }
+}
+
+/** The API's cross-field rule, checked after decoding (thinking budget inside max_tokens). */
+export function checkThinkingBudget(req: ChatRequest): void {
+  const b = req.reasoning?.budgetTokens;
+  if (b !== undefined && b > 0 && req.maxOutputTokens !== undefined && req.maxOutputTokens <= b) {
+    throw invalid(
+      'max_tokens',
+      '`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size',
+    );
+  }
+}

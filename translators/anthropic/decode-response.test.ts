@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { ProxyError } from '../../src/canonical/index.ts';
+import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
+import { decodeResponse } from './decode-response.ts';
+import { encodeResponse } from './encode-response.ts';
+
+const REQ = { model: 'claude-x', system: [], messages: [], stream: false };
+
+const decode = (name: string) => decodeResponse(fixtureJson('anthropic', name), REQ, testContext());
+
+describe('anthropic decodeResponse: fixtures', () => {
+  it('text-basic', () => {
+    expect(decode('text-basic.json')).toEqual({
+      id: 'msg_01VdEjxAP5ahtHKrrRdNBteQ',
+      model: 'claude-sonnet-4-5-20250929',
+      created: 1_700_000_000,
+      choices: [
+        {
+          index: 0,
+          content: [{ type: 'text', text: "Hello! I'm doing well, thanks for asking. How are you doing today? Is there anything I can help you with?" }],
+          finishReason: { unified: 'stop', raw: 'end_turn' },
+        },
+      ],
+      usage: { inputTokens: 12, outputTokens: 29, totalTokens: 41, cachedInputTokens: 0, cacheWriteTokens: 0 },
+    });
+  });
+
+  it('tool-use-single and text-then-tool-use', () => {
+    const a = decode('tool-use-single.json');
+    expect(a.choices[0]!.content).toEqual([
+      { type: 'tool-call', id: 'toolu_013DU6hV4C1M8dJ32ybQFAFi', name: 'get_weather', arguments: '{"location":"SF","units":"c"}' },
+    ]);
+    expect(a.choices[0]!.finishReason).toEqual({ unified: 'tool-calls', raw: 'tool_use' });
+    const b = decode('text-then-tool-use.json');
+    expect(b.choices[0]!.content.map((p) => p.type)).toEqual(['text', 'tool-call']);
+  });
+
+  it('tool-result-followup', () => {
+    expect(decode('tool-result-followup.json').choices[0]!.content).toEqual([
+      { type: 'text', text: 'The weather in SF is currently **20°C** (68°F) and **Sunny**!' },
+    ]);
+  });
+
+  it('thinking-signature and thinking-adaptive-thinking-tokens', () => {
+    const a = decode('thinking-signature.json');
+    expect(a.choices[0]!.content[0]).toEqual({
+      type: 'reasoning',
+      text: '925 divided by 5 = 185',
+      signature: { origin: 'anthropic', value: fixtureJson('anthropic', 'thinking-signature.json').content[0].signature },
+    });
+    const b = decode('thinking-adaptive-thinking-tokens.json');
+    expect(b.usage).toEqual({ inputTokens: 51, outputTokens: 1699, totalTokens: 1750, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 139 });
+  });
+
+  it('structured-output-json-schema: JSON arrives as text', () => {
+    const r = decode('structured-output-json-schema.json');
+    expect(JSON.parse((r.choices[0]!.content[0] as { text: string }).text)).toEqual({ product_name: 'Green Tea', price: 5.5, quantity: 2 });
+  });
+
+  it('refusal-stop-details: empty content, refusal, stop_details kept', () => {
+    const r = decode('refusal-stop-details.json');
+    expect(r.choices[0]!.content).toEqual([]);
+    expect(r.choices[0]!.finishReason).toEqual({ unified: 'refusal', raw: 'refusal' });
+    expect(r.choices[0]!.extras?.fields.stop_details).toMatchObject({ category: 'cyber' });
+  });
+
+  it('server-tool-web-search-citations: server blocks kept aside, citations on text', () => {
+    const r = decode('server-tool-web-search-citations.json');
+    const c = r.choices[0]!;
+    expect(c.content.map((p) => p.type)).toEqual(['text', 'text', 'text']);
+    expect((c.content[0] as { citations?: unknown[] }).citations).toHaveLength(1);
+    expect((c.extras?.fields.serverBlocks as Array<{ index: number }>).map((s) => s.index)).toEqual([0, 1]);
+    // Back to an Anthropic caller: the same blocks in the same order.
+    const again = encodeResponse(r, REQ, testContext());
+    expect(again.content).toEqual(fixtureJson('anthropic', 'server-tool-web-search-citations.json').content);
+  });
+
+  it('redacted thinking; unreadable bodies are upstream errors', () => {
+    const r = decodeResponse(
+      { id: 'msg_1', model: 'm', content: [{ type: 'redacted_thinking', data: 'xyz' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } },
+      REQ,
+      testContext(),
+    );
+    expect(r.choices[0]!.content).toEqual([{ type: 'reasoning', text: '', redacted: { origin: 'anthropic', value: 'xyz' } }]);
+    expect(() => decodeResponse('nope', REQ, testContext())).toThrow(ProxyError);
+    expect(() => decodeResponse({ content: 'x' }, REQ, testContext())).toThrow(ProxyError);
+  });
+});

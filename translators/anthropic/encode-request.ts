@@ -1,0 +1,294 @@
+/**
+ * Upstream side: canonical ChatRequest → POST `${baseUrl}/v1/messages`.
+ * https://docs.claude.com/en/api/messages
+ */
+import {
+  extrasFor,
+  ProxyError,
+  type ChatRequest,
+  type Converted,
+  type Tool,
+  type Warning,
+} from '../../src/canonical/index.ts';
+import type { CallerInput, TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
+import { BETA_EXTRA, betasOf } from './decode-request.ts';
+import { encodeMessages, encodeSystem } from './encode-messages.ts';
+import { budgetOfEffort, MIN_THINKING_BUDGET } from './reasoning.ts';
+import { JSON_TOOL, jsonToolDefinition, jsonToolMode, usesJsonTool } from './structured-output.ts';
+
+export const DEFAULT_VERSION = '2023-06-01';
+/** `max_tokens` when neither the caller nor the route gives one. */
+export const DEFAULT_MAX_TOKENS = 4096;
+/** Instruction standing in for OpenAI's `json_object` mode (Anthropic has no JSON-only switch). */
+export const JSON_INSTRUCTION = 'Respond with a single valid JSON object and nothing else.';
+
+function baseOf(target: UpstreamTarget): string {
+  return target.baseUrl.replace(/\/+$/, '');
+}
+
+/** Request headers: credentials, version, betas (configured + the caller's). */
+export function upstreamHeaders(
+  target: UpstreamTarget,
+  version: string | undefined,
+  callerBetas: readonly string[],
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    ...target.options.headers,
+    'content-type': 'application/json',
+    'anthropic-version': version ?? target.options.anthropicVersion ?? DEFAULT_VERSION,
+  };
+  if (target.apiKey) headers['x-api-key'] = target.apiKey;
+  const betas = [...new Set([...(target.options.anthropicBeta ?? []), ...callerBetas])];
+  if (betas.length) headers['anthropic-beta'] = betas.join(',');
+  return headers;
+}
+
+/** Tools: custom tools from canonical, built-in ones only when they were Anthropic's. */
+function encodeTools(req: ChatRequest, warnings: Warning[]): Record<string, unknown>[] | undefined {
+  const tools: Record<string, unknown>[] = (req.tools ?? []).map((t: Tool) => ({
+    name: t.name,
+    ...(t.description ? { description: t.description } : {}),
+    input_schema: t.parameters?.type ? t.parameters : { type: 'object', properties: {}, ...t.parameters },
+    ...(t.strict !== undefined ? { strict: t.strict } : {}),
+    ...(t.cacheControl ? { cache_control: t.cacheControl } : {}),
+  }));
+  (req.nativeTools ?? []).forEach((t, i) => {
+    if (t.dialect === 'anthropic') tools.push(t.definition);
+    else warnings.push({ code: 'dropped', path: `nativeTools[${i}]`, detail: t.dialect, lossy: true });
+  });
+  return tools.length ? tools : undefined;
+}
+
+/**
+ * Thinking: explicit budget, else the effort table (reasoning.ts). The budget must be ≥ 1024
+ * and < max_tokens (both count thinking): a budget that does not fit a caller's max_tokens of
+ * ≥ 2048 is halved into it; below that, max_tokens is raised by the budget. Without a caller
+ * max_tokens the default is raised to budget + default.
+ */
+function encodeThinking(
+  req: ChatRequest,
+  maxTokens: number,
+  callerMax: boolean,
+  warnings: Warning[],
+): { thinking?: Record<string, unknown>; maxTokens: number } {
+  const r = req.reasoning;
+  if (!r) return { maxTokens };
+  if (r.enabled === false || r.budgetTokens === 0) return { thinking: { type: 'disabled' }, maxTokens };
+  if (r.budgetTokens === -1 && !r.effort) return { thinking: { type: 'adaptive' }, maxTokens };
+  let budget =
+    r.budgetTokens !== undefined && r.budgetTokens > 0
+      ? r.budgetTokens
+      : r.effort
+        ? budgetOfEffort[r.effort]
+        : r.enabled
+          ? budgetOfEffort.medium
+          : undefined;
+  if (budget === undefined) return { maxTokens };
+  if (budget < MIN_THINKING_BUDGET) {
+    warnings.push({ code: 'clamped', path: 'reasoning.budgetTokens', detail: String(MIN_THINKING_BUDGET) });
+    budget = MIN_THINKING_BUDGET;
+  }
+  if (budget >= maxTokens) {
+    if (!callerMax) maxTokens = budget + maxTokens;
+    else if (maxTokens >= 2 * MIN_THINKING_BUDGET) {
+      budget = Math.floor(maxTokens / 2);
+      warnings.push({ code: 'clamped', path: 'reasoning.budgetTokens', detail: String(budget) });
+    } else {
+      maxTokens = budget + maxTokens;
+      warnings.push({ code: 'clamped', path: 'max_tokens', detail: String(maxTokens) });
+    }
+  }
+  return { thinking: { type: 'enabled', budget_tokens: budget }, maxTokens };
+}
+
+/** The Messages body (shared by create and count_tokens). */
+export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<Record<string, unknown>> {
+  const warnings: Warning[] = [];
+  const callerMax = req.maxOutputTokens !== undefined;
+  const rf = req.responseFormat;
+  const jsonHint = rf?.type === 'json' ? JSON_INSTRUCTION : undefined;
+  if (jsonHint) warnings.push({ code: 'approximated', path: 'response_format', detail: 'json_object' });
+
+  const body: Record<string, unknown> = { model: target.model };
+  const system = encodeSystem(req.system, jsonHint, warnings);
+  body.messages = encodeMessages(req.messages, warnings);
+  if (system !== undefined) body.system = system;
+
+  const thinking = encodeThinking(
+    req,
+    req.maxOutputTokens ?? target.options.defaultMaxTokens ?? DEFAULT_MAX_TOKENS,
+    callerMax,
+    warnings,
+  );
+  body.max_tokens = thinking.maxTokens;
+  const thinkingOn = thinking.thinking !== undefined && thinking.thinking.type !== 'disabled';
+  if (thinking.thinking) body.thinking = thinking.thinking;
+
+  if (req.modalities?.some((m) => m !== 'text')) {
+    throw new ProxyError('unsupported', 'Anthropic models produce text only (no audio or image output)', {
+      param: 'modalities',
+    });
+  }
+  if (req.temperature !== undefined) {
+    if (thinkingOn && req.temperature !== 1) {
+      warnings.push({ code: 'dropped', path: 'temperature', detail: 'thinking' });
+    } else if (req.temperature > 1) {
+      warnings.push({ code: 'clamped', path: 'temperature', detail: '1' });
+      body.temperature = 1;
+    } else body.temperature = req.temperature;
+  }
+  if (req.topP !== undefined) {
+    if (thinkingOn && req.topP < 0.95) warnings.push({ code: 'dropped', path: 'top_p', detail: 'thinking' });
+    else body.top_p = req.topP;
+  }
+  if (req.topK !== undefined) {
+    if (thinkingOn) warnings.push({ code: 'dropped', path: 'top_k', detail: 'thinking' });
+    else body.top_k = req.topK;
+  }
+  if (req.stop?.length) body.stop_sequences = req.stop;
+  if (req.user) {
+    if (req.user.length <= 256) body.metadata = { user_id: req.user };
+    else warnings.push({ code: 'dropped', path: 'user', detail: 'longer than 256' });
+  }
+  if (req.metadata && Object.keys(req.metadata).length) warnings.push({ code: 'dropped', path: 'metadata' });
+  if (req.seed !== undefined) warnings.push({ code: 'dropped', path: 'seed' });
+  if (req.presencePenalty !== undefined) warnings.push({ code: 'dropped', path: 'presence_penalty' });
+  if (req.frequencyPenalty !== undefined) warnings.push({ code: 'dropped', path: 'frequency_penalty' });
+  if (req.logprobs) warnings.push({ code: 'dropped', path: 'logprobs', lossy: true });
+  if (req.topLogprobs !== undefined) warnings.push({ code: 'dropped', path: 'top_logprobs' });
+
+  const tools = encodeTools(req, warnings);
+  if (tools) {
+    body.tools = tools;
+    const choice = encodeToolChoice(req, thinkingOn, warnings);
+    if (choice) body.tool_choice = choice;
+  }
+  if (rf?.type === 'json-schema') {
+    if (usesJsonTool(target.model) && jsonToolMode(req)) {
+      // Forced tool for models without native structured outputs (structured-output.ts).
+      body.tools = [...(tools ?? []), jsonToolDefinition(rf)];
+      if (!tools && !thinkingOn) body.tool_choice = { type: 'tool', name: JSON_TOOL };
+      else warnings.push({ code: 'approximated', path: 'response_format', detail: 'json tool not forced' });
+    } else {
+      // Native structured outputs: the JSON arrives as the text block.
+      body.output_config = { format: { type: 'json_schema', schema: rf.schema } };
+      if (rf.strict === false) warnings.push({ code: 'approximated', path: 'response_format.strict' });
+    }
+  }
+
+  const extras = extrasFor(req, 'anthropic');
+  warnings.push(...extras.warnings);
+  for (const [key, value] of Object.entries(extras.fields)) {
+    if (key === BETA_EXTRA) continue;
+    if (key === 'output_config' && body.output_config && value && typeof value === 'object') {
+      body.output_config = { ...value, ...(body.output_config as object) };
+    } else if (key === 'metadata' && value && typeof value === 'object') {
+      body.metadata = { ...value, ...(body.metadata as object | undefined) };
+    } else body[key] = value;
+  }
+  if (req.stream) body.stream = true;
+  return { value: body, warnings };
+}
+
+function encodeToolChoice(
+  req: ChatRequest,
+  thinkingOn: boolean,
+  warnings: Warning[],
+): Record<string, unknown> | undefined {
+  const tc = req.toolChoice;
+  const noParallel = req.parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
+  let out: Record<string, unknown> | undefined;
+  switch (tc?.type) {
+    case undefined:
+      out = req.parallelToolCalls === false ? { type: 'auto', ...noParallel } : undefined;
+      break;
+    case 'auto':
+      out = { type: 'auto', ...noParallel };
+      break;
+    case 'none':
+      out = { type: 'none' };
+      break;
+    case 'required':
+      out = { type: 'any', ...noParallel };
+      break;
+    case 'tool':
+      out = { type: 'tool', name: tc.name, ...noParallel };
+      break;
+    case 'allowed':
+      // No allow-list in Anthropic's tool_choice: all tools stay callable.
+      warnings.push({ code: 'approximated', path: 'tool_choice', detail: 'allowed_tools' });
+      out = { type: tc.mode === 'required' ? 'any' : 'auto', ...noParallel };
+      break;
+  }
+  if (thinkingOn && out && (out.type === 'any' || out.type === 'tool')) {
+    // Extended thinking accepts only auto/none tool choice.
+    warnings.push({ code: 'approximated', path: 'tool_choice', detail: 'auto with thinking' });
+    out = { ...out, type: 'auto' };
+    delete out.name;
+  }
+  return out;
+}
+
+export function encodeRequest(
+  req: ChatRequest,
+  target: UpstreamTarget,
+  _ctx: TranslateContext,
+): Converted<UpstreamHttpRequest> {
+  const { value: body, warnings } = encodeBody(req, target);
+  const extras = req.extras?.dialect === 'anthropic' ? req.extras.fields[BETA_EXTRA] : undefined;
+  const betas = Array.isArray(extras) ? extras.filter((b): b is string => typeof b === 'string') : [];
+  return {
+    value: {
+      method: 'POST',
+      url: `${baseOf(target)}/v1/messages`,
+      headers: upstreamHeaders(target, undefined, betas),
+      body: JSON.stringify(body),
+      stream: req.stream,
+    },
+    warnings,
+  };
+}
+
+/** Fields `count_tokens` accepts (it rejects generation settings such as max_tokens). */
+const COUNT_FIELDS = ['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking', 'output_config', 'mcp_servers', 'context_management'];
+
+export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget): UpstreamHttpRequest {
+  const { value: full } = encodeBody({ ...req, stream: false }, target);
+  const body: Record<string, unknown> = {};
+  for (const key of COUNT_FIELDS) if (full[key] !== undefined) body[key] = full[key];
+  const extras = req.extras?.dialect === 'anthropic' ? req.extras.fields[BETA_EXTRA] : undefined;
+  const betas = Array.isArray(extras) ? extras.filter((b): b is string => typeof b === 'string') : [];
+  return {
+    method: 'POST',
+    url: `${baseOf(target)}/v1/messages/count_tokens`,
+    headers: upstreamHeaders(target, undefined, betas),
+    body: JSON.stringify(body),
+    stream: false,
+  };
+}
+
+export function decodeCountTokens(body: unknown): number {
+  const n = body && typeof body === 'object' ? (body as { input_tokens?: unknown }).input_tokens : undefined;
+  if (typeof n !== 'number' || !Number.isFinite(n)) {
+    throw new ProxyError('upstream', 'Anthropic count_tokens response has no input_tokens');
+  }
+  return n;
+}
+
+/**
+ * Same dialect both sides: the caller's body byte for byte unless the model is renamed; the
+ * caller's `anthropic-version` and `anthropic-beta` are forwarded, credentials replaced.
+ */
+export function encodePassthrough(input: CallerInput, rawBody: string, target: UpstreamTarget): UpstreamHttpRequest {
+  const parsed = input.body && typeof input.body === 'object' ? (input.body as Record<string, unknown>) : {};
+  const body = parsed.model === target.model ? rawBody : JSON.stringify({ ...parsed, model: target.model });
+  const version = input.headers['anthropic-version'] ?? input.headers['compat-version'];
+  const path = input.params.method === 'count_tokens' || input.params.method === 'countTokens' ? '/v1/messages/count_tokens' : '/v1/messages';
+  return {
+    method: 'POST',
+    url: `${baseOf(target)}${path}`,
+    headers: upstreamHeaders(target, version, betasOf(input.headers)),
+    body,
+    stream: parsed.stream === true,
+  };
+}

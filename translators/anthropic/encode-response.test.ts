@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import {
+  decodeSignature,
+  decodeToolCallId,
+  type ChatResponse,
+  type FinishReason,
+} from '../../src/canonical/index.ts';
+import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
+import { decodeResponse } from './decode-response.ts';
+import { encodeCountTokensResponse, encodeModelList, encodeResponse } from './encode-response.ts';
+import { decodeStopReason, encodeStopReason } from './finish-reason.ts';
+
+const REQ = { model: 'claude-x', system: [], messages: [], stream: false };
+
+const res = (over: Partial<ChatResponse> = {}): ChatResponse => ({
+  id: 'chatcmpl-1',
+  model: 'gpt-4o',
+  created: 1,
+  choices: [{ index: 0, content: [{ type: 'text', text: 'hi' }], finishReason: { unified: 'stop', raw: 'stop' } }],
+  ...over,
+});
+
+describe('anthropic encodeResponse', () => {
+  it('fixtures round-trip: decodeResponse → encodeResponse gives the same message', () => {
+    for (const name of ['text-basic.json', 'tool-use-single.json', 'text-then-tool-use.json', 'thinking-signature.json', 'tool-result-followup.json', 'refusal-stop-details.json', 'structured-output-json-schema.json']) {
+      const wire = fixtureJson('anthropic', name);
+      const out = encodeResponse(decodeResponse(wire, REQ, testContext()), REQ, testContext());
+      expect(out.id).toBe(wire.id);
+      expect(out.model).toBe(wire.model);
+      expect(out.stop_reason).toBe(wire.stop_reason);
+      expect(out.stop_sequence).toBe(wire.stop_sequence);
+      expect(out.content).toEqual(wire.content.map(({ caller: _c, ...b }: Record<string, unknown>) => b));
+      expect(out.usage).toEqual({
+        input_tokens: wire.usage.input_tokens,
+        output_tokens: wire.usage.output_tokens,
+        cache_creation_input_tokens: wire.usage.cache_creation_input_tokens,
+        cache_read_input_tokens: wire.usage.cache_read_input_tokens,
+      });
+    }
+  });
+
+  it('OpenAI-semantics usage → Anthropic usage (input excludes cache)', () => {
+    const out = encodeResponse(
+      res({ usage: { inputTokens: 1000, outputTokens: 50, totalTokens: 1050, cachedInputTokens: 600, cacheWriteTokens: 100 } }),
+      REQ,
+      testContext(),
+    );
+    expect(out.usage).toEqual({ input_tokens: 300, cache_read_input_tokens: 600, cache_creation_input_tokens: 100, output_tokens: 50 });
+    expect(out.id).toBe('msg_test0001');
+    expect(out.type).toBe('message');
+    expect(out.role).toBe('assistant');
+    expect(encodeResponse(res(), REQ, testContext()).usage).toEqual({ input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+  });
+
+  it('parts: carriers for foreign signatures, tool input objects, refusal as text', () => {
+    const gem = { origin: 'gemini' as const, value: 'gsig' };
+    const out = encodeResponse(
+      res({
+        choices: [
+          {
+            index: 0,
+            content: [
+              { type: 'reasoning', text: 'r', signature: gem },
+              { type: 'reasoning', text: '', redacted: { origin: 'openai', value: 'enc' } },
+              { type: 'text', text: 'answer', signature: gem },
+              { type: 'tool-call', id: 'call_1', name: 'f', arguments: '{"a":1}', signature: gem },
+              { type: 'tool-call', id: 'call_2', name: 'g', arguments: '' },
+              { type: 'tool-call', id: 'call_3', name: 'h', arguments: '{"trunc' },
+              { type: 'refusal', text: 'I cannot' },
+            ],
+            finishReason: { unified: 'stop', raw: 'STOP' },
+          },
+        ],
+      }),
+      REQ,
+      testContext(),
+    );
+    const [r, red, text, sigBlock, t1, t2, t3, refusal] = out.content as Array<Record<string, any>>;
+    expect(decodeSignature(r!.signature)).toEqual(gem);
+    expect(decodeSignature(red!.data)).toEqual({ origin: 'openai', value: 'enc' });
+    expect(text).toEqual({ type: 'text', text: 'answer' });
+    expect(sigBlock).toMatchObject({ type: 'thinking', thinking: '' });
+    expect(decodeSignature(sigBlock!.signature)).toEqual(gem);
+    expect(decodeToolCallId(t1!.id)).toEqual({ id: 'call_1', signature: gem });
+    expect(t1!.id).toMatch(/^[a-zA-Z0-9_-]+$/);
+    expect(t1!.input).toEqual({ a: 1 });
+    expect(t2!.input).toEqual({});
+    expect(t3!.input).toEqual({});
+    expect(refusal).toEqual({ type: 'text', text: 'I cannot' });
+    // Gemini reports STOP for function calls: the caller sees tool_use.
+    expect(out.stop_reason).toBe('tool_use');
+  });
+
+  it('prompt blocked → refusal with no content', () => {
+    const out = encodeResponse(res({ choices: [], promptBlocked: { reason: 'SAFETY' } }), REQ, testContext());
+    expect(out).toMatchObject({ content: [], stop_reason: 'refusal', stop_sequence: null });
+  });
+
+  it('model list and count_tokens', () => {
+    expect(encodeModelList([{ id: 'claude-a', ownedBy: 'x', created: 1_739_923_200 }, { id: 'gpt-b', ownedBy: 'y', created: 0 }])).toEqual({
+      data: [
+        { type: 'model', id: 'claude-a', display_name: 'claude-a', created_at: '2025-02-19T00:00:00Z' },
+        { type: 'model', id: 'gpt-b', display_name: 'gpt-b', created_at: '1970-01-01T00:00:00Z' },
+      ],
+      has_more: false,
+      first_id: 'claude-a',
+      last_id: 'gpt-b',
+    });
+    expect(encodeModelList([])).toEqual({ data: [], has_more: false, first_id: null, last_id: null });
+    expect(encodeCountTokensResponse(42)).toEqual({ input_tokens: 42 });
+  });
+});
+
+describe('anthropic stop reasons', () => {
+  const table: Array<[FinishReason, boolean, string]> = [
+    [{ unified: 'stop' }, false, 'end_turn'],
+    [{ unified: 'length' }, false, 'max_tokens'],
+    [{ unified: 'length', raw: 'model_context_window_exceeded' }, false, 'model_context_window_exceeded'],
+    [{ unified: 'tool-calls' }, true, 'tool_use'],
+    [{ unified: 'content-filter', raw: 'content_filter' }, false, 'refusal'],
+    [{ unified: 'refusal' }, false, 'refusal'],
+    [{ unified: 'pause' }, false, 'pause_turn'],
+    [{ unified: 'error' }, false, 'end_turn'],
+    [{ unified: 'other', raw: 'FINISH_REASON_UNSPECIFIED' }, false, 'end_turn'],
+  ];
+  it.each(table)('%j → %s', (reason, tools, wire) => {
+    expect(encodeStopReason(reason, tools).stop_reason).toBe(wire);
+  });
+  it('stop_sequence both ways', () => {
+    const r = decodeStopReason('stop_sequence', 'STOP');
+    expect(r).toEqual({ unified: 'stop-sequence', raw: 'stop_sequence', stopSequence: 'STOP' });
+    expect(encodeStopReason(r, false)).toEqual({ stop_reason: 'stop_sequence', stop_sequence: 'STOP' });
+    for (const raw of ['end_turn', 'max_tokens', 'tool_use', 'pause_turn', 'refusal', 'model_context_window_exceeded']) {
+      expect(encodeStopReason(decodeStopReason(raw), raw === 'tool_use').stop_reason).toBe(raw);
+    }
+    expect(decodeStopReason('brand_new')).toEqual({ unified: 'other', raw: 'brand_new' });
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * Caller side: canonical ChatResponse → Anthropic Message.
+ * https://docs.claude.com/en/api/messages (response body)
+ */
+import {
+  assertNever,
+  encodeSignature,
+  encodeToolCallId,
+  type ChatRequest,
+  type ChatResponse,
+  type Part,
+  type Signature,
+} from '../../src/canonical/index.ts';
+import type { ModelInfo, TranslateContext } from '../types.ts';
+import { encodeStopReason } from './finish-reason.ts';
+import { encodeUsage } from './usage.ts';
+import type { AnthropicMessage, AnthropicResponseBlock } from './wire.ts';
+
+/** A signature as the caller must echo it: raw for Anthropic's own, a carrier for others. */
+export function wireSignature(sig: Signature): string {
+  return sig.origin === 'anthropic' ? sig.value : encodeSignature(sig);
+}
+
+/** Tool `input` must be an object: parse the arguments, `{}` when empty or not an object. */
+export function inputOf(args: string): Record<string, unknown> {
+  if (!args.trim()) return {};
+  try {
+    const parsed: unknown = JSON.parse(args);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A message id the SDKs accept (`msg_…`). */
+export function messageId(id: string, ctx: TranslateContext): string {
+  return id.startsWith('msg_') ? id : ctx.newId('msg_');
+}
+
+/**
+ * Parts → response blocks. A Gemini thought signature on a text part has no Anthropic field:
+ * it rides in an empty `thinking` block (signature = carrier) right AFTER that text block, the
+ * one position a stream can also produce (the signature arrives when the text ends).
+ */
+export function encodeBlocks(parts: readonly Part[]): AnthropicResponseBlock[] {
+  const blocks: AnthropicResponseBlock[] = [];
+  for (const p of parts) {
+    switch (p.type) {
+      case 'text':
+        if (p.text !== '') {
+          blocks.push({ type: 'text', text: p.text, ...(p.citations?.length ? { citations: p.citations } : {}) });
+        }
+        if (p.signature) blocks.push({ type: 'thinking', thinking: '', signature: wireSignature(p.signature) });
+        break;
+      case 'refusal':
+        if (p.text !== '') blocks.push({ type: 'text', text: p.text });
+        break;
+      case 'reasoning':
+        if (p.redacted) blocks.push({ type: 'redacted_thinking', data: wireSignature(p.redacted) });
+        else {
+          blocks.push({
+            type: 'thinking',
+            thinking: p.text,
+            signature: p.signature ? wireSignature(p.signature) : '',
+          });
+        }
+        break;
+      case 'tool-call':
+        blocks.push({
+          type: 'tool_use',
+          id: encodeToolCallId(p.id, p.signature),
+          name: p.name,
+          input: inputOf(p.arguments),
+        });
+        break;
+      case 'image':
+      case 'audio':
+      case 'file':
+      case 'tool-result':
+        // No response block carries these; an assistant reply holding them has nowhere to put them.
+        break;
+      default:
+        assertNever(p, 'part');
+    }
+  }
+  return blocks;
+}
+
+export function encodeResponse(res: ChatResponse, req: ChatRequest, ctx: TranslateContext): AnthropicMessage {
+  const choice = res.choices[0];
+  const parts = choice?.content ?? [];
+  const hasToolCalls = parts.some((p) => p.type === 'tool-call');
+  const reason = choice?.finishReason ?? (res.promptBlocked ? { unified: 'refusal' as const } : undefined);
+  const { stop_reason, stop_sequence } = encodeStopReason(reason, hasToolCalls);
+  const content = encodeBlocks(parts);
+  // Server-tool blocks of an Anthropic upstream (decode-response.ts) go back where they were.
+  const server = choice?.extras?.dialect === 'anthropic' ? choice.extras.fields.serverBlocks : undefined;
+  if (Array.isArray(server)) {
+    for (const s of server as Array<{ index: number; block: AnthropicResponseBlock }>) {
+      content.splice(Math.min(s.index, content.length), 0, s.block);
+    }
+  }
+  return {
+    id: messageId(res.id, ctx),
+    type: 'message',
+    role: 'assistant',
+    model: res.model || req.model,
+    content,
+    stop_reason,
+    stop_sequence,
+    usage: encodeUsage(res.usage),
+  };
+}
+
+/** Unix seconds → RFC 3339 without fractional seconds, as the Models API writes it. */
+function rfc3339(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function encodeModelList(models: ModelInfo[]): unknown {
+  const data = models.map((m) => ({
+    type: 'model',
+    id: m.id,
+    display_name: m.id,
+    created_at: rfc3339(m.created),
+  }));
+  return {
+    data,
+    has_more: false,
+    first_id: data[0]?.id ?? null,
+    last_id: data[data.length - 1]?.id ?? null,
+  };
+}
+
+export function encodeCountTokensResponse(inputTokens: number): unknown {
+  return { input_tokens: inputTokens };
+}

@@ -1,0 +1,180 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { StreamEvent } from '../../src/canonical/index.ts';
+import { createParser } from 'eventsource-parser';
+import type { SseEvent } from '../../src/canonical/index.ts';
+import { fixtureSse, fixtureText, parseSse, testContext } from '../../test/support/fixtures.ts';
+
+/** SSE events of `text` fed to the parser in two chunks split at `cut`. */
+function parseSplit(text: string, cut: number): SseEvent[] {
+  const out: SseEvent[] = [];
+  const parser = createParser({ onEvent: (e) => out.push({ event: e.event, data: e.data }) });
+  parser.feed(text.slice(0, cut));
+  parser.feed(text.slice(cut));
+  return out;
+}
+import { createStreamDecoder } from './stream-decoder.ts';
+
+const dir = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
+const sseFixtures = readdirSync(dir).filter((f) => f.endsWith('.sse'));
+const req = { model: 'claude', system: [], messages: [], stream: true };
+
+export function decodeAll(events: ReturnType<typeof fixtureSse>): StreamEvent[] {
+  const d = createStreamDecoder(req, testContext());
+  return [...events.flatMap((e) => d.push(e)), ...d.finish()];
+}
+
+/** Asserts the canonical framing rules of src/canonical/stream.ts. */
+export function expectWellFramed(events: StreamEvent[]): void {
+  expect(events[0]?.type === 'message-start' || events[0]?.type === 'error').toBe(true);
+  let open: string | null = null;
+  const tools = new Set<number>();
+  let errored = false;
+  for (const e of events) {
+    expect(errored).toBe(false);
+    switch (e.type) {
+      case 'text-start':
+      case 'reasoning-start':
+      case 'refusal-start':
+        expect(open).toBeNull();
+        open = e.type.split('-')[0]!;
+        break;
+      case 'text-delta':
+      case 'reasoning-delta':
+      case 'refusal-delta':
+        expect(open).toBe(e.type.split('-')[0]);
+        break;
+      case 'text-end':
+      case 'reasoning-end':
+      case 'refusal-end':
+        expect(open).toBe(e.type.split('-')[0]);
+        open = null;
+        break;
+      case 'tool-call-start':
+        expect(open).toBeNull();
+        tools.add(e.index);
+        break;
+      case 'tool-call-delta':
+        expect(tools.has(e.index)).toBe(true);
+        break;
+      case 'tool-call-end':
+        expect(tools.delete(e.index)).toBe(true);
+        break;
+      case 'finish':
+        expect(open).toBeNull();
+        expect(tools.size).toBe(0);
+        break;
+      case 'error':
+        errored = true;
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+describe('anthropic stream decoder: every fixture', () => {
+  it.each(sseFixtures)('%s is well framed and split-independent', (name) => {
+    const events = decodeAll(fixtureSse('anthropic', name));
+    expectWellFramed(events);
+    // Any byte split decodes to the same events.
+    const text = fixtureText('anthropic', name);
+    for (const cut of [1, 7, 33, Math.floor(text.length / 2), text.length - 3]) {
+      expect(decodeAll(parseSplit(text, cut))).toEqual(events);
+    }
+    expect(decodeAll(parseSse(text))).toEqual(events);
+  });
+});
+
+function textOf(events: StreamEvent[]): string {
+  return events.map((e) => (e.type === 'text-delta' ? e.text : '')).join('');
+}
+
+describe('anthropic stream decoder: details', () => {
+  it('stream-text-basic: old-style usage merges message_start input with message_delta output', () => {
+    const events = decodeAll(fixtureSse('anthropic', 'stream-text-basic.sse'));
+    expect(events[0]).toEqual({ type: 'message-start', id: 'msg_4QpJur2dWWDjF6C758FbBw5vm12BaVipnK', model: 'claude-3-opus-latest', created: 1_700_000_000 });
+    expect(textOf(events)).toBe('Hello there!');
+    const usages = events.filter((e) => e.type === 'usage');
+    expect(usages.at(-1)).toEqual({ type: 'usage', usage: { inputTokens: 11, outputTokens: 6, totalTokens: 17 } });
+    expect(events.find((e) => e.type === 'finish')).toEqual({ type: 'finish', reason: { unified: 'stop', raw: 'end_turn' } });
+  });
+
+  it('stream-tool-use: arguments accumulate; no empty deltas', () => {
+    const events = decodeAll(fixtureSse('anthropic', 'stream-tool-use.sse'));
+    expect(events.find((e) => e.type === 'tool-call-start')).toEqual({ type: 'tool-call-start', index: 0, id: 'toolu_018acGYLtfR52q9yDbWaEdQZ', name: 'get_weather' });
+    const deltas = events.filter((e) => e.type === 'tool-call-delta');
+    expect(deltas.every((d) => d.argumentsDelta !== '')).toBe(true);
+    expect(JSON.parse(deltas.map((d) => d.argumentsDelta).join(''))).toEqual({ location: 'San Francisco, CA', units: 'f' });
+    expect(events.find((e) => e.type === 'finish')).toMatchObject({ reason: { unified: 'tool-calls' } });
+  });
+
+  it('stream-tool-use-no-args: a tool with no arguments yields "{}"', () => {
+    const events = decodeAll(fixtureSse('anthropic', 'stream-tool-use-no-args.sse'));
+    const deltas = events.filter((e) => e.type === 'tool-call-delta');
+    expect(deltas).toEqual([{ type: 'tool-call-delta', index: 0, argumentsDelta: '{}' }]);
+    expect(textOf(events)).toBe("I'll update the issue list for you.");
+  });
+
+  it('stream-thinking-signature: reasoning-end carries the signature', () => {
+    const events = decodeAll(fixtureSse('anthropic', 'stream-thinking-signature.sse'));
+    const end = events.find((e) => e.type === 'reasoning-end');
+    expect(end).toMatchObject({ signature: { origin: 'anthropic' } });
+    expect((end as { signature: { value: string } }).signature.value.startsWith('EvQBCkYICxgCKkAxhD4N')).toBe(true);
+    const thought = events.map((e) => (e.type === 'reasoning-delta' ? e.text : '')).join('');
+    expect(thought).toBe('The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185');
+    expect(textOf(events)).toBe('925 ÷ 5 = 185');
+  });
+
+  it('stream-max-tokens-partial-tool-input: the open tool block is closed at message_delta', () => {
+    const events = decodeAll(fixtureSse('anthropic', 'stream-max-tokens-partial-tool-input.sse'));
+    const types = events.map((e) => e.type);
+    expect(types.indexOf('tool-call-end')).toBeLessThan(types.indexOf('finish'));
+    expect(events.find((e) => e.type === 'finish')).toMatchObject({ reason: { unified: 'length', raw: 'max_tokens' } });
+    expect(events.filter((e) => e.type === 'usage').at(-1)).toMatchObject({ usage: { inputTokens: 450, outputTokens: 124, cachedInputTokens: 0, cacheWriteTokens: 0 } });
+  });
+
+  it('stream-prompt-cache-write-server-tool: server tool blocks skipped, cache usage converted', () => {
+    const events = decodeAll(fixtureSse('anthropic', 'stream-prompt-cache-write-server-tool.sse'));
+    expect(events.some((e) => e.type === 'tool-call-start')).toBe(false);
+    expect(textOf(events)).toBe('The sum of the squares of the numbers 1 through 12 is **650**.');
+    expect(events.filter((e) => e.type === 'usage').at(-1)).toEqual({
+      type: 'usage',
+      usage: { inputTokens: 6 + 3337 + 6289, outputTokens: 198, totalTokens: 6 + 3337 + 6289 + 198, cachedInputTokens: 6289, cacheWriteTokens: 3337, reasoningTokens: 0 },
+    });
+  });
+
+  it('stream-stop-sequence, stream-pause-turn, stream-refusal-stop-details', () => {
+    const finish = (name: string) => decodeAll(fixtureSse('anthropic', name)).find((e) => e.type === 'finish');
+    expect(finish('stream-stop-sequence.sse')).toEqual({ type: 'finish', reason: { unified: 'stop-sequence', raw: 'stop_sequence', stopSequence: 'STOP' } });
+    expect(finish('stream-pause-turn.sse')).toEqual({ type: 'finish', reason: { unified: 'pause', raw: 'pause_turn' } });
+    expect(finish('stream-refusal-stop-details.sse')).toEqual({ type: 'finish', reason: { unified: 'refusal', raw: 'refusal' } });
+  });
+
+  it('mid-stream errors: overloaded_error → overloaded 529, api_error → upstream 500', () => {
+    const a = decodeAll(fixtureSse('anthropic', 'stream-error-overloaded-midstream.sse'));
+    expect(textOf(a)).toBe('Hello');
+    const errA = a.at(-1);
+    expect(errA?.type).toBe('error');
+    if (errA?.type === 'error') {
+      expect(errA.error.kind).toBe('overloaded');
+      expect(errA.error.status).toBe(529);
+      expect(errA.error.message).toBe('Overloaded');
+    }
+    const b = decodeAll(fixtureSse('anthropic', 'stream-error-event-api-error.sse'));
+    expect(b).toHaveLength(1);
+    expect(b[0]).toMatchObject({ type: 'error', error: { kind: 'upstream', status: 500, message: 'Internal server error' } });
+  });
+
+  it('garbage and truncated streams become error events, never throws', () => {
+    const d = createStreamDecoder(req, testContext());
+    expect(d.push({ event: 'message_start', data: '{"type":' })).toMatchObject([{ type: 'error', error: { kind: 'upstream' } }]);
+    expect(d.push({ data: '{}' })).toEqual([]);
+    const t = createStreamDecoder(req, testContext());
+    const events = [...fixtureSse('anthropic', 'stream-text-basic.sse').slice(0, 4).flatMap((e) => t.push(e)), ...t.finish()];
+    expectWellFramed(events);
+    expect(events.at(-1)).toMatchObject({ type: 'error' });
+    expect(events.at(-2)).toEqual({ type: 'text-end' });
+  });
+});

@@ -1,0 +1,234 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
+import { describe, expect, it } from 'vitest';
+import {
+  encodeSignature,
+  ProxyError,
+  type ChatRequest,
+  type StreamEvent,
+  type StreamFrame,
+} from '../../src/canonical/index.ts';
+import { fixtureSse, testContext } from '../../test/support/fixtures.ts';
+import { decodeRequest } from './decode-request.ts';
+import { createStreamDecoder } from './stream-decoder.ts';
+import { createStreamEncoder } from './stream-encoder.ts';
+
+const dir = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
+const sseFixtures = readdirSync(dir).filter((f) => f.endsWith('.sse'));
+const req: ChatRequest = { model: 'claude-x', system: [], messages: [], stream: true };
+
+function encodeAll(events: StreamEvent[], cut = events.length): StreamFrame[] {
+  const enc = createStreamEncoder(req, testContext());
+  return [...events.slice(0, cut).flatMap((e) => enc.push(e)), ...enc.finish()];
+}
+
+function decodeFixture(name: string): StreamEvent[] {
+  const d = createStreamDecoder(req, testContext());
+  return [...fixtureSse('anthropic', name).flatMap((e) => d.push(e)), ...d.finish()];
+}
+
+const payloads = (frames: StreamFrame[]) => frames.map((f) => JSON.parse(f.data) as Record<string, any>);
+
+/** The real service's order: one open block at a time, indexes from 0, closed before message_delta. */
+function expectAnthropicOrder(frames: StreamFrame[]): void {
+  const data = payloads(frames);
+  frames.forEach((f, i) => expect(f.event).toBe(data[i]!.type));
+  if (data[0]!.type === 'error') {
+    expect(data).toHaveLength(1);
+    return;
+  }
+  expect(data[0]!.type).toBe('message_start');
+  let open: number | null = null;
+  let next = 0;
+  let ended = false;
+  for (const d of data.slice(1)) {
+    if (d.type === 'error') {
+      ended = true;
+      continue;
+    }
+    expect(ended).toBe(false);
+    switch (d.type) {
+      case 'content_block_start':
+        expect(open).toBeNull();
+        expect(d.index).toBe(next);
+        open = next++;
+        break;
+      case 'content_block_delta':
+        expect(d.index).toBe(open);
+        break;
+      case 'content_block_stop':
+        expect(d.index).toBe(open);
+        open = null;
+        break;
+      case 'message_delta':
+        expect(open).toBeNull();
+        expect(d.delta.stop_reason).toEqual(expect.any(String));
+        expect(Object.keys(d.usage).sort()).toEqual(['cache_creation_input_tokens', 'cache_read_input_tokens', 'input_tokens', 'output_tokens']);
+        break;
+      case 'message_stop':
+        ended = true;
+        break;
+      default:
+        throw new Error(`unexpected ${d.type}`);
+    }
+  }
+  expect(ended).toBe(true);
+}
+
+/** What `client.messages.stream(...).finalMessage()` makes of our frames. */
+async function sdkFinalMessage(frames: StreamFrame[]) {
+  const body = frames.map((f) => f.data).join('\n') + '\n';
+  const stream = new ReadableStream({
+    start(c) {
+      c.enqueue(new TextEncoder().encode(body));
+      c.close();
+    },
+  });
+  return MessageStream.fromReadableStream(stream).finalMessage();
+}
+
+describe('anthropic stream encoder: fixtures through decoder → encoder', () => {
+  it.each(sseFixtures)('%s keeps the service order, closes on any prefix', (name) => {
+    const events = decodeFixture(name);
+    expectAnthropicOrder(encodeAll(events));
+    for (let cut = 0; cut <= events.length; cut++) expectAnthropicOrder(encodeAll(events, cut));
+  });
+
+  it('stream-tool-use: the SDK accumulates the same message', async () => {
+    const msg = await sdkFinalMessage(encodeAll(decodeFixture('stream-tool-use.sse')));
+    expect(msg.id).toBe('msg_01AusY9WEbCaj3N7Tv5J4YjH');
+    expect(msg.model).toBe('claude-haiku-4-5-20251001');
+    expect(msg.content).toEqual([
+      { type: 'tool_use', id: 'toolu_018acGYLtfR52q9yDbWaEdQZ', name: 'get_weather', input: { location: 'San Francisco, CA', units: 'f' } },
+    ]);
+    expect(msg.stop_reason).toBe('tool_use');
+    expect(msg.usage).toMatchObject({ input_tokens: 656, output_tokens: 74, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
+  });
+
+  it('stream-tool-use-no-args: input {}', async () => {
+    const msg = await sdkFinalMessage(encodeAll(decodeFixture('stream-tool-use-no-args.sse')));
+    expect(msg.content[1]).toEqual({ type: 'tool_use', id: 'toolu_01QE1WLsSVp5hy5Q3GmGTmjP', name: 'updateIssueList', input: {} });
+  });
+
+  it('stream-thinking-signature: thinking + signature round-trip unchanged', async () => {
+    const msg = await sdkFinalMessage(encodeAll(decodeFixture('stream-thinking-signature.sse')));
+    expect(msg.content[0]).toMatchObject({ type: 'thinking', thinking: 'The previous result was 925. Now I need to divide that by 5.\n\n925 ÷ 5 = 185' });
+    expect((msg.content[0] as { signature: string }).signature.startsWith('EvQBCkYICxgCKkAxhD4N')).toBe(true);
+    expect(msg.content[1]).toMatchObject({ type: 'text', text: '925 ÷ 5 = 185' });
+  });
+
+  it('stream-prompt-cache-write-server-tool: usage back in Anthropic terms', async () => {
+    const msg = await sdkFinalMessage(encodeAll(decodeFixture('stream-prompt-cache-write-server-tool.sse')));
+    expect(msg.usage).toMatchObject({ input_tokens: 6, cache_creation_input_tokens: 3337, cache_read_input_tokens: 6289, output_tokens: 198 });
+  });
+
+  it('stream-stop-sequence keeps stop_sequence', async () => {
+    const msg = await sdkFinalMessage(encodeAll(decodeFixture('stream-stop-sequence.sse')));
+    expect(msg.stop_reason).toBe('stop_sequence');
+    expect(msg.stop_sequence).toBe('STOP');
+  });
+});
+
+describe('anthropic stream encoder: OpenAI-shaped input', () => {
+  const openaiLike: StreamEvent[] = [
+    { type: 'message-start', id: 'chatcmpl-1', model: 'gpt-4o', created: 1 },
+    { type: 'text-start' },
+    { type: 'text-delta', text: '' },
+    { type: 'text-delta', text: 'Let me check.' },
+    { type: 'text-end' },
+    { type: 'tool-call-start', index: 0, id: 'call_a', name: 'f' },
+    { type: 'tool-call-start', index: 1, id: 'call_b', name: 'g', signature: { origin: 'gemini', value: 'sig' } },
+    { type: 'tool-call-delta', index: 1, argumentsDelta: '{"y":' },
+    { type: 'tool-call-delta', index: 0, argumentsDelta: '{"x":1}' },
+    { type: 'tool-call-delta', index: 1, argumentsDelta: '2}' },
+    { type: 'tool-call-end', index: 0 },
+    { type: 'tool-call-end', index: 1 },
+    { type: 'tool-call-start', index: 2, id: 'call_c', name: 'h' },
+    { type: 'tool-call-end', index: 2 },
+    { type: 'finish', reason: { unified: 'tool-calls', raw: 'tool_calls' } },
+    { type: 'usage', usage: { inputTokens: 100, outputTokens: 20, totalTokens: 120, cachedInputTokens: 40 } },
+  ];
+
+  it('holds usage for message_delta, serializes overlapping tool calls', async () => {
+    const frames = encodeAll(openaiLike);
+    expectAnthropicOrder(frames);
+    const data = payloads(frames);
+    expect(data[0]!.message).toMatchObject({ id: 'msg_test0001', model: 'gpt-4o', content: [], stop_reason: null, usage: { input_tokens: 0, output_tokens: 0 } });
+    expect(data.at(-2)).toEqual({
+      type: 'message_delta',
+      delta: { stop_reason: 'tool_use', stop_sequence: null },
+      usage: { input_tokens: 60, cache_creation_input_tokens: 0, cache_read_input_tokens: 40, output_tokens: 20 },
+    });
+    const msg = await sdkFinalMessage(frames);
+    expect(msg.content).toEqual([
+      { type: 'text', text: 'Let me check.' },
+      { type: 'tool_use', id: 'call_a', name: 'f', input: { x: 1 } },
+      { type: 'tool_use', id: expect.stringMatching(/^call_b__il1g[A-Za-z0-9_-]+$/), name: 'g', input: { y: 2 } },
+      { type: 'tool_use', id: 'call_c', name: 'h', input: {} },
+    ]);
+    expect(msg.usage).toMatchObject({ input_tokens: 60, cache_read_input_tokens: 40, output_tokens: 20 });
+    // The carrier id decodes back to the plain id + the Gemini signature on the next turn.
+    const next = decodeRequest(
+      {
+        body: { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: msg.content }] },
+        headers: { 'anthropic-version': '2023-06-01' },
+        params: {},
+        query: {},
+      },
+    ).value;
+    expect(next.messages[1]!.content[2]).toEqual({ type: 'tool-call', id: 'call_b', name: 'g', arguments: '{"y":2}', signature: { origin: 'gemini', value: 'sig' } });
+  });
+
+  it('reasoning with foreign signature, redacted, Gemini text signature, refusal', async () => {
+    const frames = encodeAll([
+      { type: 'message-start', id: 'x', model: 'gemini-3', created: 1 },
+      { type: 'reasoning-start' },
+      { type: 'reasoning-delta', text: 'think' },
+      { type: 'reasoning-end', signature: { origin: 'gemini', value: 'g1' } },
+      { type: 'reasoning-start', redacted: { origin: 'anthropic', value: 'opaque' } },
+      { type: 'reasoning-end' },
+      { type: 'text-start' },
+      { type: 'text-delta', text: 'hi' },
+      { type: 'text-end', signature: { origin: 'gemini', value: 'g2' } },
+      { type: 'refusal-start' },
+      { type: 'refusal-delta', text: 'no' },
+      { type: 'refusal-end' },
+      { type: 'finish', reason: { unified: 'content-filter' } },
+    ]);
+    expectAnthropicOrder(frames);
+    const msg = await sdkFinalMessage(frames);
+    expect(msg.content).toEqual([
+      { type: 'thinking', thinking: 'think', signature: encodeSignature({ origin: 'gemini', value: 'g1' }) },
+      { type: 'redacted_thinking', data: 'opaque' },
+      { type: 'text', text: 'hi' },
+      { type: 'thinking', thinking: '', signature: encodeSignature({ origin: 'gemini', value: 'g2' }) },
+      { type: 'text', text: 'no' },
+    ]);
+    expect(msg.stop_reason).toBe('refusal');
+  });
+
+  it('an error event is the last frame; finish() adds nothing', () => {
+    const enc = createStreamEncoder(req, testContext());
+    const out = [
+      ...enc.push({ type: 'message-start', id: 'msg_1', model: 'm', created: 1 }),
+      ...enc.push({ type: 'text-delta', text: 'Hel' }),
+      ...enc.push({ type: 'error', error: new ProxyError('overloaded', 'Overloaded') }),
+    ];
+    expect(enc.finish()).toEqual([]);
+    expect(enc.push({ type: 'text-delta', text: 'x' })).toEqual([]);
+    expect(out.at(-1)).toEqual({ event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }) });
+  });
+
+  it('an empty upstream still yields a complete message', async () => {
+    const frames = encodeAll([]);
+    expect(frames.map((f) => f.event)).toEqual(['message_start', 'message_delta', 'message_stop']);
+    const msg = await sdkFinalMessage(frames);
+    expect(msg).toMatchObject({ id: 'msg_test0001', model: 'claude-x', content: [], stop_reason: 'end_turn' });
+  });
+
+  it('ignores choices other than 0', () => {
+    const frames = encodeAll([{ type: 'text-delta', choice: 1, text: 'x' }]);
+    expect(frames.some((f) => f.event === 'content_block_start')).toBe(false);
+  });
+});

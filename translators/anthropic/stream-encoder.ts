@@ -1,0 +1,258 @@
+/**
+ * Caller side: canonical stream events → Anthropic SSE frames, as the real service sends them:
+ * message_start → (content_block_start → content_block_delta* → content_block_stop)* →
+ * message_delta → message_stop. https://docs.claude.com/en/docs/build-with-claude/streaming
+ *
+ * Held back, because Anthropic needs it earlier than some upstreams give it:
+ * - `message_start` waits for the first content event, so the input usage of upstreams that
+ *   report it up front (Anthropic, Gemini) is in it; otherwise it carries zeros and the full
+ *   cumulative usage follows in `message_delta` (OpenAI sends usage last).
+ * - `message_delta` is written by `finish()`, after the upstream's trailing usage.
+ * - Only one block is open at a time: tool calls that overlap on the wire are queued and
+ *   written one after the other.
+ * Text and thinking blocks open on their first non-empty delta, so the caller never receives an
+ * empty text block it could not send back.
+ */
+import {
+  assertNever,
+  encodeToolCallId,
+  type ChatRequest,
+  type FinishReason,
+  type Signature,
+  type StreamEvent,
+  type StreamFrame,
+  type StreamStep,
+  type Usage,
+} from '../../src/canonical/index.ts';
+import type { TranslateContext } from '../types.ts';
+import { messageId, wireSignature } from './encode-response.ts';
+import { encodeErrorBody } from './errors.ts';
+import { encodeStopReason } from './finish-reason.ts';
+import { encodeUsage } from './usage.ts';
+
+type OpenBlock = { kind: 'text' } | { kind: 'thinking' } | { kind: 'tool'; index: number };
+
+interface PendingTool {
+  index: number;
+  id: string;
+  name: string;
+  signature?: Signature;
+  deltas: string[];
+  ended: boolean;
+}
+
+export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFrame> {
+  private started = false;
+  private done = false;
+  private id: string | undefined;
+  private model: string;
+  private usage: Usage | undefined;
+  private reason: FinishReason | undefined;
+  private hasToolCalls = false;
+  private nextIndex = 0;
+  private open: OpenBlock | null = null;
+  private pending: PendingTool[] = [];
+  private finishedTools = new Set<number>();
+
+  constructor(
+    req: ChatRequest,
+    private readonly ctx: TranslateContext,
+  ) {
+    this.model = req.model;
+  }
+
+  push(e: StreamEvent): StreamFrame[] {
+    if (this.done) return [];
+    if ('choice' in e && e.choice !== undefined && e.choice !== 0) return [];
+    const out: StreamFrame[] = [];
+    switch (e.type) {
+      case 'message-start':
+        if (!this.started) {
+          this.id = messageId(e.id, this.ctx);
+          if (e.model) this.model = e.model;
+        }
+        break;
+      case 'text-start':
+      case 'refusal-start':
+        // Opened lazily by the first non-empty delta.
+        break;
+      case 'reasoning-end':
+        this.endThinking(out, e.signature);
+        break;
+      case 'text-delta':
+      case 'refusal-delta':
+        if (e.text !== '') {
+          this.ensureOpen(out, 'text');
+          this.emitDelta(out, { type: 'text_delta', text: e.text });
+        }
+        break;
+      case 'text-end':
+        if (this.open?.kind === 'text') this.closeOpen(out);
+        if (e.signature) {
+          // A Gemini text signature: an empty thinking block carries it (see encode-response.ts).
+          this.ensureOpen(out, 'thinking');
+          this.endThinking(out, e.signature);
+        }
+        break;
+      case 'refusal-end':
+        if (this.open?.kind === 'text') this.closeOpen(out);
+        break;
+      case 'reasoning-start':
+        if (e.redacted) {
+          this.closeOpen(out);
+          this.ensureStarted(out);
+          const index = this.nextIndex++;
+          const data = wireSignature(e.redacted);
+          out.push(frame('content_block_start', { type: 'content_block_start', index, content_block: { type: 'redacted_thinking', data } }));
+          out.push(frame('content_block_stop', { type: 'content_block_stop', index }));
+        }
+        break;
+      case 'reasoning-delta':
+        if (e.text !== '') {
+          this.ensureOpen(out, 'thinking');
+          this.emitDelta(out, { type: 'thinking_delta', thinking: e.text });
+        }
+        break;
+      case 'tool-call-start':
+        this.hasToolCalls = true;
+        this.pending.push({ index: e.index, id: e.id, name: e.name, signature: e.signature, deltas: [], ended: false });
+        if (this.open?.kind !== 'tool') this.flushTools(out, false);
+        break;
+      case 'tool-call-delta':
+        if (this.open?.kind === 'tool' && this.open.index === e.index) {
+          if (e.argumentsDelta !== '') this.emitDelta(out, { type: 'input_json_delta', partial_json: e.argumentsDelta });
+        } else {
+          this.pending.find((t) => t.index === e.index)?.deltas.push(e.argumentsDelta);
+        }
+        break;
+      case 'tool-call-end':
+        if (this.open?.kind === 'tool' && this.open.index === e.index) {
+          this.closeOpen(out);
+          this.flushTools(out, false);
+        } else {
+          const t = this.pending.find((p) => p.index === e.index);
+          if (t) t.ended = true;
+        }
+        break;
+      case 'usage':
+        this.usage = e.usage;
+        break;
+      case 'finish':
+        this.reason = e.reason;
+        this.closeOpen(out);
+        this.flushTools(out, true);
+        break;
+      case 'prompt-blocked':
+        this.reason = { unified: 'refusal', raw: e.reason };
+        break;
+      case 'logprobs':
+        break;
+      case 'error':
+        // The real service ends a failed stream with `event: error` and nothing after it.
+        this.done = true;
+        out.push(frame('error', encodeErrorBody(e.error)));
+        break;
+      default:
+        assertNever(e, 'stream event');
+    }
+    return out;
+  }
+
+  finish(): StreamFrame[] {
+    if (this.done) return [];
+    const out: StreamFrame[] = [];
+    this.ensureStarted(out);
+    this.closeOpen(out);
+    this.flushTools(out, true);
+    this.done = true;
+    const { stop_reason, stop_sequence } = encodeStopReason(this.reason, this.hasToolCalls);
+    out.push(
+      frame('message_delta', {
+        type: 'message_delta',
+        delta: { stop_reason, stop_sequence },
+        usage: encodeUsage(this.usage),
+      }),
+    );
+    out.push(frame('message_stop', { type: 'message_stop' }));
+    return out;
+  }
+
+  private ensureStarted(out: StreamFrame[]): void {
+    if (this.started) return;
+    this.started = true;
+    this.id ??= this.ctx.newId('msg_');
+    out.push(
+      frame('message_start', {
+        type: 'message_start',
+        message: {
+          id: this.id,
+          type: 'message',
+          role: 'assistant',
+          model: this.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: encodeUsage(this.usage),
+        },
+      }),
+    );
+  }
+
+  private ensureOpen(out: StreamFrame[], kind: 'text' | 'thinking'): void {
+    if (this.open?.kind === kind) return;
+    this.closeOpen(out);
+    this.ensureStarted(out);
+    const content_block =
+      kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' };
+    out.push(frame('content_block_start', { type: 'content_block_start', index: this.nextIndex, content_block }));
+    this.open = { kind };
+  }
+
+  private endThinking(out: StreamFrame[], signature: Signature | undefined): void {
+    if (signature) {
+      this.ensureOpen(out, 'thinking');
+      this.emitDelta(out, { type: 'signature_delta', signature: wireSignature(signature) });
+    }
+    if (this.open?.kind === 'thinking') this.closeOpen(out);
+  }
+
+  private emitDelta(out: StreamFrame[], delta: Record<string, unknown>): void {
+    out.push(frame('content_block_delta', { type: 'content_block_delta', index: this.nextIndex, delta }));
+  }
+
+  private closeOpen(out: StreamFrame[]): void {
+    if (!this.open) return;
+    if (this.open.kind === 'tool') this.finishedTools.add(this.open.index);
+    out.push(frame('content_block_stop', { type: 'content_block_stop', index: this.nextIndex }));
+    this.nextIndex++;
+    this.open = null;
+  }
+
+  /** Open queued tool calls in order; with `all`, also close the ones still streaming. */
+  private flushTools(out: StreamFrame[], all: boolean): void {
+    while (this.pending.length && this.open?.kind !== 'tool') {
+      const t = this.pending.shift()!;
+      if (this.finishedTools.has(t.index)) continue;
+      this.closeOpen(out);
+      this.ensureStarted(out);
+      out.push(
+        frame('content_block_start', {
+          type: 'content_block_start',
+          index: this.nextIndex,
+          content_block: { type: 'tool_use', id: encodeToolCallId(t.id, t.signature), name: t.name, input: {} },
+        }),
+      );
+      this.open = { kind: 'tool', index: t.index };
+      for (const d of t.deltas) if (d !== '') this.emitDelta(out, { type: 'input_json_delta', partial_json: d });
+      if (t.ended || all) this.closeOpen(out);
+    }
+  }
+}
+
+function frame(event: string, data: unknown): StreamFrame {
+  return { event, data: JSON.stringify(data) };
+}
+
+export function createStreamEncoder(req: ChatRequest, ctx: TranslateContext): AnthropicStreamEncoder {
+  return new AnthropicStreamEncoder(req, ctx);
+}
