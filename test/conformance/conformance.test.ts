@@ -81,7 +81,7 @@ const closed: Record<string, (frames: StreamFrame[]) => boolean> = {
   anthropic: (f) => f.at(-1)?.event === 'message_stop' || f.at(-1)?.event === 'error',
   gemini: (f) => {
     const last = JSON.parse(f.at(-1)?.data ?? 'null');
-    return !!last && (last.error !== undefined || last.candidates?.some((c: { finishReason?: string }) => c.finishReason) || last.promptFeedback?.blockReason);
+    return !!last && (last.error !== undefined || !!last.candidates?.some((c: { finishReason?: string }) => c.finishReason) || !!last.promptFeedback?.blockReason);
   },
 };
 

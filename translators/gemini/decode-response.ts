@@ -1,0 +1,87 @@
+/**
+ * Upstream side: a Gemini generateContent response → canonical `ChatResponse`.
+ *
+ * - `candidates[].index` may be absent: the position is used.
+ * - Parts: `thought: true` → reasoning; `thoughtSignature` from any part is kept on that part
+ *   (an empty-text part that only carries one → a reasoning part with empty text);
+ *   `functionCall` → tool-call with the Gemini id, else `call_<turn>_<position>` (see ids.ts);
+ *   `executableCode` / `codeExecutionResult` → fenced text (see decode-contents.ts).
+ * - A blocked prompt (HTTP 200, `promptFeedback.blockReason`, no candidates) → `promptBlocked`.
+ */
+import * as v from 'valibot';
+import { ProxyError, type ChatResponse, type Choice, type ChatRequest, type Part } from '../../src/canonical/index.ts';
+import type { TranslateContext } from '../types.ts';
+import { fileDataPart, mediaPart } from './decode-contents.ts';
+import { decodeFinishReason } from './finish-reason.ts';
+import { decodeLogprobs } from './logprobs.ts';
+import { syntheticCallId } from './ids.ts';
+import { hasUsage, decodeUsage } from './usage.ts';
+import { GeminiGenerateContentResponseSchema, type GeminiPart } from './wire.ts';
+
+/** One Gemini response part → canonical parts (`nextId` numbers calls without ids). */
+export function decodeResponsePart(part: GeminiPart, nextId: () => string): Part[] {
+  const signature = part.thoughtSignature ? { origin: 'gemini' as const, value: part.thoughtSignature } : undefined;
+  const sig = signature ? { signature } : {};
+  if (part.functionCall) {
+    const fc = part.functionCall;
+    return [{ type: 'tool-call', id: fc.id ?? nextId(), name: fc.name ?? '', arguments: JSON.stringify(fc.args ?? {}), ...sig }];
+  }
+  if (part.inlineData) return [mediaPart(part.inlineData.mimeType, { type: 'base64', data: part.inlineData.data })];
+  if (part.fileData) return [fileDataPart(part.fileData.fileUri, part.fileData.mimeType)];
+  if (part.executableCode) {
+    const lang = (part.executableCode.language ?? 'python').toLowerCase();
+    return [{ type: 'text', text: `\`\`\`${lang}\n${part.executableCode.code ?? ''}\n\`\`\`` }];
+  }
+  if (part.codeExecutionResult) {
+    return [{ type: 'text', text: `\`\`\`output\n${part.codeExecutionResult.output ?? ''}\n\`\`\`` }];
+  }
+  const text = part.text ?? '';
+  if (part.thought === true || (text === '' && signature)) return [{ type: 'reasoning', text, ...sig }];
+  if (text === '') return [];
+  return [{ type: 'text', text, ...sig }];
+}
+
+export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateContext): ChatResponse {
+  const parsed = v.safeParse(GeminiGenerateContentResponseSchema, body);
+  if (!parsed.success) {
+    throw new ProxyError('upstream', 'Gemini returned a response that is not a GenerateContentResponse', {
+      raw: JSON.stringify(body),
+    });
+  }
+  const res = parsed.output;
+  const turn = req.messages.length;
+  const out: ChatResponse = {
+    id: res.responseId ?? ctx.newId('gemini-'),
+    model: res.modelVersion ?? req.model,
+    created: Math.floor(ctx.now() / 1000),
+    choices: [],
+  };
+  if (hasUsage(res.usageMetadata)) out.usage = decodeUsage(res.usageMetadata);
+
+  const candidates = res.candidates ?? [];
+  if (candidates.length === 0 && res.promptFeedback?.blockReason) {
+    out.promptBlocked = { reason: res.promptFeedback.blockReason, raw: res.promptFeedback };
+    return out;
+  }
+  candidates.forEach((c, position) => {
+    const index = c.index ?? position;
+    let calls = 0;
+    const content: Part[] = [];
+    for (const part of c.content?.parts ?? []) {
+      content.push(...decodeResponsePart(part, () => syntheticCallId(turn, calls++, index)));
+    }
+    const hasToolCalls = content.some((p) => p.type === 'tool-call');
+    const choice: Choice = { index, content, finishReason: decodeFinishReason(c.finishReason, hasToolCalls) };
+    const logprobs = decodeLogprobs((c as Record<string, unknown>).logprobsResult);
+    if (logprobs) choice.logprobs = logprobs;
+    const extras: Record<string, unknown> = {};
+    for (const key of ['safetyRatings', 'citationMetadata', 'groundingMetadata', 'finishMessage', 'avgLogprobs', 'urlContextMetadata']) {
+      const value = (c as Record<string, unknown>)[key];
+      if (value !== undefined) extras[key] = value;
+    }
+    if (Object.keys(extras).length > 0) choice.extras = { dialect: 'gemini', fields: extras };
+    out.choices.push(choice);
+  });
+  if (res.promptFeedback) out.extras = { dialect: 'gemini', fields: { promptFeedback: res.promptFeedback } };
+  return out;
+}

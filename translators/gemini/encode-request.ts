@@ -1,0 +1,227 @@
+/**
+ * Upstream side: canonical `ChatRequest` → Gemini generateContent request.
+ * URL `${baseUrl}/v1beta/models/${model}:generateContent`, or `:streamGenerateContent?alt=sse`
+ * (always SSE upstream); the key goes in `x-goog-api-key`, never in the URL.
+ *
+ * Reasoning: `budgetTokens` → `thinkingBudget`; `enabled: false` → budget 0; an `effort` alone
+ * becomes `thinkingLevel` on Gemini 3+ models and a `thinkingBudget` elsewhere, by this table:
+ * minimal 512 · low 1024 · medium 8192 · high 24576.
+ */
+import {
+  extrasFor,
+  type ChatRequest,
+  type Converted,
+  type ReasoningEffort,
+  type Warning,
+} from '../../src/canonical/index.ts';
+import type { TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
+import { encodeContents } from './encode-contents.ts';
+import { compileSchema } from './schema.ts';
+import { requiresCallSignatures } from './signatures.ts';
+import type { GeminiOutContent } from './wire.ts';
+
+export const EFFORT_BUDGET: Record<ReasoningEffort, number> = {
+  minimal: 512,
+  low: 1024,
+  medium: 8192,
+  high: 24576,
+};
+
+export function baseOf(target: UpstreamTarget): string {
+  return target.baseUrl.replace(/\/+$/, '');
+}
+
+export function modelPath(model: string): string {
+  return model.replace(/^models\//, '');
+}
+
+export function upstreamHeaders(target: UpstreamTarget): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(target.options.headers ?? {}) };
+  if (target.apiKey) headers['x-goog-api-key'] = target.apiKey;
+  return headers;
+}
+
+export interface GeminiRequestBody {
+  contents: GeminiOutContent[];
+  systemInstruction?: { parts: Array<{ text: string }> };
+  tools?: Record<string, unknown>[];
+  toolConfig?: Record<string, unknown>;
+  generationConfig?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** The request body (shared by generateContent and countTokens). */
+export function encodeBody(req: ChatRequest, model: string): Converted<GeminiRequestBody> {
+  const warnings: Warning[] = [];
+  const body: GeminiRequestBody = { contents: encodeContents(req.messages, model, warnings) };
+
+  const system: Array<{ text: string }> = [];
+  req.system.forEach((p, i) => {
+    if (p.type === 'text') {
+      if (p.text) system.push({ text: p.text });
+    } else warnings.push({ code: 'dropped', path: `system[${i}]`, detail: p.type, lossy: true });
+  });
+  if (system.length > 0) body.systemInstruction = { parts: system };
+
+  const tools: Record<string, unknown>[] = [];
+  if (req.tools && req.tools.length > 0) {
+    const declarations = req.tools.map((tool, i) => {
+      const fd: Record<string, unknown> = { name: tool.name };
+      if (tool.description !== undefined) fd.description = tool.description;
+      const params = tool.parameters;
+      const empty =
+        !params ||
+        (Object.keys(params.properties ?? {}).length === 0 && params.$ref === undefined && params.anyOf === undefined);
+      if (!empty) {
+        const compiled = compileSchema(params, `tools[${i}].parameters`);
+        fd.parameters = compiled.value;
+        warnings.push(...compiled.warnings);
+      }
+      if (tool.strict) warnings.push({ code: 'dropped', path: `tools[${i}].strict` });
+      if (tool.cacheControl) warnings.push({ code: 'dropped', path: `tools[${i}].cache_control` });
+      return fd;
+    });
+    tools.push({ functionDeclarations: declarations });
+  }
+  for (const native of req.nativeTools ?? []) {
+    if (native.dialect === 'gemini') tools.push(native.definition);
+    else {
+      const def = native.definition;
+      const label = typeof def.name === 'string' ? def.name : typeof def.type === 'string' ? def.type : (Object.keys(def)[0] ?? native.dialect);
+      warnings.push({ code: 'dropped', path: `tools.${label}`, lossy: true });
+    }
+  }
+  if (tools.length > 0) body.tools = tools;
+
+  if (req.toolChoice) {
+    const tc = req.toolChoice;
+    let config: Record<string, unknown>;
+    switch (tc.type) {
+      case 'auto':
+        config = { mode: 'AUTO' };
+        break;
+      case 'none':
+        config = { mode: 'NONE' };
+        break;
+      case 'required':
+        config = { mode: 'ANY' };
+        break;
+      case 'tool':
+        config = { mode: 'ANY', allowedFunctionNames: [tc.name] };
+        break;
+      case 'allowed':
+        // allowedFunctionNames is only honoured with ANY (must call) or VALIDATED (may call).
+        config = { mode: tc.mode === 'required' ? 'ANY' : 'VALIDATED', allowedFunctionNames: tc.names };
+        break;
+    }
+    body.toolConfig = { functionCallingConfig: config };
+  }
+  if (req.parallelToolCalls === false) warnings.push({ code: 'dropped', path: 'parallel_tool_calls' });
+
+  const gc: Record<string, unknown> = {};
+  if (req.maxOutputTokens !== undefined) gc.maxOutputTokens = req.maxOutputTokens;
+  if (req.temperature !== undefined) gc.temperature = req.temperature;
+  if (req.topP !== undefined) gc.topP = req.topP;
+  if (req.topK !== undefined) gc.topK = req.topK;
+  if (req.seed !== undefined) gc.seed = req.seed;
+  if (req.presencePenalty !== undefined) gc.presencePenalty = req.presencePenalty;
+  if (req.frequencyPenalty !== undefined) gc.frequencyPenalty = req.frequencyPenalty;
+  if (req.candidateCount !== undefined) gc.candidateCount = req.candidateCount;
+  if (req.stop && req.stop.length > 0) {
+    if (req.stop.length > 5) warnings.push({ code: 'clamped', path: 'stop', detail: '5', lossy: true });
+    gc.stopSequences = req.stop.slice(0, 5);
+  }
+  if (req.logprobs !== undefined) gc.responseLogprobs = req.logprobs;
+  if (req.topLogprobs !== undefined) gc.logprobs = req.topLogprobs;
+  if (req.modalities && req.modalities.length > 0) gc.responseModalities = req.modalities.map((m) => m.toUpperCase());
+
+  const rf = req.responseFormat;
+  if (rf?.type === 'json') gc.responseMimeType = 'application/json';
+  else if (rf?.type === 'json-schema') {
+    gc.responseMimeType = 'application/json';
+    const compiled = compileSchema(rf.schema, 'response_format.schema');
+    gc.responseSchema = compiled.value;
+    warnings.push(...compiled.warnings);
+  }
+
+  if (req.reasoning) {
+    const r = req.reasoning;
+    const thinking: Record<string, unknown> = {};
+    if (r.enabled === false) thinking.thinkingBudget = 0;
+    else if (r.budgetTokens !== undefined) thinking.thinkingBudget = r.budgetTokens;
+    else if (r.effort) {
+      if (requiresCallSignatures(model)) thinking.thinkingLevel = r.effort.toUpperCase();
+      else thinking.thinkingBudget = EFFORT_BUDGET[r.effort];
+    }
+    if (r.includeThoughts !== undefined && r.enabled !== false) thinking.includeThoughts = r.includeThoughts;
+    if (Object.keys(thinking).length > 0) gc.thinkingConfig = thinking;
+  }
+
+  if (req.user !== undefined) warnings.push({ code: 'dropped', path: 'user' });
+  if (req.metadata !== undefined) warnings.push({ code: 'dropped', path: 'metadata' });
+
+  // Caller-dialect fields: replayed when they are Gemini's own, else one warning each.
+  const extras = extrasFor(req, 'gemini');
+  warnings.push(...extras.warnings);
+  for (const [key, value] of Object.entries(extras.fields)) {
+    if (value === undefined) continue;
+    const dot = key.indexOf('.');
+    if (dot < 0) {
+      body[key] = value;
+      continue;
+    }
+    const head = key.slice(0, dot);
+    const rest = key.slice(dot + 1);
+    if (head === 'generationConfig') gc[rest] = value;
+    else {
+      const obj = (body[head] ?? {}) as Record<string, unknown>;
+      body[head] = { ...obj, [rest]: value };
+    }
+  }
+  if (Object.keys(gc).length > 0) body.generationConfig = gc;
+  return { value: body, warnings };
+}
+
+export function encodeRequest(req: ChatRequest, target: UpstreamTarget, _ctx: TranslateContext): Converted<UpstreamHttpRequest> {
+  const model = modelPath(target.model);
+  const { value, warnings } = encodeBody(req, model);
+  const method = req.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+  return {
+    value: {
+      method: 'POST',
+      url: `${baseOf(target)}/v1beta/models/${model}:${method}`,
+      headers: upstreamHeaders(target),
+      body: JSON.stringify(value),
+      stream: req.stream,
+    },
+    warnings,
+  };
+}
+
+/**
+ * countTokens with everything that counts: `generateContentRequest` carries system instruction
+ * and tools too (https://ai.google.dev/api/tokens#method:-models.counttokens).
+ */
+export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget, _ctx: TranslateContext): UpstreamHttpRequest {
+  const model = modelPath(target.model);
+  const { value } = encodeBody(req, model);
+  const inner: Record<string, unknown> = { model: `models/${model}`, contents: value.contents };
+  if (value.systemInstruction) inner.systemInstruction = value.systemInstruction;
+  if (value.tools) inner.tools = value.tools;
+  if (value.toolConfig) inner.toolConfig = value.toolConfig;
+  return {
+    method: 'POST',
+    url: `${baseOf(target)}/v1beta/models/${model}:countTokens`,
+    headers: upstreamHeaders(target),
+    body: JSON.stringify({ generateContentRequest: inner }),
+    stream: false,
+  };
+}
+
+export function decodeCountTokens(body: unknown): number {
+  if (typeof body === 'object' && body !== null) {
+    const n = (body as Record<string, unknown>).totalTokens;
+    if (typeof n === 'number') return n;
+  }
+  return 0;
+}

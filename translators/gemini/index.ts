@@ -1,0 +1,86 @@
+/**
+ * The Gemini generateContent dialect, both sides.
+ * Spec: shared/spec/generate-content-and-messages.md part A; wire facts: fixtures and
+ * https://ai.google.dev/api/generate-content.
+ */
+import type { ChatDialect, CallerInput, ImageUpstream, ModelInfo, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
+import { decodeRequest } from './decode-request.ts';
+import { decodeResponse } from './decode-response.ts';
+import { decodeCountTokens, encodeCountTokens, encodeRequest, baseOf, modelPath, upstreamHeaders } from './encode-request.ts';
+import { encodeResponse } from './encode-response.ts';
+import { decodeError, encodeError } from './errors.ts';
+import { createStreamDecoder } from './stream-decoder.ts';
+import { createStreamEncoder } from './stream-encoder.ts';
+
+const METHODS = new Set(['generateContent', 'streamGenerateContent', 'countTokens']);
+
+/**
+ * Same dialect both sides. The model lives in the URL, so the body goes through byte for byte
+ * (except a countTokens `generateContentRequest.model`, renamed when routing renamed the model).
+ * `alt` is kept (without it the service answers a streamed JSON array); the caller's `?key=`
+ * is never forwarded: the key goes in `x-goog-api-key`.
+ */
+function encodePassthrough(input: CallerInput, rawBody: string, target: UpstreamTarget): UpstreamHttpRequest {
+  const method = METHODS.has(input.params.method ?? '') ? input.params.method! : 'generateContent';
+  const model = modelPath(target.model);
+  let body = rawBody;
+  if (method === 'countTokens' && model !== (input.params.model ?? '').replace(/^models\//, '')) {
+    try {
+      const parsed = JSON.parse(rawBody) as Record<string, unknown>;
+      const inner = parsed.generateContentRequest ?? parsed.generate_content_request;
+      if (inner && typeof inner === 'object' && 'model' in inner) {
+        (inner as Record<string, unknown>).model = `models/${model}`;
+        body = JSON.stringify(parsed);
+      }
+    } catch {
+      // Not JSON: forward unchanged and let the upstream answer.
+    }
+  }
+  const alt = input.query.alt ? `?alt=${encodeURIComponent(input.query.alt)}` : '';
+  return {
+    method: 'POST',
+    url: `${baseOf(target)}/v1beta/models/${model}:${method}${alt}`,
+    headers: upstreamHeaders(target),
+    body,
+    stream: method === 'streamGenerateContent',
+  };
+}
+
+function encodeModelList(models: ModelInfo[]) {
+  return {
+    models: models.map((m) => ({
+      name: `models/${m.id.replace(/^models\//, '')}`,
+      displayName: m.id,
+      supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
+    })),
+  };
+}
+
+export const gemini: ChatDialect = {
+  id: 'gemini',
+  vendor: 'gemini',
+  inlineMediaOnly: true,
+  multipleChoices: true,
+
+  decodeRequest: (input) => decodeRequest(input),
+  encodeResponse: (res) => encodeResponse(res),
+  createStreamEncoder,
+  streamFraming: (input) => (input.query.alt === 'sse' ? 'sse' : 'json-array'),
+  encodeError,
+  encodeModelList,
+  encodeCountTokensResponse: (n) => ({ totalTokens: n }),
+
+  encodeRequest,
+  decodeResponse,
+  createStreamDecoder,
+  decodeError,
+  encodePassthrough,
+  encodeCountTokens,
+  decodeCountTokens,
+};
+
+/**
+ * Image generation through a Gemini upstream is not implemented in this folder yet; the
+ * registry only registers it when set.
+ */
+export const geminiImages: ImageUpstream | undefined = undefined;

@@ -1,0 +1,197 @@
+import { describe, expect, it } from 'vitest';
+import { fixtureJson } from '../../test/support/fixtures.ts';
+import { compileSchema, geminiSchemaToJsonSchema } from './schema.ts';
+
+describe('compileSchema', () => {
+  it('plain object schema: types upper-cased, nothing dropped', () => {
+    const { value, warnings } = compileSchema(
+      { type: 'object', properties: { city: { type: 'string', description: 'City' }, n: { type: 'integer', minimum: 1 } }, required: ['city'] },
+      'p',
+    );
+    expect(value).toEqual({
+      type: 'OBJECT',
+      properties: { city: { type: 'STRING', description: 'City' }, n: { type: 'INTEGER', minimum: 1 } },
+      required: ['city'],
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it('resolves $ref into $defs and definitions, siblings override', () => {
+    const { value, warnings } = compileSchema(
+      {
+        type: 'object',
+        properties: {
+          a: { $ref: '#/$defs/Addr', description: 'home' },
+          b: { $ref: '#/definitions/Num' },
+        },
+        $defs: { Addr: { type: 'object', properties: { street: { type: 'string' } }, description: 'an address' } },
+        definitions: { Num: { type: 'number' } },
+      },
+      'p',
+    );
+    expect(value).toEqual({
+      type: 'OBJECT',
+      properties: {
+        a: { type: 'OBJECT', properties: { street: { type: 'STRING' } }, description: 'home' },
+        b: { type: 'NUMBER' },
+      },
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it('detects $ref cycles and truncates with a lossy warning', () => {
+    const { value, warnings } = compileSchema(
+      {
+        type: 'object',
+        properties: { root: { $ref: '#/$defs/Node' } },
+        $defs: { Node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Node' } } } } },
+      },
+      'p',
+    );
+    expect(value).toEqual({
+      type: 'OBJECT',
+      properties: {
+        root: {
+          type: 'OBJECT',
+          properties: { name: { type: 'STRING' }, children: { type: 'ARRAY', items: { type: 'OBJECT' } } },
+        },
+      },
+    });
+    expect(warnings).toEqual([
+      { code: 'approximated', path: 'p.properties.root.properties.children.items.$ref', detail: 'recursion-truncated', lossy: true },
+    ]);
+  });
+
+  it('a self-referencing root (#) is cut too', () => {
+    const { value } = compileSchema({ type: 'object', properties: { next: { $ref: '#' } } }, 'p');
+    expect(value).toEqual({ type: 'OBJECT', properties: { next: { type: 'OBJECT' } } });
+  });
+
+  it('const → one-value enum; type [T, null] and anyOf-with-null → nullable', () => {
+    const { value, warnings } = compileSchema(
+      {
+        type: 'object',
+        properties: {
+          kind: { const: 'circle' },
+          name: { type: ['string', 'null'] },
+          tags: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] },
+          mixed: { type: ['string', 'number'] },
+          either: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+        },
+      },
+      'p',
+    );
+    expect(value).toEqual({
+      type: 'OBJECT',
+      properties: {
+        kind: { type: 'STRING', enum: ['circle'] },
+        name: { type: 'STRING', nullable: true },
+        tags: { type: 'ARRAY', items: { type: 'STRING' }, nullable: true },
+        mixed: { anyOf: [{ type: 'STRING' }, { type: 'NUMBER' }] },
+        either: { anyOf: [{ type: 'STRING' }, { type: 'INTEGER' }] },
+      },
+    });
+    expect(warnings).toEqual([
+      { code: 'approximated', path: 'p.properties.kind.const', detail: 'enum' },
+      { code: 'approximated', path: 'p.properties.either.oneOf', detail: 'anyOf' },
+    ]);
+  });
+
+  it('drops keywords Gemini rejects, one warning each', () => {
+    const { value, warnings } = compileSchema(
+      {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        $id: 'x',
+        $comment: 'c',
+        type: 'object',
+        additionalProperties: false,
+        propertyNames: { pattern: '^a' },
+        patternProperties: { '^x': { type: 'string' } },
+        unevaluatedProperties: false,
+        if: {},
+        then: {},
+        else: {},
+        examples: [{}],
+        properties: { email: { type: 'string', format: 'email' }, when: { type: 'string', format: 'date-time' } },
+      },
+      'tools[0].parameters',
+    );
+    expect(value).toEqual({
+      type: 'OBJECT',
+      properties: { email: { type: 'STRING', format: 'email' }, when: { type: 'STRING', format: 'date-time' } },
+    });
+    expect(warnings.map((w) => w.path).sort()).toEqual(
+      [
+        '$schema',
+        '$id',
+        '$comment',
+        'additionalProperties',
+        'propertyNames',
+        'patternProperties',
+        'unevaluatedProperties',
+        'if',
+        'then',
+        'else',
+        'examples',
+      ]
+        .map((k) => `tools[0].parameters.${k}`)
+        .sort(),
+    );
+    expect(warnings.every((w) => w.code === 'dropped')).toBe(true);
+  });
+
+  it('required names that are not properties are removed', () => {
+    const { value, warnings } = compileSchema({ type: 'object', properties: { a: { type: 'string' } }, required: ['a', 'ghost'] }, 'p');
+    expect(value.required).toEqual(['a']);
+    expect(warnings).toEqual([{ code: 'dropped', path: 'p.required', detail: 'unknown-property' }]);
+  });
+
+  it('allOf merges object schemas', () => {
+    const { value } = compileSchema(
+      { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'number' } }, required: ['b'] }] },
+      'p',
+    );
+    expect(value).toEqual({ type: 'OBJECT', properties: { a: { type: 'STRING' }, b: { type: 'NUMBER' } }, required: ['a', 'b'] });
+  });
+
+  it('compiles the structured-output fixture schema', () => {
+    const schema = fixtureJson('gemini', 'structured-output-response-json-schema.request.json').generationConfig.responseJsonSchema;
+    const { value, warnings } = compileSchema(schema, 's');
+    const props = value.properties as Record<string, Record<string, unknown>>;
+    expect(props.nullableField).toEqual({ type: 'STRING', nullable: true });
+    expect(props.nullableArrayField).toEqual({ type: 'ARRAY', items: { type: 'STRING' }, nullable: true });
+    expect(props.nullableObjectField).toEqual({
+      type: 'OBJECT',
+      properties: { innerNumber: { type: 'NUMBER' }, innerString: { type: 'STRING' } },
+      required: ['innerString', 'innerNumber'],
+      nullable: true,
+    });
+    expect(props.unionField).toEqual({ anyOf: [{ type: 'STRING' }, { type: 'NUMBER' }] });
+    expect(props.stringDatatime).toEqual({ type: 'STRING', format: 'date-time' });
+    expect(props.numberWithMinMax).toEqual({ type: 'NUMBER', minimum: 1, maximum: 10 });
+    expect(value.required).toHaveLength(15);
+    expect(warnings.map((w) => w.path)).toEqual([
+      's.properties.inner.additionalProperties',
+      's.properties.nullableObjectField.anyOf[0].additionalProperties',
+      's.$schema',
+      's.additionalProperties',
+    ]);
+  });
+});
+
+describe('geminiSchemaToJsonSchema', () => {
+  it('inverts the compiler for ordinary schemas', () => {
+    const json = {
+      type: 'object',
+      properties: { a: { type: ['string', 'null'], description: 'd' }, b: { type: 'array', items: { type: 'integer' } } },
+      required: ['a'],
+    };
+    expect(geminiSchemaToJsonSchema(compileSchema(json, 'p').value)).toEqual(json);
+  });
+
+  it('nullable anyOf gains a null branch; propertyOrdering dropped', () => {
+    expect(geminiSchemaToJsonSchema({ anyOf: [{ type: 'STRING' }, { type: 'NUMBER' }], nullable: true, propertyOrdering: ['x'] })).toEqual({
+      anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }],
+    });
+  });
+});

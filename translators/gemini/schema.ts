@@ -1,0 +1,302 @@
+/**
+ * JSON Schema ⇄ Gemini `Schema` (the OpenAPI 3.0 subset of
+ * https://ai.google.dev/api/caching#Schema).
+ *
+ * `compileSchema` (upstream side) turns a caller's JSON Schema into what `parameters` /
+ * `responseSchema` accept on every Gemini model: `$ref`/`$defs`/`definitions` are inlined
+ * (a recursive reference is cut at the cycle to a bare OBJECT, with a lossy warning), `const` →
+ * one-value `enum`, `type: [T, "null"]` and `anyOf` with a null branch → `nullable`, `oneOf` →
+ * `anyOf`, single/object `allOf` merged, types upper-cased, and every keyword outside the Schema
+ * field list is dropped with one warning per change. We use the compiled OpenAPI fields rather
+ * than `parametersJsonSchema` / `responseJsonSchema` because they work on every Gemini model
+ * (the JSON-Schema-native fields need 2.5+); callers that sent the native fields to a Gemini
+ * upstream reach it unchanged through the passthrough path.
+ *
+ * `geminiSchemaToJsonSchema` (caller side) is the inverse for canonical `Tool.parameters`.
+ */
+import type { Warning } from '../../src/canonical/index.ts';
+
+type Json = Record<string, unknown>;
+
+const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Schema fields Gemini accepts, copied as they are. */
+const KEPT = new Set([
+  'title',
+  'description',
+  'nullable',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'minProperties',
+  'maxProperties',
+  'minimum',
+  'maximum',
+  'pattern',
+  'example',
+  'default',
+  'propertyOrdering',
+]);
+
+/** Consumed by the compiler itself (never copied, never warned about). */
+const CONSUMED = new Set([
+  'type',
+  'properties',
+  'required',
+  'items',
+  'enum',
+  'const',
+  'format',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  '$ref',
+  '$defs',
+  'definitions',
+]);
+
+const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object']);
+
+interface Ctx {
+  root: unknown;
+  warnings: Warning[];
+  refStack: string[];
+}
+
+function resolvePointer(root: unknown, ref: string): unknown {
+  if (ref === '#') return root;
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!isRecord(node) && !Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+function isNullSchema(s: unknown): boolean {
+  return isRecord(s) && (s.type === 'null' || (Array.isArray(s.enum) && s.enum.length === 1 && s.enum[0] === null));
+}
+
+/** Compile one JSON Schema (an object schema for tool parameters / response formats). */
+export function compileSchema(schema: unknown, path: string): { value: Json; warnings: Warning[] } {
+  const ctx: Ctx = { root: schema, warnings: [], refStack: ['#'] };
+  return { value: compile(schema, path, ctx), warnings: ctx.warnings };
+}
+
+function compile(node: unknown, path: string, ctx: Ctx): Json {
+  if (node === true || node === undefined) return {};
+  if (!isRecord(node)) {
+    ctx.warnings.push({ code: 'dropped', path, detail: 'not-a-schema' });
+    return {};
+  }
+  if (typeof node.$ref === 'string') return compileRef(node, path, ctx);
+
+  const out: Json = {};
+  let nullable = node.nullable === true;
+
+  // type: string | string[]
+  let types: string[] = [];
+  if (typeof node.type === 'string') types = [node.type];
+  else if (Array.isArray(node.type)) types = node.type.filter((t): t is string => typeof t === 'string');
+  if (types.includes('null')) {
+    nullable = true;
+    types = types.filter((t) => t !== 'null');
+  }
+  types = types.map((t) => t.toLowerCase()).filter((t) => {
+    if (TYPES.has(t)) return true;
+    ctx.warnings.push({ code: 'dropped', path: `${path}.type`, detail: t });
+    return false;
+  });
+
+  // const → one-value enum (strings only: Gemini enums are string enums)
+  let enumValues: unknown[] | undefined = Array.isArray(node.enum) ? node.enum : undefined;
+  if (node.const !== undefined) {
+    if (node.const === null) nullable = true;
+    else enumValues = [node.const];
+  }
+  if (enumValues) {
+    if (enumValues.includes(null)) {
+      nullable = true;
+      enumValues = enumValues.filter((e) => e !== null);
+    }
+    if (enumValues.every((e) => typeof e === 'string')) {
+      if (node.const !== undefined) ctx.warnings.push({ code: 'approximated', path: `${path}.const`, detail: 'enum' });
+      out.enum = enumValues;
+      if (types.length === 0) types = ['string'];
+    } else {
+      ctx.warnings.push({ code: 'dropped', path: `${path}.${node.const !== undefined ? 'const' : 'enum'}` });
+    }
+  }
+
+  // Infer a missing type from the keywords present.
+  if (types.length === 0) {
+    if (isRecord(node.properties)) types = ['object'];
+    else if (node.items !== undefined) types = ['array'];
+  }
+
+  // anyOf / oneOf: null branches become `nullable`; one branch left is merged in.
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const list = node[key];
+    if (!Array.isArray(list)) continue;
+    if (key === 'oneOf') ctx.warnings.push({ code: 'approximated', path: `${path}.oneOf`, detail: 'anyOf' });
+    const branches = list.filter((b) => {
+      if (isNullSchema(b)) {
+        nullable = true;
+        return false;
+      }
+      return true;
+    });
+    if (branches.length === 1) {
+      Object.assign(out, compile(branches[0], `${path}.${key}[0]`, ctx), pickKept(out));
+    } else if (branches.length > 1) {
+      out.anyOf = branches.map((b, i) => compile(b, `${path}.${key}[${i}]`, ctx));
+    }
+  }
+
+  // allOf: merge (properties and required united, first value of other keywords wins).
+  if (Array.isArray(node.allOf)) {
+    if (node.allOf.length > 1) ctx.warnings.push({ code: 'approximated', path: `${path}.allOf`, detail: 'merged' });
+    node.allOf.forEach((b, i) => mergeInto(out, compile(b, `${path}.allOf[${i}]`, ctx)));
+  }
+
+  if (types.length === 1) {
+    out.type = types[0]!.toUpperCase();
+  } else if (types.length > 1) {
+    // Several non-null types: one anyOf branch per type, each with its own keywords.
+    out.anyOf = types.map((t) => {
+      const sub: Json = { type: t };
+      if (t === 'object' && node.properties !== undefined) sub.properties = node.properties;
+      if (t === 'object' && node.required !== undefined) sub.required = node.required;
+      if (t === 'array' && node.items !== undefined) sub.items = node.items;
+      return compile(sub, path, ctx);
+    });
+  }
+
+  if (types.length > 1) {
+    // handled per branch above
+  } else if (isRecord(node.properties)) {
+    const props: Json = {};
+    for (const [name, sub] of Object.entries(node.properties)) {
+      props[name] = compile(sub, `${path}.properties.${name}`, ctx);
+    }
+    out.properties = props;
+  }
+  if (types.length <= 1 && Array.isArray(node.required)) {
+    const props = isRecord(out.properties) ? out.properties : {};
+    const required = node.required.filter((r): r is string => typeof r === 'string' && r in props);
+    if (required.length !== node.required.length) {
+      ctx.warnings.push({ code: 'dropped', path: `${path}.required`, detail: 'unknown-property' });
+    }
+    if (required.length > 0) out.required = required;
+  }
+  if (types.length <= 1 && node.items !== undefined) {
+    if (Array.isArray(node.items)) {
+      ctx.warnings.push({ code: 'approximated', path: `${path}.items`, detail: 'tuple' });
+      if (node.items.length > 0) out.items = compile(node.items[0], `${path}.items[0]`, ctx);
+    } else if (isRecord(node.items)) {
+      out.items = compile(node.items, `${path}.items`, ctx);
+    }
+  }
+
+  // "format: Any value is allowed, but most do not trigger any special functionality."
+  if (typeof node.format === 'string') out.format = node.format;
+
+  for (const [key, value] of Object.entries(node)) {
+    if (CONSUMED.has(key) || value === undefined) continue;
+    if (KEPT.has(key)) {
+      if (key === 'nullable') continue;
+      out[key] = value;
+    } else if (key === 'exclusiveMinimum' && typeof value === 'number' && out.minimum === undefined) {
+      out.minimum = value;
+      ctx.warnings.push({ code: 'approximated', path: `${path}.${key}`, detail: 'minimum' });
+    } else if (key === 'exclusiveMaximum' && typeof value === 'number' && out.maximum === undefined) {
+      out.maximum = value;
+      ctx.warnings.push({ code: 'approximated', path: `${path}.${key}`, detail: 'maximum' });
+    } else {
+      ctx.warnings.push({ code: 'dropped', path: `${path}.${key}` });
+    }
+  }
+  if (nullable) out.nullable = true;
+  return out;
+}
+
+function pickKept(o: Json): Json {
+  const out: Json = {};
+  for (const k of ['title', 'description']) if (o[k] !== undefined) out[k] = o[k];
+  return out;
+}
+
+function mergeInto(target: Json, src: Json): void {
+  for (const [k, v] of Object.entries(src)) {
+    if (k === 'properties' && isRecord(v)) {
+      target.properties = { ...(isRecord(target.properties) ? target.properties : {}), ...v };
+    } else if (k === 'required' && Array.isArray(v)) {
+      const prev = Array.isArray(target.required) ? target.required : [];
+      target.required = [...new Set([...prev, ...v])];
+    } else if (target[k] === undefined) {
+      target[k] = v;
+    }
+  }
+}
+
+function compileRef(node: Json, path: string, ctx: Ctx): Json {
+  const ref = node.$ref as string;
+  if (ctx.refStack.includes(ref)) {
+    ctx.warnings.push({ code: 'approximated', path: `${path}.$ref`, detail: 'recursion-truncated', lossy: true });
+    const out: Json = { type: 'OBJECT' };
+    if (typeof node.description === 'string') out.description = node.description;
+    return out;
+  }
+  const target = resolvePointer(ctx.root, ref);
+  if (target === undefined) {
+    ctx.warnings.push({ code: 'dropped', path: `${path}.$ref`, detail: 'unresolved', lossy: true });
+    return {};
+  }
+  ctx.refStack.push(ref);
+  const resolved = compile(target, path, ctx);
+  ctx.refStack.pop();
+  // Sibling keywords of $ref (description, title…) override the referenced schema's.
+  const { $ref: _ref, ...siblings } = node;
+  if (Object.keys(siblings).length === 0) return resolved;
+  const overlay = compile(siblings, path, ctx);
+  return { ...resolved, ...overlay };
+}
+
+/** Gemini `Schema` (OpenAPI subset, upper-case types, `nullable`) → JSON Schema. */
+export function geminiSchemaToJsonSchema(schema: unknown): Json {
+  if (!isRecord(schema)) return {};
+  const out: Json = {};
+  for (const [key, value] of Object.entries(schema)) {
+    switch (key) {
+      case 'type':
+        if (typeof value === 'string' && value !== 'TYPE_UNSPECIFIED') out.type = value.toLowerCase();
+        break;
+      case 'nullable':
+      case 'propertyOrdering':
+        break;
+      case 'properties':
+        if (isRecord(value)) {
+          const props: Json = {};
+          for (const [name, sub] of Object.entries(value)) props[name] = geminiSchemaToJsonSchema(sub);
+          out.properties = props;
+        }
+        break;
+      case 'items':
+        out.items = geminiSchemaToJsonSchema(value);
+        break;
+      case 'anyOf':
+        if (Array.isArray(value)) out.anyOf = value.map(geminiSchemaToJsonSchema);
+        break;
+      default:
+        out[key] = value;
+    }
+  }
+  if (schema.nullable === true) {
+    if (typeof out.type === 'string') out.type = [out.type, 'null'];
+    else if (Array.isArray(out.anyOf)) out.anyOf = [...out.anyOf, { type: 'null' }];
+  }
+  return out;
+}

@@ -1,0 +1,309 @@
+/**
+ * Upstream side: Gemini `streamGenerateContent?alt=sse` chunks → canonical stream events.
+ *
+ * Every chunk is a whole GenerateContentResponse (no `[DONE]`; the stream ends at EOF), with
+ * cumulative `usageMetadata` and `finishReason` on the last chunk. We emit:
+ * - text / thought parts as text / reasoning blocks (a switch between them closes the open block);
+ * - a signature-only empty-text part closes the open block with that signature (or stands alone
+ *   as an empty reasoning block), matching the non-stream shape where the signature sits on the
+ *   text part itself;
+ * - whole `functionCall` parts as tool-call-start + one arguments delta + tool-call-end, with a
+ *   fresh index per call and the same ids `decodeResponse` synthesises;
+ * - Vertex streamed arguments (`willContinue` + `partialArgs[{jsonPath, …Value, willContinue}]`,
+ *   closed by an empty `functionCall: {}`) assembled into one arguments delta;
+ * - one `usage` event (before the finish events, and again at the end only if it changed);
+ * - `prompt-blocked` for a prompt block, `error` for an `{"error":…}` chunk or broken JSON.
+ */
+import { ProxyError, type ChatRequest, type SseEvent, type StreamEvent, type StreamStep, type Usage, type Signature } from '../../src/canonical/index.ts';
+import type { TranslateContext } from '../types.ts';
+import { proxyErrorOf, parseGeminiError } from './errors.ts';
+import { decodeFinishReason } from './finish-reason.ts';
+import { decodeLogprobs } from './logprobs.ts';
+import { syntheticCallId } from './ids.ts';
+import { decodeUsage, hasUsage } from './usage.ts';
+import type { GeminiCandidate, GeminiPart, GeminiUsageMetadata } from './wire.ts';
+
+type Json = Record<string, unknown>;
+const isRecord = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+interface StreamingCall {
+  index: number;
+  args: Json;
+  /** jsonPaths whose string value is still being continued. */
+  continuing: Set<string>;
+}
+
+interface ChoiceState {
+  open: 'text' | 'reasoning' | undefined;
+  calls: number;
+  streaming: StreamingCall | undefined;
+  finished: boolean;
+}
+
+/** Parse an RFC 9535 path of the simple forms Vertex sends: `$.a.b[0]`, `$['a b']`. */
+function parsePath(path: string): Array<string | number> | undefined {
+  if (!path.startsWith('$')) return undefined;
+  const out: Array<string | number> = [];
+  const re = /\.([A-Za-z_$][\w$-]*)|\[(\d+)\]|\[(['"])((?:\\.|(?!\3).)*)\3\]/gy;
+  re.lastIndex = 1;
+  while (re.lastIndex < path.length) {
+    const m = re.exec(path);
+    if (!m) return undefined;
+    if (m[1] !== undefined) out.push(m[1]);
+    else if (m[2] !== undefined) out.push(Number(m[2]));
+    else out.push(m[4]!.replace(/\\(.)/g, '$1'));
+  }
+  return out;
+}
+
+function setAt(root: Json, path: Array<string | number>, value: unknown, append: boolean): void {
+  let node: Json | unknown[] = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    const key = path[i]!;
+    const nextIsIndex = typeof path[i + 1] === 'number';
+    const container = node as Record<string | number, unknown>;
+    if (typeof container[key] !== 'object' || container[key] === null) container[key] = nextIsIndex ? [] : {};
+    node = container[key] as Json | unknown[];
+  }
+  const last = path[path.length - 1]!;
+  const container = node as Record<string | number, unknown>;
+  if (append && typeof container[last] === 'string' && typeof value === 'string') container[last] = container[last] + value;
+  else container[last] = value;
+}
+
+export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
+  private started = false;
+  private readonly choices = new Map<number, ChoiceState>();
+  private usage: Usage | undefined;
+  private usageSent: string | undefined;
+  private blocked = false;
+  private readonly turn: number;
+
+  constructor(
+    private readonly req: ChatRequest,
+    private readonly ctx: TranslateContext,
+  ) {
+    this.turn = req.messages.length;
+  }
+
+  push(input: SseEvent): StreamEvent[] {
+    const data = input.data.trim();
+    if (data === '' || data === '[DONE]') return [];
+    let json: unknown;
+    try {
+      json = JSON.parse(data);
+    } catch {
+      return [{ type: 'error', error: new ProxyError('upstream', 'Gemini sent a stream chunk that is not JSON', { raw: input.data }) }];
+    }
+    const chunks = Array.isArray(json) ? json : [json];
+    const out: StreamEvent[] = [];
+    for (const chunk of chunks) this.chunk(chunk, input.data, out);
+    return out;
+  }
+
+  finish(): StreamEvent[] {
+    const out: StreamEvent[] = [];
+    for (const [index, state] of this.choices) this.closeAll(index, state, out);
+    this.emitUsage(out);
+    return out;
+  }
+
+  private state(index: number): ChoiceState {
+    let s = this.choices.get(index);
+    if (!s) {
+      s = { open: undefined, calls: 0, streaming: undefined, finished: false };
+      this.choices.set(index, s);
+    }
+    return s;
+  }
+
+  private chunk(chunk: unknown, raw: string, out: StreamEvent[]): void {
+    if (!isRecord(chunk)) {
+      out.push({ type: 'error', error: new ProxyError('upstream', 'Gemini sent an unexpected stream chunk', { raw }) });
+      return;
+    }
+    if (chunk.error !== undefined) {
+      const err = parseGeminiError(chunk);
+      const status = err?.code ?? 500;
+      out.push({
+        type: 'error',
+        error: err ? proxyErrorOf(err, status, raw) : new ProxyError('upstream', 'Gemini stream error', { raw }),
+      });
+      return;
+    }
+    if (!this.started) {
+      this.started = true;
+      out.push({
+        type: 'message-start',
+        id: typeof chunk.responseId === 'string' ? chunk.responseId : this.ctx.newId('gemini-'),
+        model: typeof chunk.modelVersion === 'string' ? chunk.modelVersion : this.req.model,
+        created: Math.floor(this.ctx.now() / 1000),
+      });
+    }
+    const usage = chunk.usageMetadata as GeminiUsageMetadata | undefined;
+    if (isRecord(usage) && hasUsage(usage)) this.usage = decodeUsage(usage);
+
+    const candidates = Array.isArray(chunk.candidates) ? (chunk.candidates as GeminiCandidate[]) : [];
+    const feedback = chunk.promptFeedback;
+    if (candidates.length === 0 && isRecord(feedback) && typeof feedback.blockReason === 'string' && !this.blocked) {
+      this.blocked = true;
+      this.emitUsage(out);
+      out.push({ type: 'prompt-blocked', reason: feedback.blockReason });
+      return;
+    }
+
+    const finishing: Array<{ index: number; raw: string | undefined }> = [];
+    candidates.forEach((c, position) => {
+      if (!isRecord(c)) return;
+      const index = typeof c.index === 'number' ? c.index : position;
+      const state = this.state(index);
+      const parts = isRecord(c.content) && Array.isArray(c.content.parts) ? (c.content.parts as GeminiPart[]) : [];
+      for (const part of parts) if (isRecord(part)) this.part(index, state, part, out);
+      const logprobs = decodeLogprobs(c.logprobsResult);
+      if (logprobs && logprobs.content.length > 0) out.push({ type: 'logprobs', ...(index ? { choice: index } : {}), logprobs });
+      if (typeof c.finishReason === 'string') finishing.push({ index, raw: c.finishReason });
+    });
+    if (finishing.length === 0) return;
+    for (const f of finishing) this.closeAll(f.index, this.state(f.index), out);
+    this.emitUsage(out);
+    for (const f of finishing) {
+      const state = this.state(f.index);
+      if (state.finished) continue;
+      state.finished = true;
+      out.push({ type: 'finish', ...(f.index ? { choice: f.index } : {}), reason: decodeFinishReason(f.raw, state.calls > 0) });
+    }
+  }
+
+  private emitUsage(out: StreamEvent[]): void {
+    if (!this.usage) return;
+    const key = JSON.stringify(this.usage);
+    if (key === this.usageSent) return;
+    this.usageSent = key;
+    out.push({ type: 'usage', usage: this.usage });
+  }
+
+  private closeBlock(index: number, state: ChoiceState, out: StreamEvent[], signature?: Signature): void {
+    const choice = index ? { choice: index } : {};
+    const sig = signature ? { signature } : {};
+    if (state.open === 'text') out.push({ type: 'text-end', ...choice, ...sig });
+    else if (state.open === 'reasoning') out.push({ type: 'reasoning-end', ...choice, ...sig });
+    state.open = undefined;
+  }
+
+  private closeAll(index: number, state: ChoiceState, out: StreamEvent[]): void {
+    this.closeBlock(index, state, out);
+    this.endStreamingCall(index, state, out);
+  }
+
+  private openBlock(index: number, state: ChoiceState, kind: 'text' | 'reasoning', out: StreamEvent[]): void {
+    if (state.open === kind) return;
+    this.closeBlock(index, state, out);
+    this.endStreamingCall(index, state, out);
+    out.push({ type: kind === 'text' ? 'text-start' : 'reasoning-start', ...(index ? { choice: index } : {}) });
+    state.open = kind;
+  }
+
+  private endStreamingCall(index: number, state: ChoiceState, out: StreamEvent[]): void {
+    const call = state.streaming;
+    if (!call) return;
+    state.streaming = undefined;
+    const choice = index ? { choice: index } : {};
+    out.push({ type: 'tool-call-delta', ...choice, index: call.index, argumentsDelta: JSON.stringify(call.args) });
+    out.push({ type: 'tool-call-end', ...choice, index: call.index });
+  }
+
+  private part(index: number, state: ChoiceState, part: GeminiPart, out: StreamEvent[]): void {
+    const choice = index ? { choice: index } : {};
+    const signature: Signature | undefined =
+      typeof part.thoughtSignature === 'string' && part.thoughtSignature ? { origin: 'gemini', value: part.thoughtSignature } : undefined;
+
+    if (isRecord(part.functionCall)) {
+      this.functionCall(index, state, part, signature, out);
+      return;
+    }
+    // Any other part ends a streamed call that lacked its terminator.
+    this.endStreamingCall(index, state, out);
+
+    let text: string | undefined;
+    if (isRecord(part.executableCode)) {
+      text = `\`\`\`${String(part.executableCode.language ?? 'python').toLowerCase()}\n${String(part.executableCode.code ?? '')}\n\`\`\``;
+    } else if (isRecord(part.codeExecutionResult)) {
+      text = `\`\`\`output\n${String(part.codeExecutionResult.output ?? '')}\n\`\`\``;
+    } else if (typeof part.text === 'string') {
+      text = part.text;
+    }
+    if (text === undefined) {
+      // inlineData / fileData have no stream event; a bare signature still gets a home.
+      if (signature) this.signatureOnly(index, state, signature, out);
+      return;
+    }
+    if (text === '') {
+      if (signature) this.signatureOnly(index, state, signature, out);
+      return;
+    }
+    const kind = part.thought === true ? 'reasoning' : 'text';
+    this.openBlock(index, state, kind, out);
+    out.push({ type: kind === 'text' ? 'text-delta' : 'reasoning-delta', ...choice, text });
+    if (signature) this.closeBlock(index, state, out, signature);
+  }
+
+  private signatureOnly(index: number, state: ChoiceState, signature: Signature, out: StreamEvent[]): void {
+    if (state.open) {
+      this.closeBlock(index, state, out, signature);
+      return;
+    }
+    out.push({ type: 'reasoning-start', ...(index ? { choice: index } : {}) });
+    state.open = 'reasoning';
+    this.closeBlock(index, state, out, signature);
+  }
+
+  private functionCall(index: number, state: ChoiceState, part: GeminiPart, signature: Signature | undefined, out: StreamEvent[]): void {
+    const fc = part.functionCall as Json;
+    const choice = index ? { choice: index } : {};
+    this.closeBlock(index, state, out);
+    const name = typeof fc.name === 'string' && fc.name ? fc.name : undefined;
+    const partial = Array.isArray(fc.partialArgs) ? (fc.partialArgs as Json[]) : [];
+
+    if (name) {
+      this.endStreamingCall(index, state, out);
+      const callIndex = state.calls++;
+      const id = typeof fc.id === 'string' && fc.id ? fc.id : syntheticCallId(this.turn, callIndex, index);
+      out.push({ type: 'tool-call-start', ...choice, index: callIndex, id, name, ...(signature ? { signature } : {}) });
+      if (fc.willContinue === true) {
+        state.streaming = { index: callIndex, args: isRecord(fc.args) ? { ...fc.args } : {}, continuing: new Set() };
+        this.applyPartials(state.streaming, partial);
+        return;
+      }
+      const args = isRecord(fc.args) ? fc.args : {};
+      out.push({ type: 'tool-call-delta', ...choice, index: callIndex, argumentsDelta: JSON.stringify(args) });
+      out.push({ type: 'tool-call-end', ...choice, index: callIndex });
+      return;
+    }
+    // A continuation (partialArgs) or the empty terminator of a streamed call.
+    if (state.streaming) {
+      this.applyPartials(state.streaming, partial);
+      if (fc.willContinue !== true) this.endStreamingCall(index, state, out);
+    }
+  }
+
+  private applyPartials(call: StreamingCall, partials: Json[]): void {
+    for (const p of partials) {
+      const jsonPath = typeof p.jsonPath === 'string' ? p.jsonPath : undefined;
+      const path = jsonPath ? parsePath(jsonPath) : undefined;
+      if (!jsonPath || !path || path.length === 0) continue;
+      let value: unknown;
+      if (typeof p.stringValue === 'string') value = p.stringValue;
+      else if (typeof p.numberValue === 'number') value = p.numberValue;
+      else if (typeof p.boolValue === 'boolean') value = p.boolValue;
+      else if (p.nullValue !== undefined) value = null;
+      else continue;
+      setAt(call.args, path, value, call.continuing.has(jsonPath));
+      if (p.willContinue === true) call.continuing.add(jsonPath);
+      else call.continuing.delete(jsonPath);
+    }
+  }
+}
+
+export function createStreamDecoder(req: ChatRequest, ctx: TranslateContext): StreamStep<SseEvent, StreamEvent> {
+  return new GeminiStreamDecoder(req, ctx);
+}
