@@ -6,24 +6,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixtureJson, fixtureText } from '../support/fixtures.ts';
 import { fixtureReply, startMockUpstream, type MockUpstream } from '../support/mock-upstream.ts';
-import { INBOUND_KEY, UPSTREAM_KEYS, e2eConfig, startProxy, type RunningProxy } from '../support/proxy.ts';
-
-let mock: MockUpstream;
-let proxy: RunningProxy;
-let client: OpenAI;
-
-beforeAll(async () => {
-  mock = await startMockUpstream();
-  proxy = await startProxy(e2eConfig(mock.url));
-  client = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${proxy.url}/v1`, maxRetries: 0 });
-});
-afterAll(async () => {
-  await proxy.close();
-  await mock.close();
-});
-beforeEach(() => {
-  mock.requests.length = 0;
-});
+import { INBOUND_KEY, TARGETS, UPSTREAM_KEYS, e2eConfig, startProxy, type RunningProxy } from '../support/proxy.ts';
 
 const ask = (extra: Record<string, unknown> = {}) => ({
   model: 'gpt-4o-mini',
@@ -31,7 +14,24 @@ const ask = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe('openai SDK → Interlingua → OpenAI upstream', () => {
+describe.each(TARGETS)('%s: openai SDK → Interlingua → OpenAI upstream', (target) => {
+  let mock: MockUpstream;
+  let proxy: RunningProxy;
+  let client: OpenAI;
+
+  beforeAll(async () => {
+    mock = await startMockUpstream();
+    proxy = await startProxy(e2eConfig(mock.url), {}, target);
+    client = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${proxy.url}/v1`, maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await mock.close();
+  });
+  beforeEach(() => {
+    mock.requests.length = 0;
+  });
+
   it('non-stream: the SDK gets the upstream completion, the upstream gets the upstream key', async () => {
     mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
     const expected = fixtureJson('openai-chat', 'text-basic.json');
@@ -147,7 +147,7 @@ describe('openai SDK → Interlingua → OpenAI upstream', () => {
   });
 
   it('upstream unreachable → 502 in OpenAI shape', async () => {
-    const dead = await startProxy(e2eConfig('http://127.0.0.1:9'));
+    const dead = await startProxy(e2eConfig('http://127.0.0.1:9'), {}, target);
     try {
       const c = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${dead.url}/v1`, maxRetries: 0 });
       const err = await c.chat.completions.create(ask()).catch((e: unknown) => e);

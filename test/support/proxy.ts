@@ -41,7 +41,27 @@ export function e2eConfig(mockUrl: string, overrides: Record<string, unknown> = 
   };
 }
 
-export async function startProxy(configDoc: unknown, env: Record<string, string> = {}): Promise<RunningProxy> {
+/**
+ * Runtimes the end-to-end suites run against: both by default; `INTERLINGUA_E2E_TARGETS=node`
+ * (or `worker`) narrows it.
+ */
+export type TargetKind = 'node' | 'worker';
+export const TARGETS: TargetKind[] = (process.env.INTERLINGUA_E2E_TARGETS ?? 'node,worker')
+  .split(',')
+  .map((s) => s.trim())
+  .filter((s): s is TargetKind => s === 'node' || s === 'worker');
+
+/**
+ * Start Interlingua with this config document and environment: on Node (`startNode`, the config
+ * parsed here), or as the built Worker in workerd (the document as the `INTERLINGUA_CONFIG`
+ * binding, `env` as string bindings, workerd's console output as `logs`).
+ */
+export async function startProxy(configDoc: unknown, env: Record<string, string> = {}, kind: TargetKind = 'node'): Promise<RunningProxy> {
+  if (kind === 'worker') {
+    const { startWorker } = await import('./worker.ts');
+    const w = await startWorker({ ...env, INTERLINGUA_CONFIG: JSON.stringify(configDoc) });
+    return { url: w.url, logs: w.logs, close: w.close };
+  }
   const logs: string[] = [];
   const running = await startNode({ config: parseConfig(configDoc, env), port: 0, log: (l) => logs.push(l) });
   return { url: `http://127.0.0.1:${running.port}`, logs, close: running.close };

@@ -1,0 +1,183 @@
+/** Upstream side: canonical `ChatRequest` → a Chat Completions HTTP request. */
+import {
+  assertNever,
+  extrasFor,
+  type ChatRequest,
+  type Converted,
+  type ReasoningConfig,
+  type ResponseFormat,
+  type ToolChoice,
+  type Warning,
+} from '../../src/canonical/index.ts';
+import type { CallerInput, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
+import { encodeMessages } from './encode-messages.ts';
+
+export function chatCompletionsUrl(target: UpstreamTarget): string {
+  return `${target.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+}
+
+export function upstreamHeaders(target: UpstreamTarget): Record<string, string> {
+  return {
+    ...target.options.headers,
+    'content-type': 'application/json',
+    ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
+  };
+}
+
+function encodeToolChoice(choice: ToolChoice, warnings: Warning[]): unknown {
+  switch (choice.type) {
+    case 'auto':
+    case 'none':
+    case 'required':
+      return choice.type;
+    case 'tool':
+      return { type: 'function', function: { name: choice.name } };
+    case 'allowed':
+      if (choice.mode === 'required' && choice.names.length === 1) {
+        return { type: 'function', function: { name: choice.names[0] } };
+      }
+      warnings.push({ code: 'approximated', path: 'tool_choice', detail: `allowed→${choice.mode}` });
+      return choice.mode;
+    default:
+      return assertNever(choice, 'tool choice');
+  }
+}
+
+function encodeResponseFormat(f: ResponseFormat): unknown {
+  switch (f.type) {
+    case 'text':
+      return { type: 'text' };
+    case 'json':
+      return { type: 'json_object' };
+    case 'json-schema':
+      return {
+        type: 'json_schema',
+        json_schema: {
+          name: f.name ?? 'response',
+          ...(f.description !== undefined ? { description: f.description } : {}),
+          schema: f.schema,
+          ...(f.strict !== undefined ? { strict: f.strict } : {}),
+        },
+      };
+    default:
+      return assertNever(f, 'response format');
+  }
+}
+
+/**
+ * `reasoning_effort` from the canonical config. A budget alone maps by this table
+ * (approximated): 0 → `none`; < 4096 → `low`; < 16384 → `medium`; otherwise `high`;
+ * -1 (dynamic) → left to the model's default.
+ */
+function encodeReasoningEffort(r: ReasoningConfig, warnings: Warning[]): string | undefined {
+  if (r.includeThoughts) warnings.push({ code: 'dropped', path: 'reasoning.includeThoughts' });
+  if (r.enabled === false) return 'none';
+  if (r.effort) return r.effort;
+  const budget = r.budgetTokens;
+  if (budget === undefined || budget < 0) return undefined;
+  const effort = budget === 0 ? 'none' : budget < 4096 ? 'low' : budget < 16384 ? 'medium' : 'high';
+  warnings.push({ code: 'approximated', path: 'reasoning.budgetTokens', detail: `reasoning_effort=${effort}` });
+  return effort;
+}
+
+export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Converted<UpstreamHttpRequest> {
+  const warnings: Warning[] = [];
+  const extras = extrasFor(req, 'openai-chat');
+  warnings.push(...extras.warnings);
+  const { stream_options: extraStreamOptions, ...extraFields } = extras.fields;
+
+  const body: Record<string, unknown> = { ...extraFields, model: target.model };
+  body['messages'] = encodeMessages(req, warnings);
+
+  if (req.tools && req.tools.length > 0) {
+    body['tools'] = req.tools.map((t) => ({
+      type: 'function',
+      function: {
+        name: t.name,
+        ...(t.description !== undefined ? { description: t.description } : {}),
+        ...(t.parameters !== undefined ? { parameters: t.parameters } : {}),
+        ...(t.strict !== undefined ? { strict: t.strict } : {}),
+      },
+    }));
+    if (req.toolChoice) body['tool_choice'] = encodeToolChoice(req.toolChoice, warnings);
+    if (req.parallelToolCalls !== undefined) body['parallel_tool_calls'] = req.parallelToolCalls;
+  } else if (req.toolChoice && req.toolChoice.type !== 'none' && req.toolChoice.type !== 'auto') {
+    warnings.push({ code: 'dropped', path: 'tool_choice', detail: 'no tools', lossy: true });
+  }
+  for (const [i, t] of (req.nativeTools ?? []).entries()) {
+    warnings.push({ code: 'dropped', path: `nativeTools[${i}]`, detail: t.dialect, lossy: true });
+  }
+
+  if (req.maxOutputTokens !== undefined) body['max_completion_tokens'] = req.maxOutputTokens;
+  if (req.temperature !== undefined) body['temperature'] = req.temperature;
+  if (req.topP !== undefined) body['top_p'] = req.topP;
+  if (req.topK !== undefined) warnings.push({ code: 'dropped', path: 'topK', lossy: true });
+  if (req.stop !== undefined) {
+    if (req.stop.length > 4) warnings.push({ code: 'dropped', path: 'stop', detail: 'more than 4 sequences', lossy: true });
+    body['stop'] = req.stop.slice(0, 4);
+  }
+  if (req.seed !== undefined) body['seed'] = req.seed;
+  if (req.presencePenalty !== undefined) body['presence_penalty'] = req.presencePenalty;
+  if (req.frequencyPenalty !== undefined) body['frequency_penalty'] = req.frequencyPenalty;
+  if (req.candidateCount !== undefined) body['n'] = req.candidateCount;
+  if (req.logprobs !== undefined) body['logprobs'] = req.logprobs;
+  if (req.topLogprobs !== undefined) {
+    if (req.topLogprobs > 20) warnings.push({ code: 'clamped', path: 'top_logprobs', detail: '20' });
+    body['top_logprobs'] = Math.min(req.topLogprobs, 20);
+  }
+  if (req.responseFormat) body['response_format'] = encodeResponseFormat(req.responseFormat);
+  if (req.reasoning) {
+    const effort = encodeReasoningEffort(req.reasoning, warnings);
+    if (effort) body['reasoning_effort'] = effort;
+  }
+  if (req.modalities) {
+    const modalities = req.modalities.filter((m) => m !== 'image');
+    if (modalities.length < req.modalities.length) warnings.push({ code: 'dropped', path: 'modalities', detail: 'image', lossy: true });
+    body['modalities'] = modalities;
+  }
+  if (req.user !== undefined) body['user'] = req.user;
+  if (req.metadata !== undefined) body['metadata'] = req.metadata;
+  if (req.stream) {
+    body['stream'] = true;
+    // Always ask for usage so the proxy can report it; the caller-side encoder drops the
+    // usage chunk when the caller did not ask for it.
+    body['stream_options'] = { ...(extraStreamOptions as object | undefined), include_usage: true };
+  }
+
+  return {
+    value: {
+      method: 'POST',
+      url: chatCompletionsUrl(target),
+      headers: upstreamHeaders(target),
+      body: JSON.stringify(body),
+      stream: req.stream,
+    },
+    warnings,
+  };
+}
+
+/** Caller headers worth forwarding to an OpenAI upstream on the passthrough path. */
+const FORWARDED_HEADERS = ['openai-organization', 'openai-project', 'openai-beta'];
+
+export function encodePassthrough(
+  input: CallerInput,
+  rawBody: string,
+  target: UpstreamTarget,
+): UpstreamHttpRequest {
+  const body = input.body as Record<string, unknown> | null;
+  const sameModel = body !== null && typeof body === 'object' && body['model'] === target.model;
+  const headers = upstreamHeaders(target);
+  for (const name of FORWARDED_HEADERS) {
+    const value = input.headers[name];
+    if (value !== undefined && headers[name] === undefined) headers[name] = value;
+  }
+  // The route already parsed the body: re-serialize that (key order kept) only on a rename.
+  const out = sameModel || body === null || typeof body !== 'object' ? rawBody : JSON.stringify({ ...body, model: target.model });
+  return {
+    method: 'POST',
+    url: chatCompletionsUrl(target),
+    headers,
+    body: out,
+    stream: body !== null && typeof body === 'object' && body['stream'] === true,
+  };
+}

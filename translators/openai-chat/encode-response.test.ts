@@ -1,0 +1,143 @@
+import { describe, expect, test } from 'vitest';
+import { decodeSignature, decodeToolCallId, type ChatRequest, type ChatResponse } from '../../src/canonical/index.ts';
+import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
+import { decodeRequest } from './decode-request.ts';
+import { decodeResponse } from './decode-response.ts';
+import { encodeModelList, encodeResponse } from './encode-response.ts';
+import type { OpenAIChatExtras } from './legacy.ts';
+
+const req: ChatRequest = { model: 'm', system: [], messages: [], stream: false };
+const encode = (res: ChatResponse, r = req) => encodeResponse(res, r, testContext()) as any;
+
+describe('encodeResponse', () => {
+  test.each([
+    'text-basic.json',
+    'text-modern-usage.json',
+    'finish-length.json',
+    'n3-multiple-choices.json',
+    'refusal.json',
+    'tool-call-single.json',
+    'parallel-tool-calls.json',
+    'structured-output-json-schema.json',
+  ])('%s: decode → encode reproduces the real body', (name) => {
+    const wire = fixtureJson('openai-chat', name);
+    const out = encode(decodeResponse(wire, req, testContext()));
+    // Fields the proxy always writes in today's shape (2024 fixtures predate them).
+    for (const c of wire.choices) {
+      c.message.annotations ??= [];
+      c.message.refusal ??= null;
+      c.message.content ??= null;
+    }
+    wire.usage = {
+      ...wire.usage,
+      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    };
+    expect(out).toEqual(wire);
+  });
+
+  test('reasoning from another vendor: reasoning_content + reasoning_details carrier, round trip through a request', () => {
+    const sig = { origin: 'anthropic' as const, value: 'EqQBsig' };
+    const redacted = { origin: 'anthropic' as const, value: 'opaque' };
+    const res: ChatResponse = {
+      id: 'msg_01abc',
+      model: 'claude-x',
+      created: 10,
+      choices: [
+        {
+          index: 0,
+          content: [
+            { type: 'reasoning', text: 'Let me think.', signature: sig },
+            { type: 'reasoning', text: '', redacted },
+            { type: 'text', text: 'Answer' },
+            { type: 'tool-call', id: 'toolu_1', name: 'f', arguments: '{}', signature: { origin: 'gemini', value: 'g' } },
+          ],
+          finishReason: { unified: 'tool-calls', raw: 'tool_use' },
+        },
+      ],
+      usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15, cachedInputTokens: 3, reasoningTokens: 2 },
+    };
+    const out = encode(res);
+    expect(out.id).toBe('chatcmpl-msg_01abc');
+    const message = out.choices[0].message;
+    expect(message.reasoning_content).toBe('Let me think.');
+    expect(message.reasoning_details.map((d: any) => d.type)).toEqual(['reasoning.text', 'reasoning.encrypted']);
+    expect(decodeSignature(message.reasoning_details[0].signature)).toEqual(sig);
+    expect(decodeSignature(message.reasoning_details[1].data)).toEqual(redacted);
+    expect(decodeToolCallId(message.tool_calls[0].id)).toEqual({ id: 'toolu_1', signature: { origin: 'gemini', value: 'g' } });
+    expect(out.choices[0].finish_reason).toBe('tool_calls');
+    expect(out.usage).toEqual({
+      prompt_tokens: 10,
+      completion_tokens: 5,
+      total_tokens: 15,
+      prompt_tokens_details: { cached_tokens: 3, audio_tokens: 0 },
+      completion_tokens_details: { reasoning_tokens: 2, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    });
+    // The caller echoes the message back: the next request restores the exact blocks.
+    const next = decodeRequest(
+      { body: { model: 'm', messages: [{ role: 'user', content: 'q' }, message] }, headers: {}, params: {}, query: {} },
+      testContext(),
+    ).value;
+    expect(next.messages[1]!.content).toEqual(res.choices[0]!.content);
+  });
+
+  test('refusal unified → stop with message.refusal; promptBlocked → content_filter choice', () => {
+    const out = encode({
+      id: 'chatcmpl-1',
+      model: 'm',
+      created: 1,
+      choices: [{ index: 0, content: [{ type: 'refusal', text: 'No.' }], finishReason: { unified: 'refusal', raw: 'refusal' } }],
+    });
+    expect(out.choices[0]).toEqual({
+      index: 0,
+      message: { role: 'assistant', content: null, refusal: 'No.', annotations: [] },
+      logprobs: null,
+      finish_reason: 'stop',
+    });
+    const blocked = encode({ id: 'x', model: 'm', created: 1, choices: [], promptBlocked: { reason: 'SAFETY' } });
+    expect(blocked.choices[0].finish_reason).toBe('content_filter');
+  });
+
+  test('legacy functions caller gets function_call', () => {
+    const legacy: ChatRequest = { ...req, extras: { dialect: 'openai-chat', fields: {}, legacyFunctions: true } as OpenAIChatExtras };
+    const out = encode(
+      {
+        id: 'chatcmpl-1',
+        model: 'm',
+        created: 1,
+        choices: [{ index: 0, content: [{ type: 'tool-call', id: 'c', name: 'f', arguments: '{"x":1}' }], finishReason: { unified: 'tool-calls' } }],
+      },
+      legacy,
+    );
+    expect(out.choices[0].message.function_call).toEqual({ name: 'f', arguments: '{"x":1}' });
+    expect(out.choices[0].message.tool_calls).toBeUndefined();
+    expect(out.choices[0].finish_reason).toBe('function_call');
+  });
+
+  test('annotations: only url_citation shapes; logprobs passthrough; extras audio', () => {
+    const out = encode({
+      id: 'chatcmpl-1',
+      model: 'm',
+      created: 1,
+      choices: [
+        {
+          index: 0,
+          content: [{ type: 'text', text: 'hi', citations: [{ type: 'url_citation', url_citation: { url: 'u' } }, { type: 'char_location' }] }],
+          finishReason: { unified: 'stop', raw: 'stop' },
+          logprobs: { content: [], refusal: null },
+          extras: { dialect: 'openai-chat', fields: { audio: { id: 'audio_1', data: 'x', transcript: 'hi', expires_at: 1 } } },
+        },
+      ],
+    });
+    expect(out.choices[0].message.annotations).toEqual([{ type: 'url_citation', url_citation: { url: 'u' } }]);
+    expect(out.choices[0].logprobs).toEqual({ content: [], refusal: null });
+    expect(out.choices[0].message.audio).toEqual({ id: 'audio_1', data: 'x', transcript: 'hi', expires_at: 1 });
+  });
+});
+
+test('encodeModelList', () => {
+  expect(encodeModelList([{ id: 'gpt-4o', ownedBy: 'openai', created: 5 }])).toEqual({
+    object: 'list',
+    data: [{ id: 'gpt-4o', object: 'model', created: 5, owned_by: 'openai' }],
+  });
+});

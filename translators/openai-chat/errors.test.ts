@@ -1,0 +1,79 @@
+import { describe, expect, test } from 'vitest';
+import { ProxyError, type ErrorKind } from '../../src/canonical/index.ts';
+import { fixtureText } from '../../test/support/fixtures.ts';
+import { decodeError, encodeError, retryAfterOf } from './errors.ts';
+
+describe('decodeError', () => {
+  test.each([
+    ['error-400-unsupported-parameter.json', 400, 'invalid-request', 'invalid_request_error', 'unsupported_parameter', 'max_tokens'],
+    ['error-401-invalid-api-key.json', 401, 'authentication', 'invalid_request_error', 'invalid_api_key', undefined],
+    ['error-404-model-not-found.json', 404, 'not-found', 'invalid_request_error', 'model_not_found', undefined],
+    ['error-429-insufficient-quota.json', 429, 'rate-limit', 'insufficient_quota', 'insufficient_quota', undefined],
+    ['error-429-rate-limit-tpm.json', 429, 'rate-limit', 'tokens', 'rate_limit_exceeded', undefined],
+  ] as const)('%s', (name, status, kind, type, code, param) => {
+    const body = fixtureText('openai-chat', name);
+    const err = decodeError(status, body, { 'x-request-id': 'req_1' });
+    expect(err).toBeInstanceOf(ProxyError);
+    expect(err.kind).toBe(kind);
+    expect(err.status).toBe(status);
+    expect(err.upstreamType).toBe(type);
+    expect(err.code).toBe(code);
+    expect(err.param).toBe(param);
+    expect(err.raw).toBe(body);
+    expect(err.requestId).toBe('req_1');
+    expect(err.message).toBe(JSON.parse(body).error.message);
+  });
+
+  test('retry-after: header seconds, ms, HTTP date against date header, message text', () => {
+    expect(decodeError(429, fixtureText('openai-chat', 'error-429-rate-limit-tpm.json'), {}).retryAfter).toBe(2);
+    expect(decodeError(429, fixtureText('openai-chat', 'error-429-rate-limit-tpm.json'), { 'retry-after': '7' }).retryAfter).toBe(7);
+    expect(retryAfterOf({ 'retry-after-ms': '1500' })).toBe(2);
+    expect(retryAfterOf({ 'Retry-After': 'Wed, 21 Oct 2015 07:28:30 GMT', date: 'Wed, 21 Oct 2015 07:28:00 GMT' })).toBe(30);
+    expect(retryAfterOf({ 'retry-after': 'Wed, 21 Oct 2015 07:28:30 GMT' })).toBeUndefined();
+    expect(retryAfterOf({}, 'Please try again in 20ms.')).toBe(1);
+  });
+
+  test('non-JSON body → message from the status', () => {
+    const err = decodeError(502, '<html>Bad gateway</html>', {});
+    expect(err).toMatchObject({ kind: 'upstream', status: 502, raw: '<html>Bad gateway</html>', message: 'The upstream returned HTTP 502 Bad Gateway.' });
+    expect(decodeError(503, '', {}).kind).toBe('overloaded');
+    expect(decodeError(418, '{"nope":1}', {}).message).toBe('The upstream returned HTTP 418.');
+  });
+});
+
+describe('encodeError', () => {
+  test.each([
+    ['invalid-request', 400, 'invalid_request_error', null],
+    ['unsupported', 400, 'invalid_request_error', null],
+    ['authentication', 401, 'invalid_request_error', 'invalid_api_key'],
+    ['permission', 403, 'permission_error', null],
+    ['not-found', 404, 'invalid_request_error', 'model_not_found'],
+    ['too-large', 413, 'invalid_request_error', null],
+    ['rate-limit', 429, 'requests', 'rate_limit_exceeded'],
+    ['overloaded', 503, 'server_error', null],
+    ['upstream', 502, 'server_error', null],
+    ['timeout', 504, 'server_error', 'timeout'],
+  ] as const)('%s → %i %s', (kind, status, type, code) => {
+    const out = encodeError(new ProxyError(kind as ErrorKind, 'boom', { param: kind === 'invalid-request' ? 'temperature' : undefined }));
+    expect(out.status).toBe(status);
+    expect(out.body).toEqual({ error: { message: 'boom', type, param: kind === 'invalid-request' ? 'temperature' : null, code } });
+  });
+
+  test('an OpenAI upstream error keeps its type, code and status; retry-after header', () => {
+    const body = fixtureText('openai-chat', 'error-429-insufficient-quota.json');
+    const out = encodeError(decodeError(429, body, { 'retry-after': '3' }));
+    expect(out.status).toBe(429);
+    expect(out.headers).toEqual({ 'retry-after': '3' });
+    expect(out.body).toEqual(JSON.parse(body));
+  });
+
+  test('an upstream 500 keeps its status; an Anthropic body does not leak its type', () => {
+    expect(encodeError(new ProxyError('upstream', 'x', { status: 500 })).status).toBe(500);
+    const anthropic = new ProxyError('overloaded', 'Overloaded', {
+      status: 529,
+      upstreamType: 'overloaded_error',
+      raw: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+    });
+    expect(encodeError(anthropic)).toEqual({ status: 503, body: { error: { message: 'Overloaded', type: 'server_error', param: null, code: null } } });
+  });
+});

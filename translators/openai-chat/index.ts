@@ -1,0 +1,28 @@
+/** The OpenAI Chat Completions dialect: caller side and upstream side. */
+import type { ChatDialect } from '../types.ts';
+import { decodeRequest } from './decode-request.ts';
+import { decodeResponse } from './decode-response.ts';
+import { encodePassthrough, encodeRequest } from './encode-request.ts';
+import { encodeModelList, encodeResponse } from './encode-response.ts';
+import { decodeError, encodeError } from './errors.ts';
+import { OpenAIChatStreamDecoder } from './stream-decoder.ts';
+import { OpenAIChatStreamEncoder } from './stream-encoder.ts';
+
+export const openaiChat: ChatDialect = {
+  id: 'openai-chat',
+  vendor: 'openai',
+  inlineMediaOnly: false,
+  multipleChoices: true,
+
+  decodeRequest,
+  encodeResponse,
+  createStreamEncoder: (req, ctx) => new OpenAIChatStreamEncoder(req, ctx),
+  encodeError,
+  encodeModelList,
+
+  encodeRequest: (req, target) => encodeRequest(req, target),
+  decodeResponse,
+  createStreamDecoder: (req, ctx) => new OpenAIChatStreamDecoder(req, ctx),
+  decodeError,
+  encodePassthrough,
+};

@@ -1,0 +1,77 @@
+/** `data:` URLs and media-type helpers for image, audio and file parts. */
+
+/** The media type and base64 payload of a `data:<type>;base64,<data>` URL; else `undefined`. */
+export function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
+  if (!url.startsWith('data:')) return undefined;
+  const comma = url.indexOf(',');
+  if (comma < 0) return undefined;
+  const meta = url.slice(5, comma).split(';');
+  if (!meta.includes('base64')) return undefined;
+  return { mediaType: meta[0] || 'application/octet-stream', data: url.slice(comma + 1) };
+}
+
+export function toDataUrl(mediaType: string, data: string): string {
+  return `data:${mediaType};base64,${data}`;
+}
+
+/** OpenAI `input_audio.format` for a canonical audio part (only `wav` and `mp3` exist). */
+export function audioFormatOf(format: string | undefined, mediaType: string | undefined): 'wav' | 'mp3' | undefined {
+  const f = (format ?? '').toLowerCase();
+  if (f === 'wav' || f === 'mp3') return f;
+  switch ((mediaType ?? '').toLowerCase()) {
+    case 'audio/wav':
+    case 'audio/x-wav':
+    case 'audio/wave':
+      return 'wav';
+    case 'audio/mpeg':
+    case 'audio/mp3':
+      return 'mp3';
+    default:
+      return undefined;
+  }
+}
+
+export function audioMediaType(format: 'wav' | 'mp3'): string {
+  return format === 'wav' ? 'audio/wav' : 'audio/mpeg';
+}
+
+const byExtension: Record<string, string> = {
+  pdf: 'application/pdf',
+  txt: 'text/plain',
+  md: 'text/markdown',
+  csv: 'text/csv',
+  json: 'application/json',
+  html: 'text/html',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+
+/** A media type guessed from a filename (OpenAI `file.file_data` may be bare base64). */
+export function mediaTypeOfFilename(filename: string | undefined): string {
+  const ext = filename?.split('.').pop()?.toLowerCase() ?? '';
+  return byExtension[ext] ?? 'application/octet-stream';
+}
+
+/**
+ * Text and thought text of a response `content`: OpenAI sends a string; Mistral-style servers send
+ * parts (`{type:'text',text}`, `{type:'thinking',thinking:[{type:'text',text}]}`).
+ */
+export function splitContent(content: string | readonly unknown[] | null | undefined): { text: string; reasoning: string } {
+  if (typeof content === 'string') return { text: content, reasoning: '' };
+  let text = '';
+  let reasoning = '';
+  for (const part of content ?? []) {
+    if (!part || typeof part !== 'object') continue;
+    const p = part as Record<string, unknown>;
+    if (p['type'] === 'text' && typeof p['text'] === 'string') text += p['text'];
+    if (p['type'] === 'thinking') {
+      const inner = p['thinking'];
+      if (typeof inner === 'string') reasoning += inner;
+      else if (Array.isArray(inner)) reasoning += splitContent(inner).text;
+    }
+  }
+  return { text, reasoning };
+}

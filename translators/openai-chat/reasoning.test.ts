@@ -1,0 +1,48 @@
+import { expect, test } from 'vitest';
+import { encodeSignature } from '../../src/canonical/index.ts';
+import { decodeReasoning, encodeReasoning } from './reasoning.ts';
+
+const sig = { origin: 'anthropic' as const, value: 'EqQB' };
+
+test('encode: plain text only → reasoning_content; signed → details too; round trip', () => {
+  expect(encodeReasoning([])).toEqual({});
+  expect(encodeReasoning([{ type: 'reasoning', text: 'a' }, { type: 'reasoning', text: 'b' }])).toEqual({ reasoning_content: 'ab' });
+  const parts = [
+    { type: 'reasoning' as const, text: 'a', signature: sig },
+    { type: 'reasoning' as const, text: '', redacted: sig },
+    { type: 'reasoning' as const, text: 'c' },
+  ];
+  const wire = encodeReasoning(parts);
+  expect(wire).toEqual({
+    reasoning_content: 'ac',
+    reasoning_details: [
+      { type: 'reasoning.text', text: 'a', signature: encodeSignature(sig) },
+      { type: 'reasoning.encrypted', data: encodeSignature(sig) },
+      { type: 'reasoning.text', text: 'c' },
+    ],
+  });
+  expect(decodeReasoning(wire.reasoning_details, wire.reasoning_content)).toEqual(parts);
+});
+
+test('decode: OpenRouter raw details tagged by format, summaries, junk skipped, text fallback', () => {
+  expect(
+    decodeReasoning(
+      [
+        { type: 'reasoning.text', text: 't', signature: 'raw', format: 'anthropic-claude-v1' },
+        { type: 'reasoning.summary', summary: 's' },
+        { type: 'reasoning.encrypted', data: 'opaque', format: 'unknown' },
+        { type: 'reasoning.text', text: 'u', signature: 'raw2' },
+        null,
+        'junk',
+        { type: 'other' },
+      ],
+      'ignored',
+    ),
+  ).toEqual([
+    { type: 'reasoning', text: 't', signature: { origin: 'anthropic', value: 'raw' } },
+    { type: 'reasoning', text: 's' },
+    { type: 'reasoning', text: 'u' },
+  ]);
+  expect(decodeReasoning(undefined, 'plain')).toEqual([{ type: 'reasoning', text: 'plain' }]);
+  expect(decodeReasoning([], '')).toEqual([]);
+});

@@ -1,0 +1,248 @@
+/**
+ * Upstream side: Chat Completions SSE chunks → canonical stream events with full framing.
+ *
+ * Handles: a role-only first chunk or a tool call in the role chunk; tool-call deltas keyed by
+ * `index` with id/name only on the first fragment; parallel calls; `n>1` choices interleaved by
+ * `choices[].index`; refusal and reasoning (`reasoning_content` / `reasoning` /
+ * `reasoning_details`) deltas; logprobs; the `choices:[]` usage chunk and `usage:null`;
+ * `obfuscation`; Azure's first chunk with empty id/model and no choices; an in-stream
+ * `data: {"error":…}`; `[DONE]`.
+ */
+import * as v from 'valibot';
+import {
+  ProxyError,
+  type ChatRequest,
+  type Signature,
+  type SseEvent,
+  type StreamEvent,
+  type StreamStep,
+} from '../../src/canonical/index.ts';
+import type { TranslateContext } from '../types.ts';
+import { errorFromEnvelope, looseMessage } from './errors.ts';
+import { decodeFinishReason } from './finish-reason.ts';
+import { splitContent } from './media.ts';
+import { decodeReasoning } from './reasoning.ts';
+import { toolCallIdentity } from './tool-call-id.ts';
+import { decodeUsage } from './usage.ts';
+import { OpenAIChatChunkSchema, type OpenAIChatChunk } from './wire.ts';
+
+type BlockKind = 'text' | 'refusal' | 'reasoning';
+type WireChoice = NonNullable<OpenAIChatChunk['choices']>[number];
+
+/** Wire index of the deprecated streamed `function_call` (it has none). */
+const FUNCTION_CALL_INDEX = -1;
+
+interface ChoiceState {
+  open?: BlockKind;
+  reasoningSignature?: Signature;
+  /** Wire tool-call index → canonical index. */
+  tools: Map<number, number>;
+  /** Wire index of the call still open. */
+  openTool?: number;
+  sawText: boolean;
+  sawRefusal: boolean;
+  finished: boolean;
+}
+
+function hasTokens(logprobs: unknown): boolean {
+  if (!logprobs || typeof logprobs !== 'object') return false;
+  const l = logprobs as Record<string, unknown>;
+  return (Array.isArray(l['content']) && l['content'].length > 0) || (Array.isArray(l['refusal']) && l['refusal'].length > 0);
+}
+
+export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
+  private started = false;
+  private failed = false;
+  private readonly choices = new Map<number, ChoiceState>();
+
+  constructor(
+    private readonly req: ChatRequest,
+    private readonly ctx: TranslateContext,
+  ) {}
+
+  push(event: SseEvent): StreamEvent[] {
+    if (this.failed) return [];
+    const data = event.data.trim();
+    if (data === '[DONE]' || data === '') return [];
+    let json: unknown;
+    try {
+      json = JSON.parse(data);
+    } catch {
+      return this.fail(new ProxyError('upstream', 'The upstream sent an unparsable stream frame.', { raw: data }));
+    }
+    if (json && typeof json === 'object' && (json as Record<string, unknown>)['error'] != null) {
+      const err =
+        errorFromEnvelope(200, json, data) ??
+        new ProxyError('upstream', looseMessage(json) ?? 'The upstream stream failed.', { raw: data });
+      return this.fail(err);
+    }
+    const parsed = v.safeParse(OpenAIChatChunkSchema, json);
+    if (!parsed.success || Array.isArray(json)) {
+      return this.fail(new ProxyError('upstream', 'The upstream sent a malformed stream chunk.', { raw: data }));
+    }
+    const chunk = parsed.output;
+    const out: StreamEvent[] = [];
+    const choices = chunk.choices ?? [];
+    if (!this.started && (chunk.id || choices.length > 0 || chunk.usage)) this.start(chunk, out);
+    for (const ch of choices) this.choice(ch, out);
+    if (chunk.usage) out.push({ type: 'usage', usage: decodeUsage(chunk.usage) });
+    return out;
+  }
+
+  finish(): StreamEvent[] {
+    if (this.failed) return [];
+    const out: StreamEvent[] = [];
+    for (const [idx, st] of this.choices) this.closeAll(idx, st, out);
+    return out;
+  }
+
+  private fail(error: ProxyError): StreamEvent[] {
+    this.failed = true;
+    return [{ type: 'error', error }];
+  }
+
+  private start(chunk: OpenAIChatChunk, out: StreamEvent[]): void {
+    this.started = true;
+    out.push({
+      type: 'message-start',
+      id: chunk.id || this.ctx.newId('chatcmpl-'),
+      model: chunk.model || this.req.model,
+      created: chunk.created || Math.floor(this.ctx.now() / 1000),
+    });
+  }
+
+  private state(idx: number): ChoiceState {
+    let st = this.choices.get(idx);
+    if (!st) {
+      st = { tools: new Map(), sawText: false, sawRefusal: false, finished: false };
+      this.choices.set(idx, st);
+    }
+    return st;
+  }
+
+  private closeBlock(choice: number, st: ChoiceState, out: StreamEvent[]): void {
+    switch (st.open) {
+      case 'text':
+        out.push({ type: 'text-end', choice });
+        break;
+      case 'refusal':
+        out.push({ type: 'refusal-end', choice });
+        break;
+      case 'reasoning':
+        out.push({
+          type: 'reasoning-end',
+          choice,
+          ...(st.reasoningSignature ? { signature: st.reasoningSignature } : {}),
+        });
+        st.reasoningSignature = undefined;
+        break;
+      case undefined:
+        break;
+    }
+    st.open = undefined;
+  }
+
+  private closeTool(choice: number, st: ChoiceState, out: StreamEvent[]): void {
+    if (st.openTool === undefined) return;
+    out.push({ type: 'tool-call-end', choice, index: st.tools.get(st.openTool)! });
+    st.openTool = undefined;
+  }
+
+  private closeAll(choice: number, st: ChoiceState, out: StreamEvent[]): void {
+    this.closeBlock(choice, st, out);
+    this.closeTool(choice, st, out);
+  }
+
+  private open(kind: BlockKind, choice: number, st: ChoiceState, out: StreamEvent[]): void {
+    if (st.open === kind) return;
+    this.closeAll(choice, st, out);
+    out.push({ type: `${kind}-start`, choice } as StreamEvent);
+    st.open = kind;
+  }
+
+  private reasoning(choice: number, st: ChoiceState, delta: NonNullable<WireChoice['delta']>, out: StreamEvent[]): void {
+    const text = delta.reasoning_content ?? delta.reasoning;
+    if (text) {
+      this.open('reasoning', choice, st, out);
+      out.push({ type: 'reasoning-delta', choice, text });
+    }
+    for (const part of decodeReasoning(delta.reasoning_details, undefined)) {
+      if (part.redacted) {
+        this.closeAll(choice, st, out);
+        out.push({ type: 'reasoning-start', choice, redacted: part.redacted });
+        out.push({ type: 'reasoning-end', choice });
+        continue;
+      }
+      // A signed detail closing an open block is its end marker: its text was already streamed.
+      const endMarker = part.signature !== undefined && st.open === 'reasoning';
+      if (!text && !endMarker && part.text) {
+        this.open('reasoning', choice, st, out);
+        out.push({ type: 'reasoning-delta', choice, text: part.text });
+      }
+      if (part.signature) {
+        this.open('reasoning', choice, st, out);
+        st.reasoningSignature = part.signature;
+      }
+    }
+  }
+
+  private toolCall(
+    choice: number,
+    st: ChoiceState,
+    wireIndex: number,
+    identity: () => { id: string; signature?: Signature },
+    name: string | null | undefined,
+    args: string | null | undefined,
+    out: StreamEvent[],
+  ): void {
+    let index = st.tools.get(wireIndex);
+    if (index === undefined) {
+      this.closeAll(choice, st, out);
+      index = st.tools.size;
+      st.tools.set(wireIndex, index);
+      st.openTool = wireIndex;
+      const { id, signature } = identity();
+      out.push({ type: 'tool-call-start', choice, index, id, name: name ?? '', ...(signature ? { signature } : {}) });
+    } else if (st.openTool !== wireIndex) {
+      return; // a late fragment of a call already ended: OpenAI never interleaves calls
+    }
+    if (args) out.push({ type: 'tool-call-delta', choice, index, argumentsDelta: args });
+  }
+
+  private choice(ch: WireChoice, out: StreamEvent[]): void {
+    if (!this.started) this.start({ choices: [] } as OpenAIChatChunk, out);
+    const idx = ch.index ?? 0;
+    const st = this.state(idx);
+    if (st.finished) return; // some servers repeat the finish chunk (e.g. with the usage)
+    const delta = ch.delta ?? {};
+    const content = splitContent(delta.content);
+    this.reasoning(idx, st, { ...delta, reasoning_content: delta.reasoning_content ?? delta.reasoning ?? (content.reasoning || undefined) }, out);
+    if (content.text) {
+      this.open('text', idx, st, out);
+      st.sawText = true;
+      out.push({ type: 'text-delta', choice: idx, text: content.text });
+    }
+    if (delta.refusal) {
+      this.open('refusal', idx, st, out);
+      st.sawRefusal = true;
+      out.push({ type: 'refusal-delta', choice: idx, text: delta.refusal });
+    }
+    (delta.tool_calls ?? []).forEach((tc, k) => {
+      this.toolCall(idx, st, tc.index ?? k, () => toolCallIdentity(tc, this.ctx), tc.function?.name, tc.function?.arguments, out);
+    });
+    const fc = delta.function_call;
+    if (fc && (fc.name || st.tools.has(FUNCTION_CALL_INDEX))) {
+      this.toolCall(idx, st, FUNCTION_CALL_INDEX, () => ({ id: this.ctx.newId('call_') }), fc.name, fc.arguments, out);
+    }
+    if (hasTokens(ch.logprobs)) out.push({ type: 'logprobs', choice: idx, logprobs: ch.logprobs });
+    if (ch.finish_reason) {
+      this.closeAll(idx, st, out);
+      st.finished = true;
+      out.push({
+        type: 'finish',
+        choice: idx,
+        reason: decodeFinishReason(ch.finish_reason, st.sawRefusal && !st.sawText),
+      });
+    }
+  }
+}

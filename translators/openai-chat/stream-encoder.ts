@@ -1,0 +1,256 @@
+/**
+ * Caller side: canonical stream events → `chat.completion.chunk` frames exactly as OpenAI sends
+ * them, then `data: [DONE]`.
+ *
+ * - First chunk per choice carries `delta.role`: `{role, content:"", refusal:null}` for text,
+ *   `{role, content:null, refusal:""}` for a refusal, and the first tool call merged into the
+ *   role chunk (`content:null`) for tool streams.
+ * - Tool calls: id/type/name and `arguments:""` on the first fragment, then `arguments` only.
+ * - Finish chunk per choice: `delta:{}` + `finish_reason`.
+ * - With `stream_options.include_usage` every chunk has `usage:null` and a final chunk with
+ *   `choices:[]` carries the usage; without it no chunk has a `usage` key.
+ * - Reasoning text goes in `delta.reasoning_content`; a signed block ends with one
+ *   `delta.reasoning_details` entry holding the whole text and the carrier-wrapped signature.
+ * - When the caller asked for logprobs, each content/refusal delta is held until the next event
+ *   so the `logprobs` event that follows it lands in the same chunk, as on the real wire.
+ */
+import {
+  assertNever,
+  encodeSignature,
+  encodeToolCallId,
+  type ChatRequest,
+  type FinishReason,
+  type StreamEvent,
+  type StreamFrame,
+  type StreamStep,
+  type Usage,
+} from '../../src/canonical/index.ts';
+import type { TranslateContext } from '../types.ts';
+import { completionId } from './encode-response.ts';
+import { encodeError } from './errors.ts';
+import { encodeFinishReason } from './finish-reason.ts';
+import { usesLegacyFunctions } from './legacy.ts';
+import { encodeUsage } from './usage.ts';
+
+type Delta = Record<string, unknown>;
+
+interface ChunkChoice {
+  index: number;
+  delta: Delta;
+  logprobs: unknown;
+  finish_reason: string | null;
+}
+
+interface ChoiceState {
+  started: boolean;
+  finished: boolean;
+  reasoningText: string;
+  sawToolCall: boolean;
+}
+
+type RoleKind = 'text' | 'refusal' | 'tool';
+
+export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFrame> {
+  private head?: { id: string; created: number; model: string };
+  private readonly includeUsage: boolean;
+  private readonly legacy: boolean;
+  private readonly wantsLogprobs: boolean;
+  private readonly choices = new Map<number, ChoiceState>();
+  private held?: ChunkChoice;
+  private usage?: Usage;
+  private closed = false;
+
+  constructor(
+    private readonly req: ChatRequest,
+    private readonly ctx: TranslateContext,
+  ) {
+    this.includeUsage = req.streamUsage === true;
+    this.legacy = usesLegacyFunctions(req);
+    this.wantsLogprobs = req.logprobs === true;
+  }
+
+  push(e: StreamEvent): StreamFrame[] {
+    if (this.closed) return [];
+    const out: StreamFrame[] = [];
+    if (this.held) {
+      const held = this.held;
+      this.held = undefined;
+      if (e.type === 'logprobs' && (e.choice ?? 0) === held.index) {
+        held.logprobs = e.logprobs;
+        out.push(this.chunk([held]));
+        return out;
+      }
+      out.push(this.chunk([held]));
+    }
+    const idx = 'choice' in e ? (e.choice ?? 0) : 0;
+    switch (e.type) {
+      case 'message-start':
+        this.head ??= { id: completionId(e.id, this.ctx), created: e.created, model: e.model };
+        break;
+      case 'text-start':
+        this.role(idx, 'text', out);
+        break;
+      case 'text-delta':
+        if (e.text) this.delta(idx, { content: e.text }, out, true);
+        break;
+      case 'text-end':
+        break;
+      case 'refusal-start':
+        this.role(idx, 'refusal', out);
+        break;
+      case 'refusal-delta':
+        if (e.text) this.delta(idx, { refusal: e.text }, out, true);
+        break;
+      case 'refusal-end':
+        break;
+      case 'reasoning-start':
+        this.role(idx, 'text', out);
+        this.state(idx).reasoningText = '';
+        if (e.redacted) {
+          this.delta(idx, { reasoning_details: [{ type: 'reasoning.encrypted', data: encodeSignature(e.redacted) }] }, out);
+        }
+        break;
+      case 'reasoning-delta':
+        if (e.text) {
+          this.state(idx).reasoningText += e.text;
+          this.delta(idx, { reasoning_content: e.text }, out);
+        }
+        break;
+      case 'reasoning-end':
+        if (e.signature) {
+          const text = this.state(idx).reasoningText;
+          this.delta(idx, { reasoning_details: [{ type: 'reasoning.text', text, signature: encodeSignature(e.signature) }] }, out);
+        }
+        this.state(idx).reasoningText = '';
+        break;
+      case 'tool-call-start': {
+        const st = this.state(idx);
+        st.sawToolCall = true;
+        if (this.legacy) {
+          if (e.index === 0) this.role(idx, 'tool', out, { function_call: { name: e.name, arguments: '' } });
+          break;
+        }
+        const call = {
+          index: e.index,
+          id: encodeToolCallId(e.id, e.signature),
+          type: 'function',
+          function: { name: e.name, arguments: '' },
+        };
+        if (!st.started) this.role(idx, 'tool', out, { tool_calls: [call] });
+        else this.delta(idx, { tool_calls: [call] }, out);
+        break;
+      }
+      case 'tool-call-delta':
+        if (!e.argumentsDelta) break;
+        if (this.legacy) {
+          if (e.index === 0) this.delta(idx, { function_call: { arguments: e.argumentsDelta } }, out);
+        } else {
+          this.delta(idx, { tool_calls: [{ index: e.index, function: { arguments: e.argumentsDelta } }] }, out);
+        }
+        break;
+      case 'tool-call-end':
+        break;
+      case 'logprobs':
+        if (this.wantsLogprobs) out.push(this.chunk([{ index: idx, delta: {}, logprobs: e.logprobs, finish_reason: null }]));
+        break;
+      case 'usage':
+        this.usage = e.usage;
+        break;
+      case 'finish':
+        this.finishChoice(idx, e.reason, out);
+        break;
+      case 'prompt-blocked':
+        this.finishChoice(0, { unified: 'content-filter', raw: e.reason }, out);
+        break;
+      case 'error':
+        out.push({ data: JSON.stringify(encodeError(e.error).body) });
+        out.push({ data: '[DONE]' });
+        this.closed = true;
+        break;
+      default:
+        assertNever(e, 'stream event');
+    }
+    return out;
+  }
+
+  finish(): StreamFrame[] {
+    if (this.closed) return [];
+    const out: StreamFrame[] = [];
+    if (this.held) {
+      out.push(this.chunk([this.held]));
+      this.held = undefined;
+    }
+    if (this.choices.size === 0) this.finishChoice(0, { unified: 'stop' }, out);
+    for (const [idx, st] of this.choices) {
+      if (!st.finished) this.finishChoice(idx, { unified: st.sawToolCall ? 'tool-calls' : 'stop' }, out);
+    }
+    if (this.includeUsage && this.usage) {
+      out.push({ data: JSON.stringify({ ...this.base(), choices: [], usage: encodeUsage(this.usage) }) });
+    }
+    out.push({ data: '[DONE]' });
+    this.closed = true;
+    return out;
+  }
+
+  private base(): Record<string, unknown> {
+    this.head ??= {
+      id: this.ctx.newId('chatcmpl-'),
+      created: Math.floor(this.ctx.now() / 1000),
+      model: this.req.model,
+    };
+    return { id: this.head.id, object: 'chat.completion.chunk', created: this.head.created, model: this.head.model };
+  }
+
+  private chunk(choices: ChunkChoice[]): StreamFrame {
+    const body = { ...this.base(), choices, ...(this.includeUsage ? { usage: null } : {}) };
+    return { data: JSON.stringify(body) };
+  }
+
+  private state(idx: number): ChoiceState {
+    let st = this.choices.get(idx);
+    if (!st) {
+      st = { started: false, finished: false, reasoningText: '', sawToolCall: false };
+      this.choices.set(idx, st);
+    }
+    return st;
+  }
+
+  /** The role chunk, once per choice; `extra` (a first tool call) rides in it. */
+  private role(idx: number, kind: RoleKind, out: StreamFrame[], extra: Delta = {}): void {
+    const st = this.state(idx);
+    if (st.started) {
+      if (Object.keys(extra).length > 0) this.delta(idx, extra, out);
+      return;
+    }
+    st.started = true;
+    const delta: Delta =
+      kind === 'text'
+        ? { role: 'assistant', content: '', refusal: null }
+        : kind === 'refusal'
+          ? { role: 'assistant', content: null, refusal: '' }
+          : { role: 'assistant', content: null, ...extra, refusal: null };
+    const logprobs = !this.wantsLogprobs
+      ? null
+      : kind === 'refusal'
+        ? { content: null, refusal: [] }
+        : { content: [], refusal: null };
+    out.push(this.chunk([{ index: idx, delta, logprobs, finish_reason: null }]));
+  }
+
+  private delta(idx: number, delta: Delta, out: StreamFrame[], holdable = false): void {
+    if (!this.state(idx).started) this.role(idx, 'text', out);
+    const choice: ChunkChoice = { index: idx, delta, logprobs: null, finish_reason: null };
+    if (holdable && this.wantsLogprobs) this.held = choice;
+    else out.push(this.chunk([choice]));
+  }
+
+  private finishChoice(idx: number, reason: FinishReason, out: StreamFrame[]): void {
+    const st = this.state(idx);
+    if (st.finished) return;
+    if (!st.started) this.role(idx, 'text', out);
+    st.finished = true;
+    out.push(
+      this.chunk([{ index: idx, delta: {}, logprobs: null, finish_reason: encodeFinishReason(reason, this.legacy) }]),
+    );
+  }
+}
