@@ -67,3 +67,22 @@ describe('parseConfig', () => {
     expect(() => parseConfig(DEFAULT_CONFIG)).not.toThrow();
   });
 });
+
+describe('config errors never echo values', () => {
+  it('does not quote the rejected value or the JSON text', () => {
+    const secret = 'sk-live-SECRET-abcdef123456';
+    try {
+      parseConfig({ upstreams: { a: { dialect: 'openai', baseUrl: secret } }, models: {} });
+      expect.unreachable();
+    } catch (e) {
+      expect((e as Error).message).toContain('upstreams.a.baseUrl');
+      expect((e as Error).message).not.toContain(secret);
+    }
+    try {
+      parseConfig(`{"keys": ["${secret}"`);
+      expect.unreachable();
+    } catch (e) {
+      expect((e as Error).message).not.toContain(secret);
+    }
+  });
+});

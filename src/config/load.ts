@@ -56,6 +56,7 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_TIMEOUTS: Required<Timeouts> = {
+  connectMs: 10_000,
   firstByteMs: 60_000,
   idleMs: 120_000,
   totalMs: 600_000,
@@ -121,15 +122,18 @@ export function parseConfig(source: unknown, env: Env = {}): Config {
   if (typeof source === 'string') {
     try {
       doc = JSON.parse(source);
-    } catch (e) {
-      throw new ConfigError(`not valid JSON (${(e as Error).message})`);
+    } catch {
+      // V8's message quotes the text around the error, which may hold a key: never echo it.
+      throw new ConfigError('not valid JSON');
     }
   }
   const parsed = v.safeParse(ConfigSchema, doc);
   if (!parsed.success) {
     const issue = parsed.issues[0]!;
     const path = v.getDotPath(issue) ?? '(root)';
-    throw new ConfigError(`${path}: ${issue.message}`);
+    // Valibot's message ends with the received value, which may be a key: name the rule only.
+    const rule = issue.kind === 'schema' && issue.expected ? `expected ${issue.expected}` : issue.message.replace(/,? ?but received .*$/s, '').replace(/: Received .*$/s, '');
+    throw new ConfigError(`${path}: ${rule}`);
   }
   const input = parsed.output;
 

@@ -6,6 +6,8 @@ import * as v from 'valibot';
 const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 export const TimeoutsSchema = v.strictObject({
+  /** Until the TCP/TLS connection to the upstream is up (Node; Workers manage connects). */
+  connectMs: v.optional(positiveInt),
   /** Until the upstream's response headers arrive (connect + time to first byte). */
   firstByteMs: v.optional(positiveInt),
   /** Longest silence between two stream events, or while reading a non-stream body. */

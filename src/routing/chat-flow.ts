@@ -11,7 +11,7 @@ import { fanOutResponse, fanOutStream } from './fan-out.ts';
 import { inlineRemoteMedia, type GuardedFetch } from './media.ts';
 import { resolveModel, type ResolvedTarget } from './resolve.ts';
 import { errorResponse, jsonResponse, proxyHeaders } from './respond.ts';
-import type { FetchLike, RequestScope } from './scope.ts';
+import { asProxyError, type FetchLike, type RequestScope } from './scope.ts';
 import { passthroughStream, translateStream } from './stream.ts';
 import { callUpstream, headersToRecord, type UpstreamSuccess } from './upstream-call.ts';
 
@@ -128,8 +128,7 @@ export async function readResponse(
   req: ChatRequest,
   scope: RequestScope,
 ): Promise<ChatResponse> {
-  const text = await success.res.text();
-  scope.markFirstByte();
+  const text = await readBodyText(success, scope);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -148,6 +147,21 @@ export async function readResponse(
     throw new ProxyError('upstream', `Upstream stopped with ${raw}: the model produced an invalid response.`, { code: raw });
   }
   return response;
+}
+
+/** Read a whole upstream body, bounded by the upstream's idle timeout. */
+export async function readBodyText(success: UpstreamSuccess, scope: RequestScope): Promise<string> {
+  const { idleMs } = success.target.upstream.timeouts;
+  const timer = setTimeout(() => scope.abort(new ProxyError('timeout', `Upstream body not received within ${idleMs} ms.`)), idleMs);
+  try {
+    const text = await success.res.text();
+    scope.markFirstByte();
+    return text;
+  } catch (e) {
+    throw asProxyError(e, scope.upstreamAbort.signal);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface CallOnce {

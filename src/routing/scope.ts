@@ -5,7 +5,8 @@
 import { ProxyError, type DialectId, type Warning } from '../canonical/index.ts';
 import type { TranslateContext } from '../../translators/types.ts';
 
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+/** Upstream HTTP client. `connectTimeoutMs` is honoured where the runtime controls sockets. */
+export type FetchLike = (input: string, init: RequestInit & { connectTimeoutMs?: number }) => Promise<Response>;
 
 export interface LogEntry {
   time: string;

@@ -33,6 +33,42 @@ export function headersToRecord(h: Headers): Record<string, string> {
   return out;
 }
 
+const SECRET_HEADERS = ['authorization', 'x-api-key', 'x-goog-api-key', 'api-key'];
+/** Key shapes of the vendors, masked wherever an upstream echoes one back. */
+const KEY_PATTERNS: Array<[RegExp, string]> = [
+  [/\b(sk-(?:ant-|proj-)?)[A-Za-z0-9_*-]{8,}/g, '$1***'],
+  [/\bAIza[0-9A-Za-z_-]{10,}/g, 'AIza***'],
+];
+
+/** Strip anything that echoes a credential from an upstream error before the caller sees it. */
+export function scrubSecrets(err: ProxyError, req: UpstreamHttpRequest): ProxyError {
+  const secrets: string[] = [];
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (!SECRET_HEADERS.includes(name.toLowerCase())) continue;
+    const v = value.replace(/^Bearer\s+/i, '').trim();
+    if (v.length >= 4) secrets.push(v);
+  }
+  const clean = (text: string | undefined) => {
+    if (text === undefined) return undefined;
+    let out = text;
+    for (const s of secrets) out = out.split(s).join('***');
+    for (const [re, by] of KEY_PATTERNS) out = out.replace(re, by);
+    return out;
+  };
+  const message = clean(err.message)!;
+  const raw = clean(err.raw);
+  if (message === err.message && raw === err.raw) return err;
+  return new ProxyError(err.kind, message, {
+    status: err.status,
+    param: err.param,
+    code: err.code,
+    raw,
+    retryAfter: err.retryAfter,
+    requestId: err.requestId,
+    upstreamType: err.upstreamType,
+  });
+}
+
 /** `retry-after` in seconds (delta-seconds or an HTTP date), if present. */
 export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
   if (!value) return undefined;
@@ -61,8 +97,9 @@ async function fetchOnce(
   fetch: FetchLike,
   req: UpstreamHttpRequest,
   scope: RequestScope,
-  firstByteMs: number,
+  timeouts: { firstByteMs: number; connectMs: number },
 ): Promise<Response> {
+  const { firstByteMs } = timeouts;
   const attempt = new AbortController();
   const timer = setTimeout(
     () => attempt.abort(new ProxyError('timeout', `Upstream did not answer within ${firstByteMs} ms.`)),
@@ -70,7 +107,13 @@ async function fetchOnce(
   );
   const signal = AbortSignal.any([scope.upstreamAbort.signal, attempt.signal]);
   try {
-    return await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal });
+    return await fetch(req.url, {
+      method: req.method,
+      headers: req.headers,
+      body: req.body,
+      signal,
+      connectTimeoutMs: timeouts.connectMs,
+    });
   } catch (e) {
     throw asProxyError(e, signal);
   } finally {
@@ -96,11 +139,11 @@ export async function callUpstream(fetch: FetchLike, scope: RequestScope, plan: 
       let retryable = false;
       let waitSec: number | undefined;
       try {
-        const res = await fetchOnce(fetch, request, scope, timeouts.firstByteMs);
+        const res = await fetchOnce(fetch, request, scope, timeouts);
         if (res.ok) return { res, target, request, targetIndex: ti };
         const body = await res.text();
         const headers = headersToRecord(res.headers);
-        last = plan.decodeError(target, res.status, body, headers);
+        last = scrubSecrets(plan.decodeError(target, res.status, body, headers), request);
         retryable = RETRYABLE_STATUS.has(res.status);
         waitSec = last.retryAfter ?? parseRetryAfter(res.headers.get('retry-after'), scope.now());
       } catch (e) {

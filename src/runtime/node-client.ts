@@ -48,6 +48,19 @@ export const nodeFetch: FetchLike = async (input, init) => {
       agent: url.protocol === 'https:' ? httpsAgent : httpAgent,
     });
     const onAbort = () => req.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+    if (init.connectTimeoutMs) {
+      const limit = init.connectTimeoutMs;
+      req.once('socket', (socket) => {
+        // A pooled socket is already connected; a fresh one gets `limit` ms to connect.
+        if (!socket.connecting) return;
+        const timer = setTimeout(
+          () => req.destroy(new ProxyError('timeout', `Could not connect to the upstream within ${limit} ms.`)),
+          limit,
+        );
+        socket.once('connect', () => clearTimeout(timer));
+        socket.once('close', () => clearTimeout(timer));
+      });
+    }
     signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', (e) => {
       signal?.removeEventListener('abort', onAbort);

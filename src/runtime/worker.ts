@@ -1,19 +1,52 @@
 /**
- * Cloudflare Workers entry: the app is built once per isolate from `env` (`INTERLINGUA_CONFIG`
- * as a var or secret holding the JSON; `env:NAME` values resolved from bindings and secrets) and
- * calls upstreams with the platform's native fetch.
+ * Cloudflare Workers entry. The app is built once per isolate from `env` (`INTERLINGUA_CONFIG` as
+ * a var or secret holding the JSON; `env:NAME` values resolved from string bindings and secrets)
+ * and calls upstreams with the platform's native fetch. Responses, streams included, go back as
+ * soon as the app returns them: nothing here awaits a body, and no work is left once the
+ * response is done, so `ctx.waitUntil` has nothing to keep alive. The only module state is the
+ * per-isolate app.
+ *
+ * No `node:` import here or anywhere the app reaches: wrangler.toml has no `nodejs_compat`, and
+ * its build step fails on one.
  */
+import type { ExecutionContext } from 'hono';
 import { createApp } from '../app.ts';
-import { configFromEnv } from '../config/load.ts';
+import { configFromEnv, type Env } from '../config/load.ts';
 
-type WorkerEnv = Record<string, unknown>;
+type Built = { app: ReturnType<typeof createApp> } | { error: string };
 
-let cached: { env: WorkerEnv; app: ReturnType<typeof createApp> } | { env: WorkerEnv; error: string } | undefined;
+/** Keyed by the env object: one build per isolate (and per env, should a runtime pass several). */
+const built = new WeakMap<object, Built>();
 
-function build(env: WorkerEnv) {
-  if (cached && cached.env === env) return cached;
-  const strings: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(env)) if (typeof v === 'string') strings[k] = v;
+/** The string bindings (vars and secrets); other bindings (KV, services…) are not config. */
+function stringBindings(env: Record<string, unknown>): Env {
+  const out: Env = {};
+  for (const [k, v] of Object.entries(env)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+/**
+ * A config error as it may be shown to callers: the field and the rule, never the rejected value
+ * (a misplaced key would otherwise be echoed to whoever asks) nor a JSON excerpt.
+ */
+function publicConfigError(e: unknown): string {
+  const message = e instanceof Error ? e.message : String(e);
+  return message.replace(/\s*(?:but )?received .*$/is, '');
+}
+
+function build(env: Record<string, unknown>): Built {
+  const strings = stringBindings(env);
+  const text = strings.INTERLINGUA_CONFIG;
+  if (text?.trim()) {
+    try {
+      JSON.parse(text);
+    } catch (e) {
+      // V8 quotes the text around a syntax error; say where it is instead.
+      const at = /position \d+(?: \(line \d+ column \d+\))?/.exec((e as Error).message)?.[0];
+      const hint = text.trim().startsWith('{') ? '' : '; on Workers it holds the JSON document itself, not a path';
+      return { error: `invalid config: INTERLINGUA_CONFIG is not valid JSON${at ? ` (at ${at})` : ''}${hint}` };
+    }
+  }
   try {
     const config = configFromEnv(strings);
     const app = createApp({
@@ -21,23 +54,39 @@ function build(env: WorkerEnv) {
       fetch: (input, init) => fetch(input, init),
       log: (entry) => console.log(JSON.stringify(entry)),
     });
-    cached = { env, app };
+    return { app };
   } catch (e) {
-    cached = { env, error: (e as Error).message };
+    return { error: publicConfigError(e) };
   }
-  return cached;
 }
 
+function appFor(env: Record<string, unknown>): Built {
+  let b = built.get(env);
+  if (!b) {
+    b = build(env);
+    built.set(env, b);
+    if ('error' in b) console.error(`interlingua: ${b.error}`);
+  }
+  return b;
+}
+
+/** A broken config answers every request with a 500 that says why (every SDK reads `error.message`). */
+function configErrorResponse(message: string): Response {
+  const body = { type: 'error', error: { type: 'server_error', code: 'invalid_config', message: `Interlingua is misconfigured: ${message}` } };
+  return new Response(JSON.stringify(body), { status: 500, headers: { 'content-type': 'application/json' } });
+}
+
+/**
+ * The app gets its config from `createApp`, never from bindings: Hono's `c.env` stays empty, so
+ * no var name can collide with what a runtime puts there (Node's `incoming`).
+ */
+const NO_BINDINGS = Object.freeze({});
+
 export default {
-  fetch(request: Request, env: WorkerEnv, ctx: unknown): Response | Promise<Response> {
-    const built = build(env);
-    if ('error' in built) {
-      // A broken config must be visible, not a silent 500.
-      return new Response(JSON.stringify({ error: { message: built.error, type: 'server_error' } }), {
-        status: 500,
-        headers: { 'content-type': 'application/json' },
-      });
-    }
-    return built.app.fetch(request, env, ctx as never);
+  fetch(request: Request, env: Record<string, unknown>, ctx: ExecutionContext): Response | Promise<Response> {
+    const b = appFor(env);
+    if ('error' in b) return configErrorResponse(b.error);
+    return b.app.fetch(request, NO_BINDINGS, ctx);
   },
 };
+
