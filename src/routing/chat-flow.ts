@@ -2,12 +2,14 @@
  * The one generic chat flow: decode → route → encode → fetch → decode → encode, for every pair of
  * dialects, with same-dialect passthrough as the fast, lossless special case.
  */
-import { ProxyError, type ChatRequest, type ChatResponse } from '../canonical/index.ts';
+import { ProxyError, asksForImages, type ChatRequest, type ChatResponse } from '../canonical/index.ts';
 import type { CallerInput, ChatCaller, ChatUpstream, UpstreamHttpRequest, UpstreamTarget } from '../../translators/types.ts';
 import type { Registry } from '../../translators/index.ts';
 import type { Config, Upstream } from '../config/load.ts';
 import { contentTypeOf } from '../sse/serialize.ts';
 import { fanOutResponse, fanOutStream } from './fan-out.ts';
+import { chatImageFlow, isOpenAIImageTarget } from './image-chat-flow.ts';
+import type { ImageStore } from './image-host.ts';
 import { inlineRemoteMedia, type GuardedFetch } from './media.ts';
 import { resolveModel, type ResolvedTarget } from './resolve.ts';
 import { errorResponse, jsonResponse, proxyHeaders } from './respond.ts';
@@ -20,6 +22,8 @@ export interface FlowDeps {
   registry: Registry;
   fetch: FetchLike;
   guardedFetch: GuardedFetch;
+  /** Where images are hosted for callers that want a URL (image-host.ts). */
+  imageStore?: ImageStore;
 }
 
 export interface ChatCall {
@@ -79,6 +83,8 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, call: ChatCa
 
   // Fan-out: the upstream cannot return several choices in one call.
   const first = resolved.targets[0]!;
+  // Image output asked of an OpenAI image model: an images call, not a chat call.
+  if (asksForImages(req) && isOpenAIImageTarget(first)) return chatImageFlow(deps, scope, call, req, first);
   if (n > 1 && !upstreamOf(first).multipleChoices) {
     scope.warn([{ code: 'approximated', path: 'n', detail: 'fan-out' }]);
     const one = { ...req, candidateCount: 1 };
@@ -96,9 +102,27 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, call: ChatCa
 
   if (passthrough) {
     const headers = proxyHeaders(scope, keptUpstreamHeaders(res));
-    const body = res.body
-      ? passthroughStream(res.body, scope, success.target.upstream.timeouts.idleMs)
-      : null;
+    if (!req.stream) {
+      // Forward the bytes untouched, but only once they are known to be a response.
+      const text = await readBodyText(success, scope);
+      decodeText(text, success, upstream, req, scope, false);
+      return new Response(text, { status: res.status, headers });
+    }
+    if (!res.body) throw new ProxyError('upstream', 'Upstream returned no stream body.');
+    const framing = caller.streamFraming?.(call.input) ?? 'sse';
+    const body = passthroughStream(res.body, {
+      scope,
+      idleMs: success.target.upstream.timeouts.idleMs,
+      // Gemini's JSON-array framing is not SSE: forwarded without verification.
+      verify:
+        framing === 'sse'
+          ? {
+              decoder: upstream.createStreamDecoder(req, scope),
+              encoder: caller.createStreamEncoder(req, scope),
+              maxBufferSize: deps.config.limits.maxSseBufferBytes,
+            }
+          : undefined,
+    });
     return new Response(body, { status: res.status, headers });
   }
 
@@ -128,7 +152,19 @@ export async function readResponse(
   req: ChatRequest,
   scope: RequestScope,
 ): Promise<ChatResponse> {
-  const text = await readBodyText(success, scope);
+  return decodeText(await readBodyText(success, scope), success, upstream, req, scope);
+}
+
+/** Parse and decode an upstream body; garbage (not JSON, wrong shape, an error inside) → 502. */
+function decodeText(
+  text: string,
+  success: UpstreamSuccess,
+  upstream: ChatUpstream,
+  req: ChatRequest,
+  scope: RequestScope,
+  /** A model-side failure (Gemini MALFORMED_FUNCTION_CALL) becomes an error for foreign callers. */
+  failOnErrorFinish = true,
+): ChatResponse {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -142,7 +178,7 @@ export async function readResponse(
     if (e instanceof ProxyError) throw e;
     throw new ProxyError('upstream', `Upstream ${success.target.upstream.name} returned a response of an unexpected shape.`);
   }
-  if (response.choices.length > 0 && response.choices.every((c) => c.finishReason.unified === 'error')) {
+  if (failOnErrorFinish && response.choices.length > 0 && response.choices.every((c) => c.finishReason.unified === 'error')) {
     const raw = response.choices[0]!.finishReason.raw ?? 'error';
     throw new ProxyError('upstream', `Upstream stopped with ${raw}: the model produced an invalid response.`, { code: raw });
   }
@@ -162,6 +198,15 @@ export async function readBodyText(success: UpstreamSuccess, scope: RequestScope
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A body holding values another vendor issued (carrier tool-call ids, `il1…` signature strings,
+ * see canonical/carrier.ts) is translated, not passed through: translation strips what the
+ * upstream did not issue, a byte-for-byte passthrough would hand it to the wrong vendor.
+ */
+function carriesSignatures(rawBody: string): boolean {
+  return /__il1[oag]|"il1[oag]\./.test(rawBody);
 }
 
 export interface CallOnce {
@@ -186,7 +231,7 @@ export async function callOnce(
     build: (t) => {
       const upstream = deps.registry.chatUpstreams[t.upstream.dialect];
       const target = upstreamTarget(t, call.callerKey, deps.config, defaultMaxTokens);
-      const same = allowPassthrough && upstream.id === call.caller.id;
+      const same = allowPassthrough && upstream.id === call.caller.id && !carriesSignatures(call.rawBody);
       passthroughOf.set(t, same);
       if (same) return withTargetHeaders(upstream.encodePassthrough(call.input, call.rawBody, target), target);
       const enc = upstream.encodeRequest(req, target, scope);

@@ -99,38 +99,106 @@ export function translateStream(body: ReadableStream<Uint8Array>, o: TranslateSt
   });
 }
 
+export interface PassthroughOptions {
+  scope: RequestScope;
+  idleMs: number;
+  /**
+   * Parse the forwarded events alongside (SSE framing only): when the upstream breaks, stalls or
+   * ends without its terminator, the caller gets its dialect's error event and a proper close.
+   */
+  verify?: {
+    decoder: StreamStep<SseEvent, StreamEvent>;
+    encoder: StreamStep<StreamEvent, StreamFrame>;
+    maxBufferSize: number;
+  };
+}
+
 /**
  * Same dialect on both sides: pipe the upstream bytes untouched, with the idle timeout and the
  * caller-disconnect abort still in force.
  */
-export function passthroughStream(body: ReadableStream<Uint8Array>, scope: RequestScope, idleMs: number, onEnd?: () => void): ReadableStream<Uint8Array> {
+export function passthroughStream(body: ReadableStream<Uint8Array>, o: PassthroughOptions): ReadableStream<Uint8Array> {
+  const { scope, verify } = o;
   const reader = body.getReader();
+  const parser = verify && createSseChunkParser(verify.maxBufferSize);
+  // With verification, only whole frames are forwarded: a frame cut by a broken upstream is
+  // dropped instead of reaching the caller's SSE parser half-written.
+  let held: Uint8Array | undefined;
+  const wholeFrames = (chunk: Uint8Array): Uint8Array | undefined => {
+    const data = held ? concat(held, chunk) : chunk;
+    const end = lastFrameEnd(data);
+    held = end < data.length ? data.slice(end) : undefined;
+    return end > 0 ? data.subarray(0, end) : undefined;
+  };
+  let upstreamReportedError = false;
   let idle: ReturnType<typeof setTimeout> | undefined;
+
+  const watch = (events: SseEvent[]) => {
+    if (!verify) return;
+    for (const e of events) for (const out of verify.decoder.push(e)) if (out.type === 'error') upstreamReportedError = true;
+  };
+  /** Close with the caller dialect's error frames (after ending any half-written frame). */
+  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, error: ProxyError) => {
+    if (verify && !upstreamReportedError) {
+      const frames = [...verify.encoder.push({ type: 'error', error }), ...verify.encoder.finish()];
+      const bytes = createSerializer('sse').push(frames);
+      if (bytes) controller.enqueue(bytes);
+    }
+    controller.close();
+  };
+
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      clearTimeout(idle);
-      idle = setTimeout(() => scope.abort(new ProxyError('timeout', 'Upstream stream idle.')), idleMs);
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
+      // Keep reading until something is enqueued: a pull that enqueues nothing is not repeated.
+      for (;;) {
+        clearTimeout(idle);
+        idle = setTimeout(() => scope.abort(new ProxyError('timeout', `Upstream stream was idle for ${o.idleMs} ms.`)), o.idleMs);
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (e) {
           clearTimeout(idle);
+          return fail(controller, asProxyError(e, scope.upstreamAbort.signal));
+        }
+        if (chunk.done) {
+          clearTimeout(idle);
+          if (parser && verify) {
+            watch(parser.finish());
+            const ended = verify.decoder.finish().find((e) => e.type === 'error');
+            if (ended?.type === 'error' && !upstreamReportedError) return fail(controller, ended.error);
+          }
+          if (held) controller.enqueue(held);
           controller.close();
-          onEnd?.();
           return;
         }
         scope.markFirstByte();
-        controller.enqueue(value);
-      } catch {
-        clearTimeout(idle);
-        controller.close();
-        onEnd?.();
+        if (!parser) return controller.enqueue(chunk.value);
+        watch(parser.push(chunk.value));
+        const whole = wholeFrames(chunk.value);
+        if (whole) return controller.enqueue(whole);
       }
     },
     async cancel(reason) {
       clearTimeout(idle);
       scope.abort(new ProxyError('upstream', 'Caller disconnected.'));
       await reader.cancel(reason).catch(() => {});
-      onEnd?.();
     },
   });
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** Offset just past the last blank line (`\n\n` or `\n\r\n`), 0 if none. */
+function lastFrameEnd(data: Uint8Array): number {
+  for (let i = data.length - 1; i > 0; i--) {
+    if (data[i] !== 10) continue;
+    if (data[i - 1] === 10) return i + 1;
+    if (data[i - 1] === 13 && i > 1 && data[i - 2] === 10) return i + 1;
+  }
+  return 0;
 }

@@ -12,13 +12,15 @@ export interface ReceivedRequest {
   headers: http.IncomingHttpHeaders;
   body: string;
   json?: any;
+  /** Resolves when the connection of this request's response has closed (either side). */
+  closed: Promise<void>;
 }
 
 export interface MockReply {
   status?: number;
   headers?: Record<string, string>;
-  /** Whole body. */
-  body?: string;
+  /** Whole body (bytes for binary media). */
+  body?: string | Uint8Array;
   /** Body written in these pieces, with `delayMs` between them. */
   chunks?: string[];
   delayMs?: number;
@@ -73,7 +75,8 @@ export async function startMockUpstream(): Promise<MockUpstream> {
       } catch {
         json = undefined;
       }
-      const rec: ReceivedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, json };
+      const closed = new Promise<void>((r) => res.once('close', () => r()));
+      const rec: ReceivedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, json, closed };
       requests.push(rec);
       const reply = await handler(rec, requests.length);
       if (reply.hang) return;
@@ -84,7 +87,11 @@ export async function startMockUpstream(): Promise<MockUpstream> {
           res.write(c);
           if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
         }
-        if (reply.destroy) return void res.destroy();
+        if (reply.destroy) {
+          // Let what was written reach the client before the connection breaks.
+          await new Promise((r) => setTimeout(r, 20));
+          return void res.destroy();
+        }
         res.end();
       } else {
         if (reply.destroy) {
