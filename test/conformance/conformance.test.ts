@@ -6,12 +6,12 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ProxyError, type ChatRequest, type ErrorKind, type Part, type StreamEvent, type StreamFrame } from '../../src/canonical/index.ts';
+import { ProxyError, type ChatRequest, type ErrorKind, type StreamEvent, type StreamFrame } from '../../src/canonical/index.ts';
 import { createSseChunkParser } from '../../src/sse/parse.ts';
 import { chatDialects } from '../../translators/index.ts';
 import type { CallerInput, ChatDialect, UpstreamHttpRequest, UpstreamTarget } from '../../translators/types.ts';
 import { fixtureText, testContext } from '../support/fixtures.ts';
-import { canonicalRequests } from './requests.ts';
+import { canonicalRequests, essence } from './requests.ts';
 
 const folderOf: Record<string, string> = { 'openai-chat': 'openai-chat', anthropic: 'anthropic', gemini: 'gemini' };
 const baseUrlOf: Record<string, string> = {
@@ -33,46 +33,6 @@ function asCallerInput(req: UpstreamHttpRequest): CallerInput {
   url.searchParams.forEach((v, k) => (query[k] = v));
   const m = /\/models\/([^/:]+):(\w+)$/.exec(url.pathname);
   return { body: JSON.parse(req.body as string), headers, query, params: m ? { model: m[1]!, method: m[2]! } : {} };
-}
-
-/** The meaning of a request that every dialect must carry. */
-function essence(req: ChatRequest) {
-  const part = (p: Part): unknown => {
-    switch (p.type) {
-      case 'text':
-        return { text: p.text };
-      case 'image':
-        return { image: p.source.type === 'base64' ? p.source.data : p.source.type === 'url' ? p.source.url : p.source.id };
-      case 'tool-call':
-        return { call: p.name, args: JSON.parse(p.arguments || '{}') };
-      case 'tool-result':
-        return { result: p.content.map(part), isError: !!p.isError };
-      default:
-        return { [p.type]: true };
-    }
-  };
-  // Adjacent text parts may merge or split across dialects; compare the text they make.
-  const parts = (ps: Part[]) => {
-    const out: unknown[] = [];
-    for (const p of ps) {
-      const e = part(p) as { text?: string };
-      const last = out.at(-1) as { text?: string } | undefined;
-      if (e.text !== undefined && last?.text !== undefined) last.text += e.text;
-      else out.push(e);
-    }
-    return out;
-  };
-  return {
-    system: parts(req.system),
-    messages: req.messages.map((m) => ({ role: m.role, content: parts(m.content) })),
-    tools: (req.tools ?? []).map((t) => ({ name: t.name, description: t.description })),
-    toolChoice: req.toolChoice,
-    temperature: req.temperature,
-    topP: req.topP,
-    maxOutputTokens: req.maxOutputTokens,
-    stop: req.stop,
-    stream: req.stream,
-  };
 }
 
 /** Does this frame sequence end the stream properly in the dialect? */

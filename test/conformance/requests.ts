@@ -1,7 +1,7 @@
 /**
  * Canonical requests every chat dialect must carry through encode → decode with their meaning.
  */
-import type { ChatRequest } from '../../src/canonical/index.ts';
+import type { ChatRequest, Part } from '../../src/canonical/index.ts';
 
 const PNG_1PX =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -84,3 +84,44 @@ export const canonicalRequests: Array<{ name: string; req: ChatRequest }> = [
     }),
   },
 ];
+
+/** The meaning of a request that every dialect must carry. */
+export function essence(req: ChatRequest) {
+  const part = (p: Part): unknown => {
+    switch (p.type) {
+      case 'text':
+        return { text: p.text };
+      case 'image':
+        return { image: p.source.type === 'base64' ? p.source.data : p.source.type === 'url' ? p.source.url : p.source.id };
+      case 'tool-call':
+        return { call: p.name, args: JSON.parse(p.arguments || '{}') };
+      case 'tool-result':
+        return { result: p.content.map(part), isError: !!p.isError };
+      default:
+        return { [p.type]: true };
+    }
+  };
+  // Adjacent text parts may merge or split across dialects; compare the text they make.
+  const parts = (ps: Part[]) => {
+    const out: unknown[] = [];
+    for (const p of ps) {
+      const e = part(p) as { text?: string };
+      const last = out.at(-1) as { text?: string } | undefined;
+      if (e.text !== undefined && last?.text !== undefined) last.text += e.text;
+      else out.push(e);
+    }
+    return out;
+  };
+  return {
+    system: parts(req.system),
+    messages: req.messages.map((m) => ({ role: m.role, content: parts(m.content) })),
+    tools: (req.tools ?? []).map((t) => ({ name: t.name, description: t.description })),
+    toolChoice: req.toolChoice,
+    temperature: req.temperature,
+    topP: req.topP,
+    maxOutputTokens: req.maxOutputTokens,
+    stop: req.stop,
+    stream: req.stream,
+  };
+}
+
