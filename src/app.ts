@@ -9,9 +9,12 @@ import { registry, type Registry } from '../translators/index.ts';
 import type { ChatCaller, EncodedError, ModelInfo } from '../translators/types.ts';
 import type { Config } from './config/load.ts';
 import { callerCredential, checkCallerKey } from './routing/auth.ts';
+import { DryRun, formatDump, headerFlag } from './routing/debug.ts';
+import { Metrics } from './routing/metrics.ts';
 import { chatFlow, type FlowDeps } from './routing/chat-flow.ts';
 import { countTokensFlow } from './routing/count-tokens.ts';
 import { imageFlow } from './routing/image-flow.ts';
+import { HOSTED_PREFIX, memoryImageStore, serveHosted, type ImageStore } from './routing/image-host.ts';
 import { callerInput, parseJsonBody, readBodyViaRequest, type BodyReader } from './routing/inbound.ts';
 import { createGuardedFetch, type GuardedFetch } from './routing/media.ts';
 import { listedModels, routedModel } from './routing/resolve.ts';
@@ -30,6 +33,13 @@ export interface AppOptions {
   guardedFetch?: GuardedFetch;
   now?: () => number;
   registry?: Registry;
+  /** Where the wire dump goes when `log.debug` is on (default: console.error). */
+  debugLog?: (text: string) => void;
+  /**
+   * Where images are hosted for callers that asked for URLs (60 minutes). Default: in memory,
+   * capped, expiring by `now` (Node); Workers pass `cacheApiImageStore(caches.default)`.
+   */
+  imageStore?: ImageStore;
 }
 
 type Handler = (scope: RequestScope, c: Context) => Promise<Response>;
@@ -46,7 +56,11 @@ export function createApp(o: AppOptions) {
     guardedFetch:
       o.guardedFetch ??
       createGuardedFetch({ fetch: o.fetch, allowHosts: o.config.fetchAllowHosts, resolveHost: o.resolveHost }),
+    imageStore: o.imageStore ?? memoryImageStore({ now }),
   };
+
+  const metrics = o.config.metrics ? new Metrics() : undefined;
+  const debugLog = o.config.log.debug ? (o.debugLog ?? ((text: string) => console.error(text))) : undefined;
 
   if (o.config.cors) app.use('*', cors({ origin: o.config.cors.origins, exposeHeaders: ['x-request-id', 'x-interlingua-warnings', 'x-interlingua-upstream'] }));
 
@@ -57,27 +71,41 @@ export function createApp(o: AppOptions) {
     const callerSignal = c.req.raw.signal;
     const onAbort = () => scope.abort(new ProxyError('upstream', 'Caller disconnected.'));
     callerSignal?.addEventListener('abort', onAbort, { once: true });
+    scope.flags.strict = headerFlag(c.req.header('x-interlingua-strict'));
+    scope.flags.dryRun = headerFlag(c.req.header('x-interlingua-dry-run'));
+    if (debugLog) scope.dump = (stage, data) => debugLog(formatDump(scope.requestId, stage, data));
     let res: Response;
     let error: string | undefined;
     try {
       checkCallerKey(o.config.keys, callerCredential(c.req.raw.headers, c.req.query()));
       res = await fn(scope, c);
     } catch (e) {
-      const err = toProxyError(e);
-      error = `${err.kind}: ${err.message}`;
-      res = errorResponse(scope, err, encodeError);
+      if (e instanceof DryRun) {
+        res = jsonResponse(scope, e.render(scope.warnings), 200, { 'x-interlingua-dry-run': 'true' });
+      } else {
+        const err = toProxyError(e);
+        error = `${err.kind}: ${err.message}`;
+        res = errorResponse(scope, err, encodeError);
+      }
     }
-    if (o.log && o.config.log.requests) o.log(scope.finishLog(res.status, error));
+    const status = res.status;
+    if (scope.dump && !scope.streaming) scope.dump(`caller response (${status})`, await res.clone().text());
+    scope.whenDone(() => {
+      const entry = scope.finishLog(status, error);
+      if (o.log && o.config.log.requests) o.log(entry);
+      metrics?.record(entry);
+    });
     return res;
   };
 
-  const readJson = async (c: Context) => {
+  const readJson = async (c: Context, scope?: RequestScope) => {
     const raw = await readBody(c.req.raw, o.config.limits.maxBodyBytes, (c.env as { incoming?: unknown } | undefined)?.incoming);
+    scope?.dump?.(`caller request ${c.req.method} ${c.req.path}`, raw);
     return { raw, body: parseJsonBody(raw) };
   };
 
   const chat = (caller: ChatCaller, params?: (c: Context) => Record<string, string>): Handler => async (scope, c) => {
-    const { raw, body } = await readJson(c);
+    const { raw, body } = await readJson(c, scope);
     const input = callerInput(c.req.raw, body, params?.(c));
     return chatFlow(deps, scope, { caller, input, rawBody: raw, callerKey: callerCredential(c.req.raw.headers, input.query) });
   };
@@ -87,6 +115,16 @@ export function createApp(o: AppOptions) {
   const gemini = reg.chatCallers.gemini;
 
   app.get('/health', (c) => c.json({ status: 'ok' }));
+  if (metrics) {
+    app.get('/metrics', (c) => {
+      try {
+        checkCallerKey(o.config.keys, callerCredential(c.req.raw.headers, c.req.query()));
+      } catch {
+        return c.text('unauthorized\n', 401);
+      }
+      return c.text(metrics.render(), 200, { 'content-type': 'text/plain; version=0.0.4' });
+    });
+  }
 
   app.post('/v1/chat/completions', serve('chat.completions', openai.encodeError, chat(openai)));
   app.post('/v1/messages', serve('messages', anthropic.encodeError, chat(anthropic)));
@@ -127,6 +165,14 @@ export function createApp(o: AppOptions) {
       serve(`images.${path}`, images.encodeError, (scope, c) => imageFlow(deps, scope, c.req.raw, op, readBody, (c.env as { incoming?: unknown } | undefined)?.incoming)),
     );
   }
+
+  // Hosted images: no key needed, the unguessable URL is the capability.
+  app.get(`${HOSTED_PREFIX}:name`, async (c) => {
+    const found = await serveHosted(deps.imageStore!, c.req.param('name'), now());
+    if (found) return found;
+    const scope = new RequestScope('images.hosted', `req_${randomToken(24)}`, now);
+    return errorResponse(scope, new ProxyError('not-found', 'This image does not exist or has expired (hosted images last 60 minutes).'), images.encodeError);
+  });
 
   // Model lists, in the shape of the dialect the caller speaks.
   const models = (): ModelInfo[] =>

@@ -46,6 +46,7 @@ export interface Config {
   cors?: { origins: string[] };
   fetchAllowHosts: string[];
   log: { requests: boolean; debug: boolean };
+  metrics: boolean;
 }
 
 export class ConfigError extends Error {
@@ -182,6 +183,7 @@ export function parseConfig(source: unknown, env: Env = {}): Config {
     cors: input.cors,
     fetchAllowHosts: input.fetchAllowHosts ?? [],
     log: { requests: input.log?.requests ?? true, debug: input.log?.debug ?? false },
+    metrics: input.metrics ?? false,
   };
 }
 

@@ -74,7 +74,10 @@ export const ConfigSchema = v.strictObject({
   cors: v.optional(v.strictObject({ origins: v.array(v.string()) })),
   /** Hosts the guarded URL fetcher may reach even though they are private/loopback. */
   fetchAllowHosts: v.optional(v.array(v.string())),
+  /** One JSON line per request; `debug` adds the redacted wire dump of every request. */
   log: v.optional(v.strictObject({ requests: v.optional(v.boolean()), debug: v.optional(v.boolean()) })),
+  /** Serve Prometheus metrics at GET /metrics. */
+  metrics: v.optional(v.boolean()),
 });
 
 export type ConfigInput = v.InferOutput<typeof ConfigSchema>;

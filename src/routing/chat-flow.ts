@@ -77,6 +77,7 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, call: ChatCa
   scope.log.model = req.model;
 
   const resolved = resolveModel(deps.config, req.model);
+  if (resolved.route?.strict) scope.flags.strict = true;
   const defaultMaxTokens = resolved.route?.defaultMaxTokens;
   const upstreamOf = (t: ResolvedTarget): ChatUpstream => deps.registry.chatUpstreams[t.upstream.dialect];
   const n = req.candidateCount ?? 1;
@@ -178,6 +179,8 @@ function decodeText(
     if (e instanceof ProxyError) throw e;
     throw new ProxyError('upstream', `Upstream ${success.target.upstream.name} returned a response of an unexpected shape.`);
   }
+  scope.usage(response.usage?.inputTokens, response.usage?.outputTokens);
+  scope.dump?.(`upstream response ← ${success.target.upstream.name}`, body);
   if (failOnErrorFinish && response.choices.length > 0 && response.choices.every((c) => c.finishReason.unified === 'error')) {
     const raw = response.choices[0]!.finishReason.raw ?? 'error';
     throw new ProxyError('upstream', `Upstream stopped with ${raw}: the model produced an invalid response.`, { code: raw });

@@ -75,6 +75,7 @@ export async function fanOutResponse(
     ),
     usage: sumUsage(results.map((r) => r.usage)),
   };
+  scope.usage(merged.usage?.inputTokens, merged.usage?.outputTokens);
   return jsonResponse(scope, caller.encodeResponse(merged, req, scope), 200);
 }
 
@@ -100,6 +101,7 @@ export async function fanOutStream(
   }));
   let started = false;
   let finished = false;
+  scope.streaming = true;
   const ids = new Set<string>();
 
   const route = (i: number, events: StreamEvent[], frames: StreamFrame[]) => {
@@ -129,7 +131,10 @@ export async function fanOutStream(
       for (const l of lanes) if (!l.done) l.reader.cancel().catch(() => {});
     } else {
       const usage = sumUsage(lanes.map((l) => l.usage));
-      if (usage) for (const f of encoder.push({ type: 'usage', usage })) frames.push(f);
+      if (usage) {
+        scope.usage(usage.inputTokens, usage.outputTokens);
+        for (const f of encoder.push({ type: 'usage', usage })) frames.push(f);
+      }
     }
     for (const f of encoder.finish()) frames.push(f);
     const bytes = serializer.push(frames);
@@ -137,6 +142,7 @@ export async function fanOutStream(
     const tail = serializer.finish();
     if (tail) controller.enqueue(tail);
     controller.close();
+    scope.streamEnded();
   };
 
   const stream = new ReadableStream<Uint8Array>({
@@ -176,6 +182,7 @@ export async function fanOutStream(
       finished = true;
       scope.abort(new ProxyError('upstream', 'Caller disconnected.'));
       await Promise.all(lanes.map((l) => l.reader.cancel().catch(() => {})));
+      scope.streamEnded();
     },
   });
   return new Response(stream, { status: 200, headers: proxyHeaders(scope, { 'content-type': contentTypeOf(framing), 'cache-control': 'no-cache' }) });

@@ -19,8 +19,22 @@ export interface LogEntry {
   durationMs: number;
   ttfbMs?: number;
   attempts?: number;
+  /** The route's first choice failed and a later upstream served the request. */
+  fallback?: boolean;
+  /** Time spent waiting on the upstream (headers and body), for the proxy-overhead figure. */
+  upstreamMs?: number;
+  tokensIn?: number;
+  tokensOut?: number;
   warnings?: string[];
   error?: string;
+}
+
+/** Per-request switches from headers and the route (see README "Debugging"). */
+export interface RequestFlags {
+  /** Any loss of meaning in translation becomes a 400. */
+  strict: boolean;
+  /** Answer with the upstream request that would be sent, instead of sending it. */
+  dryRun: boolean;
 }
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -41,6 +55,12 @@ export class RequestScope implements TranslateContext {
   /** Aborted on caller disconnect, timeouts, or when the response is done with the upstream. */
   readonly upstreamAbort = new AbortController();
   log: LogEntry;
+  readonly flags: RequestFlags = { strict: false, dryRun: false };
+  /** Wire dump sink (`--debug`); undefined when off, so nothing is collected. */
+  dump?: (stage: string, data: unknown) => void;
+  /** Set by a flow that answers with a stream: the log line waits for its end. */
+  streaming = false;
+  private onDone?: () => void;
   private firstByteAt?: number;
 
   constructor(
@@ -79,6 +99,29 @@ export class RequestScope implements TranslateContext {
   /** Abort upstream work with a reason the flow can turn into the right error. */
   abort(reason: ProxyError): void {
     if (!this.upstreamAbort.signal.aborted) this.upstreamAbort.abort(reason);
+  }
+
+  /** Run `fn` once the request is over: now, or at the end of its stream. */
+  whenDone(fn: () => void): void {
+    if (this.streaming) this.onDone = fn;
+    else fn();
+  }
+
+  /** A stream has ended (however it ended). */
+  streamEnded(): void {
+    const fn = this.onDone;
+    this.onDone = undefined;
+    this.streaming = false;
+    fn?.();
+  }
+
+  addUpstreamTime(ms: number): void {
+    this.log.upstreamMs = (this.log.upstreamMs ?? 0) + ms;
+  }
+
+  usage(inputTokens: number | undefined, outputTokens: number | undefined): void {
+    if (inputTokens !== undefined) this.log.tokensIn = inputTokens;
+    if (outputTokens !== undefined) this.log.tokensOut = outputTokens;
   }
 
   finishLog(status: number, error?: string): LogEntry {

@@ -8,6 +8,7 @@
 import { ProxyError, type SseEvent, type StreamEvent, type StreamFrame, type StreamStep } from '../canonical/index.ts';
 import { createSseChunkParser } from '../sse/parse.ts';
 import { createSerializer, type Framing } from '../sse/serialize.ts';
+import { jsonOrText } from './debug.ts';
 import { asProxyError, type RequestScope } from './scope.ts';
 
 export interface TranslateStreamOptions {
@@ -21,21 +22,36 @@ export interface TranslateStreamOptions {
   onEnd?: (error?: ProxyError) => void;
 }
 
-/** Watch canonical events as they pass (usage for logs and metrics). */
-export type EventTap = (e: StreamEvent) => void;
-
 export function translateStream(body: ReadableStream<Uint8Array>, o: TranslateStreamOptions): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const parser = createSseChunkParser(o.maxBufferSize);
   const serializer = createSerializer(o.framing);
+  const { scope } = o;
+  scope.streaming = true;
+  // Wire dump only: what came in and what went out, dumped when the stream ends.
+  const trace = scope.dump ? { upstream: [] as SseEvent[], caller: [] as StreamFrame[] } : undefined;
   let done = false;
   let idle: ReturnType<typeof setTimeout> | undefined;
 
   const encodeEvents = (events: StreamEvent[], frames: StreamFrame[]) => {
-    for (const ev of events) for (const f of o.encoder.push(ev)) frames.push(f);
+    for (const ev of events) {
+      if (ev.type === 'usage') scope.usage(ev.usage.inputTokens, ev.usage.outputTokens);
+      for (const f of o.encoder.push(ev)) frames.push(f);
+    }
   };
   const decodeSse = (sse: SseEvent[], frames: StreamFrame[]) => {
-    for (const e of sse) encodeEvents(o.decoder.push(e), frames);
+    for (const e of sse) {
+      trace?.upstream.push(e);
+      encodeEvents(o.decoder.push(e), frames);
+    }
+  };
+  const ended = (error?: ProxyError) => {
+    if (trace) {
+      scope.dump!('upstream events', trace.upstream.map((e) => (e.event ? { event: e.event, data: jsonOrText(e.data) } : jsonOrText(e.data))));
+      scope.dump!('caller frames', trace.caller.map((f) => (f.event ? { event: f.event, data: jsonOrText(f.data) } : jsonOrText(f.data))));
+    }
+    o.onEnd?.(error);
+    scope.streamEnded();
   };
 
   const end = (controller: ReadableStreamDefaultController<Uint8Array>, frames: StreamFrame[], error?: ProxyError) => {
@@ -44,12 +60,13 @@ export function translateStream(body: ReadableStream<Uint8Array>, o: TranslateSt
     if (error) encodeEvents([{ type: 'error', error }], frames);
     else encodeEvents(o.decoder.finish(), frames);
     for (const f of o.encoder.finish()) frames.push(f);
+    trace?.caller.push(...frames);
     const bytes = serializer.push(frames);
     if (bytes) controller.enqueue(bytes);
     const tail = serializer.finish();
     if (tail) controller.enqueue(tail);
     controller.close();
-    o.onEnd?.(error);
+    ended(error);
   };
 
   return new ReadableStream<Uint8Array>({
@@ -82,6 +99,7 @@ export function translateStream(body: ReadableStream<Uint8Array>, o: TranslateSt
         }
       }
       if (done) return;
+      trace?.caller.push(...frames);
       const bytes = serializer.push(frames);
       if (bytes) {
         o.scope.markFirstByte();
@@ -94,7 +112,7 @@ export function translateStream(body: ReadableStream<Uint8Array>, o: TranslateSt
       clearTimeout(idle);
       o.scope.abort(new ProxyError('upstream', 'Caller disconnected.'));
       await reader.cancel(reason).catch(() => {});
-      o.onEnd?.(new ProxyError('upstream', 'Caller disconnected.'));
+      ended(new ProxyError('upstream', 'Caller disconnected.'));
     },
   });
 }
@@ -119,6 +137,7 @@ export interface PassthroughOptions {
  */
 export function passthroughStream(body: ReadableStream<Uint8Array>, o: PassthroughOptions): ReadableStream<Uint8Array> {
   const { scope, verify } = o;
+  scope.streaming = true;
   const reader = body.getReader();
   const parser = verify && createSseChunkParser(verify.maxBufferSize);
   // With verification, only whole frames are forwarded: a frame cut by a broken upstream is
@@ -135,7 +154,12 @@ export function passthroughStream(body: ReadableStream<Uint8Array>, o: Passthrou
 
   const watch = (events: SseEvent[]) => {
     if (!verify) return;
-    for (const e of events) for (const out of verify.decoder.push(e)) if (out.type === 'error') upstreamReportedError = true;
+    for (const e of events) {
+      for (const out of verify.decoder.push(e)) {
+        if (out.type === 'error') upstreamReportedError = true;
+        else if (out.type === 'usage') scope.usage(out.usage.inputTokens, out.usage.outputTokens);
+      }
+    }
   };
   /** Close with the caller dialect's error frames (after ending any half-written frame). */
   const fail = (controller: ReadableStreamDefaultController<Uint8Array>, error: ProxyError) => {
@@ -145,6 +169,7 @@ export function passthroughStream(body: ReadableStream<Uint8Array>, o: Passthrou
       if (bytes) controller.enqueue(bytes);
     }
     controller.close();
+    scope.streamEnded();
   };
 
   return new ReadableStream<Uint8Array>({
@@ -169,6 +194,7 @@ export function passthroughStream(body: ReadableStream<Uint8Array>, o: Passthrou
           }
           if (held) controller.enqueue(held);
           controller.close();
+          scope.streamEnded();
           return;
         }
         scope.markFirstByte();
@@ -182,6 +208,7 @@ export function passthroughStream(body: ReadableStream<Uint8Array>, o: Passthrou
       clearTimeout(idle);
       scope.abort(new ProxyError('upstream', 'Caller disconnected.'));
       await reader.cancel(reason).catch(() => {});
+      scope.streamEnded();
     },
   });
 }

@@ -5,6 +5,7 @@
 import { ProxyError } from '../canonical/index.ts';
 import type { UpstreamHttpRequest } from '../../translators/types.ts';
 import type { ResolvedTarget } from './resolve.ts';
+import { DryRun, assertStrict, jsonOrText, redactHeaders } from './debug.ts';
 import { asProxyError, type FetchLike, type RequestScope } from './scope.ts';
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504, 529]);
@@ -132,15 +133,28 @@ export async function callUpstream(fetch: FetchLike, scope: RequestScope, plan: 
     const target = plan.targets[ti]!;
     const { retry, timeouts } = target.upstream;
     const request = plan.build(target);
+    if (scope.flags.strict) assertStrict(scope.warnings, target.upstream.name);
+    if (scope.flags.dryRun) throw new DryRun(request, target);
+    scope.dump?.(`upstream request → ${target.upstream.name}`, {
+      method: request.method,
+      url: request.url,
+      headers: redactHeaders(request.headers),
+      body: jsonOrText(request.body),
+    });
     for (let n = 1; n <= retry.attempts; n++) {
       attempts++;
       scope.log.attempts = attempts;
       scope.log.upstream = target.upstream.name;
       let retryable = false;
       let waitSec: number | undefined;
+      const sentAt = scope.now();
       try {
         const res = await fetchOnce(fetch, request, scope, timeouts);
-        if (res.ok) return { res, target, request, targetIndex: ti };
+        scope.addUpstreamTime(scope.now() - sentAt);
+        if (res.ok) {
+          if (ti > 0) scope.log.fallback = true;
+          return { res, target, request, targetIndex: ti };
+        }
         const body = await res.text();
         const headers = headersToRecord(res.headers);
         last = scrubSecrets(plan.decodeError(target, res.status, body, headers), request);

@@ -64,11 +64,14 @@ async function main(): Promise<void> {
       config: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
+      debug: { type: 'boolean' },
     },
   });
   let config: Config;
   try {
     config = loadNodeConfig(values.config, process.env);
+    // --debug: the redacted wire dump of every request, on stderr.
+    if (values.debug) config.log.debug = true;
   } catch (e) {
     process.stderr.write(`${(e as Error).message}\n`);
     process.exit(1);

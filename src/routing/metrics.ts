@@ -1,0 +1,76 @@
+/**
+ * Prometheus metrics, fed only from the one log entry each request already produces (no extra
+ * per-request work when metrics are off: nothing is created). Exposed at `GET /metrics`.
+ */
+import type { LogEntry } from './scope.ts';
+
+const BUCKETS_MS = [5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000, 60000, 120000];
+
+class Histogram {
+  readonly counts = new Map<string, { buckets: number[]; sum: number; count: number }>();
+  observe(labels: string, value: number): void {
+    let h = this.counts.get(labels);
+    if (!h) this.counts.set(labels, (h = { buckets: BUCKETS_MS.map(() => 0), sum: 0, count: 0 }));
+    for (let i = 0; i < BUCKETS_MS.length; i++) if (value <= BUCKETS_MS[i]!) h.buckets[i]!++;
+    h.sum += value;
+    h.count++;
+  }
+  render(name: string, help: string): string {
+    let out = `# HELP ${name} ${help}\n# TYPE ${name} histogram\n`;
+    for (const [labels, h] of this.counts) {
+      const sep = labels ? ',' : '';
+      BUCKETS_MS.forEach((le, i) => (out += `${name}_bucket{${labels}${sep}le="${le}"} ${h.buckets[i]}\n`));
+      out += `${name}_bucket{${labels}${sep}le="+Inf"} ${h.count}\n${name}_sum{${labels}} ${h.sum}\n${name}_count{${labels}} ${h.count}\n`;
+    }
+    return out;
+  }
+}
+
+class Counter {
+  readonly values = new Map<string, number>();
+  add(labels: string, by = 1): void {
+    this.values.set(labels, (this.values.get(labels) ?? 0) + by);
+  }
+  render(name: string, help: string): string {
+    let out = `# HELP ${name} ${help}\n# TYPE ${name} counter\n`;
+    for (const [labels, v] of this.values) out += `${name}{${labels}} ${v}\n`;
+    return out;
+  }
+}
+
+const esc = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+
+export class Metrics {
+  private readonly requests = new Counter();
+  private readonly tokens = new Counter();
+  private readonly retries = new Counter();
+  private readonly fallbacks = new Counter();
+  private readonly latency = new Histogram();
+  private readonly ttfb = new Histogram();
+  private readonly overhead = new Histogram();
+
+  record(e: LogEntry): void {
+    const up = esc(e.upstream ?? 'none');
+    const who = `caller="${e.caller}",upstream="${up}"`;
+    this.requests.add(`${who},status="${e.status}"`);
+    this.latency.observe(who, e.durationMs);
+    if (e.ttfbMs !== undefined) this.ttfb.observe(who, e.ttfbMs);
+    if (e.upstreamMs !== undefined) this.overhead.observe(who, Math.max(0, e.durationMs - e.upstreamMs));
+    if (e.tokensIn) this.tokens.add(`upstream="${up}",direction="in"`, e.tokensIn);
+    if (e.tokensOut) this.tokens.add(`upstream="${up}",direction="out"`, e.tokensOut);
+    if (e.attempts && e.attempts > 1) this.retries.add(`upstream="${up}"`, e.attempts - 1);
+    if (e.fallback) this.fallbacks.add(`upstream="${up}"`);
+  }
+
+  render(): string {
+    return [
+      this.requests.render('interlingua_requests_total', 'Requests by caller dialect, upstream and status.'),
+      this.latency.render('interlingua_request_duration_ms', 'Whole request duration (streams: until the stream ended).'),
+      this.ttfb.render('interlingua_time_to_first_byte_ms', 'Time until the first response byte (first token for streams).'),
+      this.overhead.render('interlingua_proxy_overhead_ms', 'Request duration minus time spent waiting on the upstream.'),
+      this.tokens.render('interlingua_tokens_total', 'Tokens reported by upstreams.'),
+      this.retries.render('interlingua_upstream_retries_total', 'Upstream attempts beyond the first.'),
+      this.fallbacks.render('interlingua_fallbacks_total', 'Requests served by a fallback upstream.'),
+    ].join('');
+  }
+}
