@@ -15,6 +15,9 @@ import { chatFlow, type FlowDeps } from './routing/chat-flow.ts';
 import { countTokensFlow } from './routing/count-tokens.ts';
 import { imageFlow } from './routing/image-flow.ts';
 import { HOSTED_PREFIX, memoryImageStore, serveHosted, type ImageStore } from './routing/image-host.ts';
+
+/** Image stores for `AppOptions.imageStore`, for runtime entries (Workers: `cacheApiImageStore(caches.default)`). */
+export { cacheApiImageStore, memoryImageStore, type CacheLike, type ImageStore } from './routing/image-host.ts';
 import { callerInput, parseJsonBody, readBodyViaRequest, type BodyReader } from './routing/inbound.ts';
 import { createGuardedFetch, type GuardedFetch } from './routing/media.ts';
 import { listedModels, routedModel } from './routing/resolve.ts';

@@ -45,6 +45,8 @@ export interface UpstreamOptions {
   anthropicVersion?: string;
   /** Anthropic: `anthropic-beta` values to always send. */
   anthropicBeta?: string[];
+  /** Gemini images: an edit's mask is refused (default) or approximated by an instruction. */
+  imageMask?: 'refuse' | 'instruction';
   /** Extra headers to send upstream (e.g. OpenRouter's `HTTP-Referer`). */
   headers?: Record<string, string>;
 }

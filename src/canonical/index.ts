@@ -6,3 +6,6 @@ export * from './errors.ts';
 export * from './images.ts';
 export * from './carrier.ts';
 export * from './extras.ts';
+export * from './image-size.ts';
+export * from './image-chat.ts';
+export * from './hints.ts';

@@ -37,6 +37,8 @@ export const UpstreamSchema = v.strictObject({
   defaultMaxTokens: v.optional(positiveInt),
   anthropicVersion: v.optional(v.string()),
   anthropicBeta: v.optional(v.array(v.string())),
+  /** Gemini image upstreams: `instruction` approximates an edit's mask instead of refusing it. */
+  imageMask: v.optional(v.picklist(['refuse', 'instruction'])),
 });
 
 const RouteTargetSchema = v.union([

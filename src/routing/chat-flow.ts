@@ -46,6 +46,7 @@ export function upstreamTarget(t: ResolvedTarget, callerKey: string | undefined,
       defaultMaxTokens: defaultMaxTokens ?? u.defaultMaxTokens,
       anthropicVersion: u.anthropicVersion,
       anthropicBeta: u.anthropicBeta,
+      imageMask: u.imageMask,
       headers: u.headers,
     },
   };

@@ -10,7 +10,7 @@
  * its build step fails on one.
  */
 import type { ExecutionContext } from 'hono';
-import { createApp } from '../app.ts';
+import { cacheApiImageStore, createApp } from '../app.ts';
 import { configFromEnv, type Env } from '../config/load.ts';
 
 type Built = { app: ReturnType<typeof createApp> } | { error: string };
@@ -53,6 +53,8 @@ function build(env: Record<string, unknown>): Built {
       config,
       fetch: (input, init) => fetch(input, init),
       log: (entry) => console.log(JSON.stringify(entry)),
+      // Hosted images outlive one isolate: the Cache API of the zone serves them for 60 minutes.
+      imageStore: cacheApiImageStore((caches as unknown as { default: Cache }).default),
     });
     return { app };
   } catch (e) {

@@ -11,6 +11,7 @@ import { encodeResponse } from './encode-response.ts';
 import { decodeError, encodeError } from './errors.ts';
 import { createStreamDecoder } from './stream-decoder.ts';
 import { createStreamEncoder } from './stream-encoder.ts';
+import { createGeminiImages } from './image-upstream.ts';
 
 const METHODS = new Set(['generateContent', 'streamGenerateContent', 'countTokens']);
 
@@ -79,8 +80,6 @@ export const gemini: ChatDialect = {
   decodeCountTokens,
 };
 
-/**
- * Image generation through a Gemini upstream is not implemented in this folder yet; the
- * registry only registers it when set.
- */
-export const geminiImages: ImageUpstream | undefined = undefined;
+/** Gemini image models as an image upstream (masks refused; see image-encode.ts). */
+export const geminiImages: ImageUpstream = createGeminiImages();
+export { createGeminiImages, type GeminiImageOptions } from './image-upstream.ts';

@@ -138,36 +138,5 @@ export const GPT_IMAGE_PARAMS = [
   'partial_images',
 ] as const;
 
-/**
- * Aspect ratio of an OpenAI size (`1792x1024` → `16:9`), for upstreams that take ratios.
- * Sizes that are no common ratio give `undefined`, as do `auto` and malformed strings.
- */
-export function sizeToAspectRatio(size: string): string | undefined {
-  const dims = parseSize(size);
-  if (!dims) return undefined;
-  const ratio = dims.width / dims.height;
-  for (const [name, value] of RATIOS) if (Math.abs(ratio - value) < 0.04) return name;
-  return undefined;
-}
-
-/** `1792x1024` is 1.75, within 0.04 of 16:9 (1.78), which is what dall-e-3 means by it. */
-const RATIOS: ReadonlyArray<readonly [string, number]> = [
-  ['1:1', 1],
-  ['16:9', 16 / 9],
-  ['9:16', 9 / 16],
-  ['3:2', 3 / 2],
-  ['2:3', 2 / 3],
-  ['4:3', 4 / 3],
-  ['3:4', 3 / 4],
-  ['21:9', 21 / 9],
-  ['5:4', 5 / 4],
-  ['4:5', 4 / 5],
-];
-
-export function parseSize(size: string): { width: number; height: number } | undefined {
-  const m = /^(\d{1,5})x(\d{1,5})$/.exec(size);
-  if (!m) return undefined;
-  const width = Number(m[1]);
-  const height = Number(m[2]);
-  return width > 0 && height > 0 ? { width, height } : undefined;
-}
+/** Sizes ⇄ aspect ratios live in the canonical model: the Gemini image upstream needs them too. */
+export { parseSize, sizeToAspectRatio } from '../../src/canonical/index.ts';

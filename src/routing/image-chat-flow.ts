@@ -1,0 +1,64 @@
+/**
+ * A chat caller asking for image output (Gemini `responseModalities` with IMAGE) routed to an
+ * OpenAI image model: the chat request becomes an images call (a generation, or an edit when the
+ * last turn carries images), and the images come back as image parts of a chat response in the
+ * caller's dialect; streamed as one chunk per image.
+ */
+import { chatToImageRequest, imageResponseToChat, type ChatRequest, type ChatResponse, type StreamFrame } from '../canonical/index.ts';
+import { contentTypeOf, createSerializer } from '../sse/serialize.ts';
+import type { ChatCall, FlowDeps } from './chat-flow.ts';
+import { deliverImages, imageUpstreamOf, runImageCall } from './image-flow.ts';
+import { inlineRemoteMedia } from './media.ts';
+import type { ResolvedTarget } from './resolve.ts';
+import { jsonResponse, proxyHeaders } from './respond.ts';
+import type { RequestScope } from './scope.ts';
+
+/**
+ * The rule: the route's first target is an `openai` upstream and the model it sends is an OpenAI
+ * image model (`dall-e-…`, `gpt-image-…`, or the neutral `image-model-a|b|c`).
+ */
+export function isOpenAIImageTarget(t: ResolvedTarget): boolean {
+  return t.upstream.dialect === 'openai' && /^(dall-e-|gpt-image-|image-model-[abc]$)/.test(t.model);
+}
+
+export async function chatImageFlow(
+  deps: FlowDeps,
+  scope: RequestScope,
+  call: ChatCall,
+  chatReq: ChatRequest,
+  first: ResolvedTarget,
+): Promise<Response> {
+  const upstream = imageUpstreamOf(deps, first, chatReq.model);
+  // Image URLs in the caller's turn (Gemini fileData over http) become bytes first.
+  const req = await inlineRemoteMedia(chatReq, deps.guardedFetch, scope);
+  const converted = chatToImageRequest(req, req.model);
+  scope.warn(converted.warnings);
+  scope.warn([{ code: 'approximated', path: 'generationConfig.responseModalities', detail: 'images-api' }]);
+  const merged = await runImageCall(deps, scope, upstream, first, converted.value, call.callerKey);
+  // Chat callers get images inline: a URL the upstream returned is fetched into base64.
+  const delivered = await deliverImages(deps, scope, merged, 'b64_json', '', first.upstream.baseUrl);
+  const response = imageResponseToChat(delivered, req, scope.newId('img-'));
+  if (!req.stream) return jsonResponse(scope, call.caller.encodeResponse(response, req, scope));
+
+  // One chunk per image (the revised prompt, if any, rides with the first); usage on the last.
+  const framing = call.caller.streamFraming?.(call.input) ?? 'sse';
+  const frames: StreamFrame[] = [];
+  const chunks: ChatResponse[] = [];
+  for (const choice of response.choices) {
+    const text = choice.content.filter((p) => p.type === 'text');
+    const images = choice.content.filter((p) => p.type === 'image');
+    images.forEach((image, i) => {
+      chunks.push({ ...response, usage: undefined, choices: [{ ...choice, content: i === 0 ? [...text, image] : [image] }] });
+    });
+  }
+  if (chunks.length > 0 && response.usage) chunks[chunks.length - 1]!.usage = response.usage;
+  for (const chunk of chunks) frames.push({ data: JSON.stringify(call.caller.encodeResponse(chunk, req, scope)) });
+  const serializer = createSerializer(framing);
+  const head = serializer.push(frames) ?? new Uint8Array(0);
+  const tail = serializer.finish() ?? new Uint8Array(0);
+  const body = new Uint8Array(head.byteLength + tail.byteLength);
+  body.set(head);
+  body.set(tail, head.byteLength);
+  scope.markFirstByte();
+  return new Response(body, { status: 200, headers: proxyHeaders(scope, { 'content-type': contentTypeOf(framing), 'cache-control': 'no-cache' }) });
+}
