@@ -117,11 +117,19 @@ describe('stream decoder: fixtures', () => {
     ]);
   });
 
-  it('stream-malformed-function-call-finish-message → finish with unified error', () => {
-    expect(fixture('stream-malformed-function-call-finish-message.sse').slice(1)).toEqual([
-      { type: 'usage', usage: { inputTokens: 130, outputTokens: 0, totalTokens: 130 } },
-      { type: 'finish', reason: { unified: 'error', raw: 'MALFORMED_FUNCTION_CALL' } },
-    ]);
+  it('stream-malformed-function-call-finish-message → an error event (never a clean finish)', () => {
+    const events = fixture('stream-malformed-function-call-finish-message.sse').slice(1);
+    expect(events[0]).toEqual({ type: 'usage', usage: { inputTokens: 130, outputTokens: 0, totalTokens: 130 } });
+    expect(events).toHaveLength(2);
+    const e = events[1]!;
+    expect(e.type).toBe('error');
+    if (e.type === 'error') {
+      expect(e.error.kind).toBe('upstream');
+      expect(e.error.code).toBe('MALFORMED_FUNCTION_CALL');
+      expect(e.error.message).toContain('MALFORMED_FUNCTION_CALL');
+      expect(e.error.message).toContain("print(default_api.create(name='test'))");
+    }
+    expect(events.some((x) => x.type === 'finish')).toBe(false);
   });
 });
 

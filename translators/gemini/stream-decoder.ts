@@ -12,7 +12,8 @@
  * - Vertex streamed arguments (`willContinue` + `partialArgs[{jsonPath, …Value, willContinue}]`,
  *   closed by an empty `functionCall: {}`) assembled into one arguments delta;
  * - one `usage` event (before the finish events, and again at the end only if it changed);
- * - `prompt-blocked` for a prompt block, `error` for an `{"error":…}` chunk or broken JSON.
+ * - `prompt-blocked` for a prompt block, `error` for an `{"error":…}` chunk or broken JSON, and
+ *   `error` instead of `finish` for a model failure (MALFORMED_FUNCTION_CALL, see finish-reason.ts).
  */
 import { ProxyError, type ChatRequest, type SseEvent, type StreamEvent, type StreamStep, type Usage, type Signature } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
@@ -152,7 +153,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
       return;
     }
 
-    const finishing: Array<{ index: number; raw: string | undefined }> = [];
+    const finishing: Array<{ index: number; raw: string | undefined; message?: string }> = [];
     candidates.forEach((c, position) => {
       if (!isRecord(c)) return;
       const index = typeof c.index === 'number' ? c.index : position;
@@ -161,7 +162,9 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
       for (const part of parts) if (isRecord(part)) this.part(index, state, part, out);
       const logprobs = decodeLogprobs(c.logprobsResult);
       if (logprobs && logprobs.content.length > 0) out.push({ type: 'logprobs', ...(index ? { choice: index } : {}), logprobs });
-      if (typeof c.finishReason === 'string') finishing.push({ index, raw: c.finishReason });
+      if (typeof c.finishReason === 'string') {
+        finishing.push({ index, raw: c.finishReason, ...(typeof c.finishMessage === 'string' ? { message: c.finishMessage } : {}) });
+      }
     });
     if (finishing.length === 0) return;
     for (const f of finishing) this.closeAll(f.index, this.state(f.index), out);
@@ -170,7 +173,15 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
       const state = this.state(f.index);
       if (state.finished) continue;
       state.finished = true;
-      out.push({ type: 'finish', ...(f.index ? { choice: f.index } : {}), reason: decodeFinishReason(f.raw, state.calls > 0) });
+      const reason = decodeFinishReason(f.raw, state.calls > 0);
+      if (reason.unified === 'error') {
+        // MALFORMED_FUNCTION_CALL and kin: the model failed, so the stream fails (never a clean stop).
+        const raw = reason.raw ?? 'error';
+        const detail = f.message ?? 'the model produced an invalid response.';
+        out.push({ type: 'error', error: new ProxyError('upstream', `Upstream stopped with ${raw}: ${detail}`, { code: raw }) });
+        return;
+      }
+      out.push({ type: 'finish', ...(f.index ? { choice: f.index } : {}), reason });
     }
   }
 

@@ -9,7 +9,7 @@ import {
 } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { audioMediaType, mediaTypeOfFilename, parseDataUrl } from './media.ts';
-import { decodeReasoning } from './reasoning.ts';
+import { attachTextSignature, decodeReasoning } from './reasoning.ts';
 import { googleSignatureOf } from './tool-call-id.ts';
 import { parseAt } from './validate.ts';
 import {
@@ -191,7 +191,7 @@ export function decodeMessages(
         }
         messages.push({
           role: 'assistant',
-          content,
+          content: attachTextSignature(content),
           ...(msg.name !== undefined ? { name: msg.name } : {}),
         });
         break;

@@ -264,6 +264,18 @@ describe('encodeRequest', () => {
     });
   });
 
+  test('Anthropic cache_control markers are not sent, and reported once', () => {
+    const eph = { type: 'ephemeral' };
+    const { body, warnings } = encode({
+      ...baseReq,
+      system: [{ type: 'text', text: 'cached system', cacheControl: eph }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cacheControl: eph }] }],
+      tools: [{ name: 'a', cacheControl: eph }],
+    });
+    expect(JSON.stringify(body)).not.toMatch(/cache_?control/i);
+    expect(warnings.filter((w) => w.path === 'cache_control')).toEqual([{ code: 'dropped', path: 'cache_control' }]);
+  });
+
   test.each([
     [{ enabled: false }, 'none'],
     [{ budgetTokens: 0 }, 'none'],

@@ -1,6 +1,7 @@
 /** Upstream side: canonical `ChatRequest` → a Chat Completions HTTP request. */
 import {
   assertNever,
+  cacheControlWarnings,
   extrasFor,
   type ChatRequest,
   type Converted,
@@ -112,6 +113,7 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
   if (req.temperature !== undefined) body['temperature'] = req.temperature;
   if (req.topP !== undefined) body['top_p'] = req.topP;
   if (req.topK !== undefined) warnings.push({ code: 'dropped', path: 'topK', lossy: true });
+  warnings.push(...cacheControlWarnings(req));
   if (req.stop !== undefined) {
     if (req.stop.length > 4) warnings.push({ code: 'dropped', path: 'stop', detail: 'more than 4 sequences', lossy: true });
     body['stop'] = req.stop.slice(0, 4);

@@ -10,7 +10,7 @@ import {
 import type { TranslateContext } from '../types.ts';
 import { encodeFinishReason } from './finish-reason.ts';
 import { usesLegacyFunctions } from './legacy.ts';
-import { encodeReasoning } from './reasoning.ts';
+import { encodeReasoning, textSignature } from './reasoning.ts';
 import { encodeUsage } from './usage.ts';
 import type { OpenAIChatOutToolCall } from './wire.ts';
 
@@ -46,15 +46,19 @@ function encodeChoice(
   const refusals: string[] = [];
   const annotations: unknown[] = [];
   const reasoning: ReasoningPart[] = [];
+  const textSignatures: ReasoningPart[] = [];
   const calls: ToolCallPart[] = [];
   let audio: Record<string, unknown> | undefined;
   const extras = sameDialect(choice.extras);
   for (const p of choice.content) {
     switch (p.type) {
-      case 'text':
+      case 'text': {
         text = (text ?? '') + p.text;
         for (const c of p.citations ?? []) if (isAnnotation(c)) annotations.push(c);
+        const signed = textSignature(p);
+        if (signed) textSignatures.push(signed);
         break;
+      }
       case 'refusal':
         refusals.push(p.text);
         break;
@@ -84,7 +88,7 @@ function encodeChoice(
     role: 'assistant',
     content: text,
     refusal: refusals.length > 0 ? refusals.join('') : null,
-    ...encodeReasoning(reasoning),
+    ...encodeReasoning([...reasoning, ...textSignatures]),
     annotations,
   };
   if (calls.length > 0) {

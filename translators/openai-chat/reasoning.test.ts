@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { encodeSignature } from '../../src/canonical/index.ts';
-import { decodeReasoning, encodeReasoning } from './reasoning.ts';
+import { attachTextSignature, decodeReasoning, encodeReasoning, textSignature } from './reasoning.ts';
 
 const sig = { origin: 'anthropic' as const, value: 'EqQB' };
 
@@ -45,4 +45,19 @@ test('decode: OpenRouter raw details tagged by format, summaries, junk skipped, 
   ]);
   expect(decodeReasoning(undefined, 'plain')).toEqual([{ type: 'reasoning', text: 'plain' }]);
   expect(decodeReasoning([], '')).toEqual([]);
+});
+
+test('a Gemini signature on answer text rides as an empty signed detail and goes back onto the text', () => {
+  const gsig = { origin: 'gemini' as const, value: 'EtoFCtcF' };
+  const text = { type: 'text' as const, text: 'There are 3.', signature: gsig };
+  const wire = encodeReasoning([{ type: 'reasoning', text: 'counting' }, textSignature(text)!]);
+  expect(wire.reasoning_content).toBe('counting');
+  expect(wire.reasoning_details?.[1]).toEqual({ type: 'reasoning.text', text: '', signature: encodeSignature(gsig) });
+  const decoded = decodeReasoning(wire.reasoning_details, wire.reasoning_content);
+  expect(attachTextSignature([...decoded, { type: 'text', text: 'There are 3.' }])).toEqual([{ type: 'reasoning', text: 'counting' }, text]);
+  // Without answer text, or for another vendor's empty block, nothing moves.
+  expect(attachTextSignature(decoded)).toEqual(decoded);
+  const foreign = [{ type: 'reasoning' as const, text: '', signature: sig }, { type: 'text' as const, text: 'x' }];
+  expect(attachTextSignature(foreign)).toEqual(foreign);
+  expect(textSignature({ type: 'text', text: 'plain' })).toBeUndefined();
 });

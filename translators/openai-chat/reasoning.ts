@@ -8,6 +8,7 @@ import * as v from 'valibot';
 import {
   decodeSignature,
   encodeSignature,
+  type Part,
   type ReasoningPart,
   type Signature,
   type Vendor,
@@ -89,4 +90,24 @@ export function encodeReasoningDetail(p: ReasoningPart): OpenAIChatOutReasoningD
     text: p.text,
     ...(p.signature ? { signature: encodeSignature(p.signature) } : {}),
   };
+}
+
+/**
+ * Gemini signs answer text too (a `thoughtSignature` on the text part). Chat Completions has no
+ * field for that, so it rides as an empty signed `reasoning_details` entry (`textSignature`), and
+ * on the way back goes onto the message's last text again (`attachTextSignature`).
+ */
+export function textSignature(part: Extract<Part, { type: 'text' }>): ReasoningPart | undefined {
+  return part.signature ? { type: 'reasoning', text: '', signature: part.signature } : undefined;
+}
+
+export function attachTextSignature(parts: Part[]): Part[] {
+  const at = parts.findIndex((p) => p.type === 'reasoning' && p.text === '' && !p.redacted && p.signature?.origin === 'gemini');
+  let textAt = -1;
+  parts.forEach((p, i) => {
+    if (p.type === 'text' && !p.signature) textAt = i;
+  });
+  if (at < 0 || textAt < 0) return parts;
+  const sig = (parts[at] as ReasoningPart).signature!;
+  return parts.flatMap((p, i) => (i === at ? [] : i === textAt ? [{ ...p, signature: sig } as Part] : [p]));
 }

@@ -94,6 +94,8 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
         if (e.text) this.delta(idx, { content: e.text }, out, true);
         break;
       case 'text-end':
+        // A Gemini signature on the answer text (see reasoning.ts textSignature).
+        if (e.signature) this.delta(idx, { reasoning_details: [{ type: 'reasoning.text', text: '', signature: encodeSignature(e.signature) }] }, out);
         break;
       case 'refusal-start':
         this.role(idx, 'refusal', out);
