@@ -126,7 +126,7 @@ describe('anthropic decodeRequest: fields', () => {
       temperature: 0.5,
       topK: 40,
       topP: 0.9,
-      reasoning: { enabled: true, budgetTokens: 1024 },
+      reasoning: { enabled: true, budgetTokens: 1024, includeThoughts: true },
       toolChoice: { type: 'required' },
       parallelToolCalls: false,
       tools: [{ name: 'f', description: 'd', parameters: { type: 'object' }, cacheControl: { type: 'ephemeral' } }],
@@ -137,7 +137,9 @@ describe('anthropic decodeRequest: fields', () => {
   it('thinking disabled / adaptive, tool_choice tool / none / auto', () => {
     const msgs = [{ role: 'user', content: 'x' }];
     expect(decode({ ...base, messages: msgs, thinking: { type: 'disabled' } }).value.reasoning).toEqual({ enabled: false });
-    expect(decode({ ...base, messages: msgs, thinking: { type: 'adaptive' } }).value.reasoning).toEqual({ enabled: true, budgetTokens: -1 });
+    expect(decode({ ...base, messages: msgs, thinking: { type: 'adaptive' } }).value.reasoning).toEqual({ enabled: true, budgetTokens: -1, includeThoughts: true });
+    // Thoughts are returned unless display is omitted (Gemini upstreams are asked for them).
+    expect(decode({ ...base, messages: msgs, max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 1024, display: 'omitted' } }).value.reasoning).toEqual({ enabled: true, budgetTokens: 1024, includeThoughts: false });
     expect(decode({ ...base, messages: msgs, tool_choice: { type: 'tool', name: 'f' } }).value.toolChoice).toEqual({ type: 'tool', name: 'f' });
     expect(decode({ ...base, messages: msgs, tool_choice: { type: 'none' } }).value.toolChoice).toEqual({ type: 'none' });
     const auto = decode({ ...base, messages: msgs, tool_choice: { type: 'auto' } }).value;

@@ -200,15 +200,13 @@ function decodeThinking(raw: Record<string, unknown>, extras: Record<string, unk
   switch (t.type) {
     case 'disabled':
       return { enabled: false };
+    // Thinking text comes back unless `display: "omitted"`: upstreams that return thoughts only
+    // on request (Gemini `includeThoughts`) are asked for them.
     case 'enabled':
-      return {
-        enabled: true,
-        budgetTokens: t.budget_tokens,
-        ...(t.display === 'omitted' ? { includeThoughts: false } : {}),
-      };
+      return { enabled: true, budgetTokens: t.budget_tokens, includeThoughts: t.display !== 'omitted' };
     case 'adaptive':
       // Adaptive thinking: the model picks its budget, canonical "dynamic" (-1).
-      return { enabled: true, budgetTokens: -1, ...(t.display === 'omitted' ? { includeThoughts: false } : {}) };
+      return { enabled: true, budgetTokens: -1, includeThoughts: t.display !== 'omitted' };
   }
 }
 

@@ -294,7 +294,7 @@ describe('anthropic canonical round trip', () => {
       maxOutputTokens: 20000,
       topP: 0.97,
       stop: ['END'],
-      reasoning: { enabled: true, budgetTokens: 4096 },
+      reasoning: { enabled: true, budgetTokens: 4096, includeThoughts: true },
       responseFormat: { type: 'json-schema', schema: { type: 'object' } },
       stream: true,
       user: 'u-1',
