@@ -192,7 +192,9 @@ export function passthroughStream(body: ReadableStream<Uint8Array>, o: Passthrou
             const ended = verify.decoder.finish().find((e) => e.type === 'error');
             if (ended?.type === 'error' && !upstreamReportedError) return fail(controller, ended.error);
           }
-          if (held) controller.enqueue(held);
+          // A last frame the upstream did not end with a blank line is completed, so the
+          // caller's SSE parser dispatches it too.
+          if (held) controller.enqueue(concat(held, FRAME_END));
           controller.close();
           scope.streamEnded();
           return;
@@ -212,6 +214,8 @@ export function passthroughStream(body: ReadableStream<Uint8Array>, o: Passthrou
     },
   });
 }
+
+const FRAME_END = new Uint8Array([10, 10]);
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   const out = new Uint8Array(a.length + b.length);

@@ -148,3 +148,14 @@ describe.each(CALLERS)('faults, %s caller', (dialect) => {
     expect(mock.requests.at(-1)!.json.model).toBe('claude-x');
   });
 });
+
+describe('passthrough completes a last frame the upstream left open', () => {
+  it('an Anthropic stream whose final event lacks its blank line still ends with message_stop', async () => {
+    const text = fixtureText('anthropic', 'stream-text-basic.sse');
+    expect(text.endsWith('\n\n')).toBe(false);
+    mock.reply(fixtureReply('anthropic', 'stream-text-basic.sse'));
+    const r = await call('anthropic', proxy.url, 'claude-sonnet-4-5', true);
+    expect(streamClosedCleanly('anthropic', r.text)).toBe(true);
+    expect(r.text.endsWith('\n\n')).toBe(true);
+  });
+});

@@ -341,3 +341,15 @@ describe('countTokens', () => {
     expect(gemini.decodeCountTokens!(null)).toBe(0);
   });
 });
+
+describe('prompt-caching markers', () => {
+  it('reports cache_control on messages as dropped, once', () => {
+    const marked = base({
+      system: [{ type: 'text', text: 'long system prompt', cacheControl: { type: 'ephemeral' } }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cacheControl: { type: 'ephemeral' } }] }],
+    });
+    const { warnings } = gemini.encodeRequest(marked, target(), testContext());
+    expect(warnings.filter((w) => w.path === 'cache_control')).toEqual([{ code: 'dropped', path: 'cache_control' }]);
+    expect(gemini.encodeRequest(base(), target(), testContext()).warnings.some((w) => w.path === 'cache_control')).toBe(false);
+  });
+});

@@ -8,6 +8,7 @@
  * minimal 512 · low 1024 · medium 8192 · high 24576.
  */
 import {
+  cacheControlWarnings,
   extrasFor,
   type ChatRequest,
   type Converted,
@@ -52,7 +53,8 @@ export interface GeminiRequestBody {
 
 /** The request body (shared by generateContent and countTokens). */
 export function encodeBody(req: ChatRequest, model: string): Converted<GeminiRequestBody> {
-  const warnings: Warning[] = [];
+  // Prompt-caching markers have no Gemini equivalent (its caching is `cachedContent`).
+  const warnings: Warning[] = cacheControlWarnings({ ...req, tools: undefined });
   const body: GeminiRequestBody = { contents: encodeContents(req.messages, model, warnings) };
 
   const system: Array<{ text: string }> = [];
