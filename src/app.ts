@@ -20,6 +20,7 @@ import { HOSTED_PREFIX, memoryImageStore, serveHosted, type ImageStore } from '.
 export { cacheApiImageStore, memoryImageStore, type CacheLike, type ImageStore } from './routing/image-host.ts';
 import { callerInput, parseJsonBody, readBodyViaRequest, type BodyReader } from './routing/inbound.ts';
 import { createGuardedFetch, type GuardedFetch } from './routing/media.ts';
+import { createModelLister } from './routing/models.ts';
 import { listedModels, routedModel } from './routing/resolve.ts';
 import { errorResponse, jsonResponse, toProxyError } from './routing/respond.ts';
 import { RequestScope, randomToken, type FetchLike, type LogEntry } from './routing/scope.ts';
@@ -180,6 +181,7 @@ export function createApp(o: AppOptions) {
   // Model lists, in the shape of the dialect the caller speaks.
   const models = (): ModelInfo[] =>
     listedModels(o.config).map((m) => ({ id: m.id, ownedBy: m.upstream, created: 0 }));
+  const lister = createModelLister(o.config, reg, o.fetch, now);
   const listCaller = (c: Context): ChatCaller => {
     if (c.req.header('anthropic-version') || c.req.header('compat-version')) return anthropic;
     if (c.req.header('x-goog-api-key') || c.req.query('key')) return gemini;
@@ -187,7 +189,8 @@ export function createApp(o: AppOptions) {
   };
   const listModels: Handler = async (scope, c) => {
     const caller = c.req.path.startsWith('/v1beta/') ? gemini : listCaller(c);
-    return jsonResponse(scope, caller.encodeModelList?.(models()) ?? { data: models() });
+    const all = await lister.list();
+    return jsonResponse(scope, caller.encodeModelList?.(all) ?? { data: all });
   };
   app.get('/v1/models', (c) => serve('models', listCaller(c).encodeError, listModels)(c));
   app.get('/v1beta/models', serve('models', gemini.encodeError, listModels));

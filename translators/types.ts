@@ -129,6 +129,9 @@ export interface ChatUpstream {
    * `rawBody` is forwarded byte for byte when the model needs no rename.
    */
   encodePassthrough(input: CallerInput, rawBody: string, target: UpstreamTarget): UpstreamHttpRequest;
+  /** The upstream's own model list (merged into `GET …/models` behind a short cache). */
+  encodeModelListRequest?(target: UpstreamTarget): UpstreamHttpRequest;
+  decodeModelList?(body: unknown): string[];
   /** Token counting, where the upstream has an endpoint for it. */
   encodeCountTokens?(req: ChatRequest, target: UpstreamTarget, ctx: TranslateContext): UpstreamHttpRequest;
   decodeCountTokens?(body: unknown): number;

@@ -2,6 +2,7 @@
  * The Anthropic Messages dialect, both sides (`POST /v1/messages`, `/v1/messages/count_tokens`).
  * https://docs.claude.com/en/api/messages
  */
+import { decodeModelList, encodeModelListRequest } from './model-list.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
@@ -30,6 +31,8 @@ export const anthropic: ChatDialect = {
   createStreamDecoder,
   decodeError,
   encodePassthrough,
+  encodeModelListRequest,
+  decodeModelList,
   encodeCountTokens: (req, target) => encodeCountTokens(req, target),
   decodeCountTokens,
 };

@@ -3,6 +3,7 @@
  * Spec: shared/spec/generate-content-and-messages.md part A; wire facts: fixtures and
  * https://ai.google.dev/api/generate-content.
  */
+import { decodeModelList, encodeModelListRequest } from './model-list.ts';
 import type { ChatDialect, CallerInput, ImageUpstream, ModelInfo, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
@@ -76,6 +77,8 @@ export const gemini: ChatDialect = {
   createStreamDecoder,
   decodeError,
   encodePassthrough,
+  encodeModelListRequest,
+  decodeModelList,
   encodeCountTokens,
   decodeCountTokens,
 };

@@ -1,4 +1,5 @@
 /** The OpenAI Chat Completions dialect: caller side and upstream side. */
+import { decodeModelList, encodeModelListRequest } from './model-list.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
@@ -25,4 +26,6 @@ export const openaiChat: ChatDialect = {
   createStreamDecoder: (req, ctx) => new OpenAIChatStreamDecoder(req, ctx),
   decodeError,
   encodePassthrough,
+  encodeModelListRequest,
+  decodeModelList,
 };

@@ -1,0 +1,72 @@
+/**
+ * Model lists: the configured names (globs shown as configured), plus each upstream's own list
+ * where it can be asked (upstreams with a key of their own), kept behind a short cache. An
+ * upstream model is listed only when the config routes that name to that upstream.
+ */
+import type { ModelInfo } from '../../translators/types.ts';
+import type { Registry } from '../../translators/index.ts';
+import type { Config, Upstream } from '../config/load.ts';
+import { listedModels, resolveModel } from './resolve.ts';
+import type { FetchLike } from './scope.ts';
+
+const TTL_MS = 5 * 60_000;
+const TIMEOUT_MS = 5_000;
+
+export interface ModelLister {
+  list(): Promise<ModelInfo[]>;
+}
+
+function routesTo(config: Config, id: string, upstream: Upstream): boolean {
+  try {
+    const r = resolveModel(config, id);
+    return r.targets[0]!.upstream.name === upstream.name && r.targets[0]!.model === id;
+  } catch {
+    return false;
+  }
+}
+
+export function createModelLister(config: Config, registry: Registry, fetch: FetchLike, now: () => number): ModelLister {
+  const cache = new Map<string, { at: number; ids: Promise<string[]> }>();
+
+  const ask = async (u: Upstream): Promise<string[]> => {
+    const dialect = registry.chatUpstreams[u.dialect];
+    if (!dialect.encodeModelListRequest || !dialect.decodeModelList) return [];
+    const req = dialect.encodeModelListRequest({ name: u.name, baseUrl: u.baseUrl, model: '', apiKey: u.apiKey, options: { headers: u.headers } });
+    try {
+      const res = await fetch(req.url, { method: 'GET', headers: req.headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
+      if (!res.ok) {
+        await res.body?.cancel();
+        return [];
+      }
+      return dialect.decodeModelList(await res.json());
+    } catch {
+      // An upstream that cannot list its models leaves the configured list as it is.
+      return [];
+    }
+  };
+
+  const upstreamIds = (u: Upstream): Promise<string[]> => {
+    const hit = cache.get(u.name);
+    if (hit && now() - hit.at < TTL_MS) return hit.ids;
+    const ids = ask(u);
+    cache.set(u.name, { at: now(), ids });
+    return ids;
+  };
+
+  return {
+    async list() {
+      const out: ModelInfo[] = listedModels(config).map((m) => ({ id: m.id, ownedBy: m.upstream, created: 0 }));
+      const seen = new Set(out.map((m) => m.id));
+      const asked = Object.values(config.upstreams).filter((u) => u.apiKey);
+      const lists = await Promise.all(asked.map(upstreamIds));
+      asked.forEach((u, i) => {
+        for (const id of lists[i]!) {
+          if (seen.has(id) || !routesTo(config, id, u)) continue;
+          seen.add(id);
+          out.push({ id, ownedBy: u.name, created: 0 });
+        }
+      });
+      return out;
+    },
+  };
+}

@@ -1,0 +1,14 @@
+/** The upstream's own model list: `GET {baseUrl}/models` → `data[].id`. */
+import type { UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
+import { upstreamHeaders } from './encode-request.ts';
+
+export function encodeModelListRequest(target: UpstreamTarget): UpstreamHttpRequest {
+  const { 'content-type': _json, ...headers } = upstreamHeaders(target);
+  return { method: 'GET', url: `${target.baseUrl.replace(/\/+$/, '')}/models`, headers, stream: false };
+}
+
+export function decodeModelList(body: unknown): string[] {
+  const data = (body as { data?: unknown } | null)?.data;
+  if (!Array.isArray(data)) return [];
+  return data.map((m) => (m as { id?: unknown })?.id).filter((id): id is string => typeof id === 'string');
+}
