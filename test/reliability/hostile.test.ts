@@ -1,0 +1,41 @@
+/**
+ * Hostile upstream data: huge choice and tool-call indexes, absurd counts. Every decoder →
+ * encoder pair must stay bounded (a sparse array indexed by a wire value would not).
+ */
+import { describe, expect, it } from 'vitest';
+import type { StreamFrame } from '../../src/canonical/index.ts';
+import { chatDialects } from '../../translators/index.ts';
+import { testContext } from '../support/fixtures.ts';
+
+const req = { model: 'm', system: [], messages: [], stream: true, streamUsage: true } as const;
+
+const hostile: Record<string, string[]> = {
+  'openai-chat': [
+    JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 1_000_000_000, delta: { role: 'assistant', content: 'hi' }, finish_reason: null }] }),
+    JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { tool_calls: [{ index: 2_000_000_000, id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] }, finish_reason: null }] }),
+    JSON.stringify({ id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: -5, delta: { content: 'neg' }, finish_reason: 'stop' }] }),
+  ],
+  anthropic: [
+    JSON.stringify({ type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', model: 'm', content: [], usage: { input_tokens: 1, output_tokens: 1 } } }),
+    JSON.stringify({ type: 'content_block_start', index: 1_000_000_000, content_block: { type: 'text', text: '' } }),
+    JSON.stringify({ type: 'content_block_delta', index: 1_000_000_000, delta: { type: 'text_delta', text: 'hi' } }),
+    JSON.stringify({ type: 'content_block_stop', index: 1_000_000_000 }),
+  ],
+  gemini: [
+    JSON.stringify({ candidates: [{ index: 1_000_000_000, content: { role: 'model', parts: [{ text: 'hi' }] } }] }),
+    JSON.stringify({ candidates: [{ index: 3, content: { role: 'model', parts: [{ functionCall: { name: 'f', args: {} } }] }, finishReason: 'STOP' }] }),
+  ],
+};
+
+describe.each(chatDialects.map((d) => [d.id, d] as const))('hostile %s upstream', (_id, up) => {
+  it.each(chatDialects.map((d) => [d.id, d] as const))('→ %s caller stays bounded', (_c, caller) => {
+    const dec = up.createStreamDecoder({ ...req }, testContext());
+    const enc = caller.createStreamEncoder({ ...req }, testContext());
+    const frames: StreamFrame[] = [];
+    for (const data of hostile[up.id]!) for (const e of dec.push({ data })) frames.push(...enc.push(e));
+    for (const e of dec.finish()) frames.push(...enc.push(e));
+    frames.push(...enc.finish());
+    const bytes = frames.reduce((n, f) => n + f.data.length, 0);
+    expect(bytes).toBeLessThan(100_000);
+  });
+});
