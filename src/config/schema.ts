@@ -37,6 +37,8 @@ export const UpstreamSchema = v.strictObject({
   defaultMaxTokens: v.optional(positiveInt),
   anthropicVersion: v.optional(v.string()),
   anthropicBeta: v.optional(v.array(v.string())),
+  /** Fetch media URLs (guarded) and send them inline, for upstreams that cannot reach them. */
+  inlineMedia: v.optional(v.boolean()),
   /** Gemini image upstreams: `instruction` approximates an edit's mask instead of refusing it. */
   imageMask: v.optional(v.picklist(['refuse', 'instruction'])),
 });

@@ -96,7 +96,7 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, call: ChatCa
   }
 
   // Media the upstream cannot fetch itself is fetched (guarded) and inlined first.
-  if (upstreamOf(first).inlineMediaOnly) req = await inlineRemoteMedia(req, deps.guardedFetch, scope);
+  if (upstreamOf(first).inlineMediaOnly || first.upstream.inlineMedia) req = await inlineRemoteMedia(req, deps.guardedFetch, scope);
 
   const out = await callOnce(deps, scope, call, req, resolved.targets, defaultMaxTokens, true);
   const { success, upstream, passthrough } = out;

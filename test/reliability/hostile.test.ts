@@ -3,11 +3,11 @@
  * encoder pair must stay bounded (a sparse array indexed by a wire value would not).
  */
 import { describe, expect, it } from 'vitest';
-import type { StreamFrame } from '../../src/canonical/index.ts';
+import type { ChatRequest, StreamFrame } from '../../src/canonical/index.ts';
 import { chatDialects } from '../../translators/index.ts';
 import { testContext } from '../support/fixtures.ts';
 
-const req = { model: 'm', system: [], messages: [], stream: true, streamUsage: true } as const;
+const req: ChatRequest = { model: 'm', system: [], messages: [], stream: true, streamUsage: true };
 
 const hostile: Record<string, string[]> = {
   'openai-chat': [
