@@ -10,6 +10,7 @@ import { contentTypeOf } from '../sse/serialize.ts';
 import { fanOutResponse, fanOutStream } from './fan-out.ts';
 import { chatImageFlow, isOpenAIImageTarget } from './image-chat-flow.ts';
 import type { ImageStore } from './image-host.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './inbound.ts';
 import { inlineRemoteMedia, type GuardedFetch } from './media.ts';
 import { resolveModel, type ResolvedTarget } from './resolve.ts';
 import { errorResponse, jsonResponse, proxyHeaders } from './respond.ts';
@@ -172,6 +173,9 @@ function decodeText(
     body = JSON.parse(text);
   } catch {
     throw new ProxyError('upstream', `Upstream ${success.target.upstream.name} returned a body that is not JSON.`, { raw: text.slice(0, 2000) });
+  }
+  if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
+    throw new ProxyError('upstream', `Upstream ${success.target.upstream.name} returned JSON nested deeper than ${MAX_JSON_DEPTH} levels.`);
   }
   let response: ChatResponse;
   try {

@@ -33,10 +33,28 @@ export function tooLarge(limit: number): ProxyError {
   return new ProxyError('too-large', `Request body exceeds the limit of ${limit} bytes.`, { code: 'request_too_large' });
 }
 
+/** Deepest nesting a request or response may have: far beyond any real one, far below a stack. */
+export const MAX_JSON_DEPTH = 256;
+
+/** True when `value` nests deeper than `max` (checked without recursion). */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
 export function parseJsonBody(text: string): unknown {
   if (!text.trim()) throw new ProxyError('invalid-request', 'The request body is empty; expected a JSON object.');
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new ProxyError(
       'invalid-request',
@@ -44,6 +62,10 @@ export function parseJsonBody(text: string): unknown {
       { code: 'invalid_json' },
     );
   }
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+    throw new ProxyError('invalid-request', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`, { code: 'invalid_json' });
+  }
+  return value;
 }
 
 export function headerRecord(h: Headers): Record<string, string> {

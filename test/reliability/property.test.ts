@@ -138,3 +138,21 @@ describe('any byte split decodes to the same events', () => {
     );
   });
 });
+
+describe('deeply nested bodies are a 400, not a stack overflow', () => {
+  const deepArray = '['.repeat(50_000) + ']'.repeat(50_000);
+  const deepObject = '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000);
+  const bodies: Array<[string, Record<string, string>, (d: string) => string]> = [
+    ['/v1/chat/completions', routes[0]![1], (d) => `{"model":"claude-x","messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"f","parameters":${d}}}]}`],
+    ['/v1/messages', routes[1]![1], (d) => `{"model":"gpt-4o","max_tokens":5,"messages":[{"role":"user","content":"hi"}],"tools":[{"name":"f","input_schema":${d}}]}`],
+    [routes[3]![0], routes[3]![1], (d) => `{"contents":[{"parts":[{"text":"hi"}]}],"tools":[{"functionDeclarations":[{"name":"f","parameters":${d}}]}]}`],
+  ];
+  it.each(bodies.flatMap(([p, h, b]) => [[`${p} (arrays)`, p, h, b(deepArray)], [`${p} (objects)`, p, h, b(deepObject)]] as const))(
+    '%s',
+    async (_n, path, headers, body) => {
+      const res = await app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain('nests deeper than');
+    },
+  );
+});
