@@ -7,21 +7,40 @@ import type { RequestScope } from './scope.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Headers every proxied response carries. */
-export function proxyHeaders(scope: RequestScope, extra?: Record<string, string>): Headers {
-  const h = new Headers(extra);
-  h.set('x-request-id', scope.requestId);
-  if (scope.log.upstream) h.set('x-interlingua-upstream', scope.log.upstream);
-  if (scope.warnings.length) {
-    const tokens = [...new Set(scope.warnings.map(warningToken))];
-    h.set('x-interlingua-warnings', tokens.join(', '));
-  }
+/**
+ * Headers every proxied response carries, as a plain lowercase record: a fresh object per
+ * response (nothing of the upstream's is mutated), and on Node the server writes a record
+ * straight out where a `Headers` would be built and then copied back into one.
+ */
+export function proxyHeaders(scope: RequestScope, extra?: Record<string, string>): Record<string, string> {
+  const h: Record<string, string> = {};
+  if (extra) for (const k in extra) h[k.toLowerCase()] = extra[k]!;
+  h['x-request-id'] = scope.requestId;
+  if (scope.log.upstream) h['x-interlingua-upstream'] = scope.log.upstream;
+  if (scope.warnings.length) h['x-interlingua-warnings'] = warningsHeader(scope.warnings.map(warningToken));
   return h;
+}
+
+const MAX_WARNINGS_HEADER = 4096;
+
+/**
+ * The loss report as a header value: unique tokens, anything outside printable ASCII
+ * percent-encoded (paths can hold a caller's property names), cut to a size every client takes.
+ */
+export function warningsHeader(tokens: string[]): string {
+  let out = '';
+  for (const t of new Set(tokens)) {
+    const safe = t.replace(/[^\x20-\x7e]|%/g, (c) => encodeURIComponent(c));
+    const next = out ? `${out}, ${safe}` : safe;
+    if (next.length > MAX_WARNINGS_HEADER) return `${out}, more`;
+    out = next;
+  }
+  return out;
 }
 
 export function jsonResponse(scope: RequestScope, body: unknown, status = 200, extra?: Record<string, string>): Response {
   const h = proxyHeaders(scope, extra);
-  h.set('content-type', JSON_TYPE);
+  h['content-type'] = JSON_TYPE;
   return new Response(JSON.stringify(body), { status, headers: h });
 }
 

@@ -39,12 +39,19 @@ export interface RequestFlags {
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
+/** Random bytes drawn in blocks: one getRandomValues call per ~170 ids, not one per id. */
+const pool = new Uint8Array(4096);
+let poolAt = pool.length;
+
 /** A random base62 string (ids in responses, hosted image names). */
 export function randomToken(length: number): string {
-  const bytes = new Uint8Array(length);
-  crypto.getRandomValues(bytes);
+  if (length > pool.length) throw new RangeError('randomToken: length too large');
+  if (poolAt + length > pool.length) {
+    crypto.getRandomValues(pool);
+    poolAt = 0;
+  }
   let out = '';
-  for (let i = 0; i < length; i++) out += ALPHABET[bytes[i]! % 62];
+  for (let i = 0; i < length; i++) out += ALPHABET[pool[poolAt++]! % 62];
   return out;
 }
 

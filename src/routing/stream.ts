@@ -22,6 +22,32 @@ export interface TranslateStreamOptions {
   onEnd?: (error?: ProxyError) => void;
 }
 
+/**
+ * The idle deadline of a stream: `touch()` before each read, `stop()` at the end. One timer that
+ * re-arms itself for the remainder when it fires early, instead of a new timer per chunk.
+ */
+function idleTimer(ms: number, onIdle: () => void): { touch(): void; stop(): void } {
+  let last = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const check = () => {
+    const quiet = Date.now() - last;
+    if (quiet >= ms) {
+      timer = undefined;
+      onIdle();
+    } else timer = setTimeout(check, ms - quiet);
+  };
+  return {
+    touch() {
+      last = Date.now();
+      timer ??= setTimeout(check, ms);
+    },
+    stop() {
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
+
 export function translateStream(body: ReadableStream<Uint8Array>, o: TranslateStreamOptions): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const parser = createSseChunkParser(o.maxBufferSize);
@@ -31,7 +57,7 @@ export function translateStream(body: ReadableStream<Uint8Array>, o: TranslateSt
   // Wire dump only: what came in and what went out, dumped when the stream ends.
   const trace = scope.dump ? { upstream: [] as SseEvent[], caller: [] as StreamFrame[] } : undefined;
   let done = false;
-  let idle: ReturnType<typeof setTimeout> | undefined;
+  const idle = idleTimer(o.idleMs, () => o.scope.abort(new ProxyError('timeout', `Upstream stream was idle for ${o.idleMs} ms.`)));
 
   const encodeEvents = (events: StreamEvent[], frames: StreamFrame[]) => {
     for (const ev of events) {
@@ -56,7 +82,7 @@ export function translateStream(body: ReadableStream<Uint8Array>, o: TranslateSt
 
   const end = (controller: ReadableStreamDefaultController<Uint8Array>, frames: StreamFrame[], error?: ProxyError) => {
     done = true;
-    clearTimeout(idle);
+    idle.stop();
     if (error) encodeEvents([{ type: 'error', error }], frames);
     else encodeEvents(o.decoder.finish(), frames);
     for (const f of o.encoder.finish()) frames.push(f);
@@ -73,11 +99,7 @@ export function translateStream(body: ReadableStream<Uint8Array>, o: TranslateSt
     async pull(controller) {
       const frames: StreamFrame[] = [];
       while (!done && frames.length === 0) {
-        clearTimeout(idle);
-        idle = setTimeout(
-          () => o.scope.abort(new ProxyError('timeout', `Upstream stream was idle for ${o.idleMs} ms.`)),
-          o.idleMs,
-        );
+        idle.touch();
         let chunk: ReadableStreamReadResult<Uint8Array>;
         try {
           chunk = await reader.read();
@@ -109,7 +131,7 @@ export function translateStream(body: ReadableStream<Uint8Array>, o: TranslateSt
     async cancel(reason) {
       // The caller went away: stop the upstream at once.
       done = true;
-      clearTimeout(idle);
+      idle.stop();
       o.scope.abort(new ProxyError('upstream', 'Caller disconnected.'));
       await reader.cancel(reason).catch(() => {});
       ended(new ProxyError('upstream', 'Caller disconnected.'));
@@ -150,7 +172,7 @@ export function passthroughStream(body: ReadableStream<Uint8Array>, o: Passthrou
     return end > 0 ? data.subarray(0, end) : undefined;
   };
   let upstreamReportedError = false;
-  let idle: ReturnType<typeof setTimeout> | undefined;
+  const idle = idleTimer(o.idleMs, () => scope.abort(new ProxyError('timeout', `Upstream stream was idle for ${o.idleMs} ms.`)));
 
   const watch = (events: SseEvent[]) => {
     if (!verify) return;
@@ -176,17 +198,16 @@ export function passthroughStream(body: ReadableStream<Uint8Array>, o: Passthrou
     async pull(controller) {
       // Keep reading until something is enqueued: a pull that enqueues nothing is not repeated.
       for (;;) {
-        clearTimeout(idle);
-        idle = setTimeout(() => scope.abort(new ProxyError('timeout', `Upstream stream was idle for ${o.idleMs} ms.`)), o.idleMs);
+        idle.touch();
         let chunk: ReadableStreamReadResult<Uint8Array>;
         try {
           chunk = await reader.read();
         } catch (e) {
-          clearTimeout(idle);
+          idle.stop();
           return fail(controller, asProxyError(e, scope.upstreamAbort.signal));
         }
         if (chunk.done) {
-          clearTimeout(idle);
+          idle.stop();
           if (parser && verify) {
             watch(parser.finish());
             const ended = verify.decoder.finish().find((e) => e.type === 'error');
@@ -207,7 +228,7 @@ export function passthroughStream(body: ReadableStream<Uint8Array>, o: Passthrou
       }
     },
     async cancel(reason) {
-      clearTimeout(idle);
+      idle.stop();
       scope.abort(new ProxyError('upstream', 'Caller disconnected.'));
       await reader.cancel(reason).catch(() => {});
       scope.streamEnded();

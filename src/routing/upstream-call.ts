@@ -106,7 +106,12 @@ async function fetchOnce(
     () => attempt.abort(new ProxyError('timeout', `Upstream did not answer within ${firstByteMs} ms.`)),
     firstByteMs,
   );
-  const signal = AbortSignal.any([scope.upstreamAbort.signal, attempt.signal]);
+  // The attempt also ends with the request (caller gone, idle timeout). Linked by hand:
+  // AbortSignal.any costs another signal and its weak-ref bookkeeping per call on Node 20.
+  const outer = scope.upstreamAbort.signal;
+  if (outer.aborted) attempt.abort(outer.reason);
+  else outer.addEventListener('abort', () => attempt.abort(outer.reason), { once: true });
+  const signal = attempt.signal;
   try {
     return await fetch(req.url, {
       method: req.method,

@@ -1,0 +1,5 @@
+/** autocannon ships no types; the bench uses only its promise API. */
+declare module 'autocannon' {
+  const autocannon: (o: Record<string, unknown>) => Promise<any>;
+  export default autocannon;
+}

@@ -1,0 +1,35 @@
+/**
+ * The admin channel of a benchmarked process: the parent (bench/run.ts, over the fork IPC
+ * channel) asks for CPU time and memory; the child answers from its own process counters, so no
+ * HTTP endpoint and no extra work sits on the measured path.
+ */
+export interface ProcStats {
+  /** User + system CPU time in µs since the process started. */
+  cpuUs: number;
+  rss: number;
+  heapUsed: number;
+  /** Peak resident set size in bytes (getrusage). */
+  maxRss: number;
+}
+
+export function stats(): ProcStats {
+  const cpu = process.cpuUsage();
+  const mem = process.memoryUsage();
+  return { cpuUs: cpu.user + cpu.system, rss: mem.rss, heapUsed: mem.heapUsed, maxRss: process.resourceUsage().maxRSS * 1024 };
+}
+
+/** Answer `{ id, op: 'stats' | 'gc' }` messages; announce `{ ready: port }`. */
+export function serveControl(port: number): void {
+  process.on('message', (m: { id: number; op: string }) => {
+    if (m.op === 'gc') {
+      const gc = (globalThis as { gc?: () => void }).gc;
+      if (gc) {
+        gc();
+        gc();
+      }
+    }
+    process.send?.({ id: m.id, stats: stats() });
+  });
+  process.on('disconnect', () => process.exit(0));
+  process.send?.({ ready: port });
+}
