@@ -37,6 +37,11 @@ export interface AppOptions {
   guardedFetch?: GuardedFetch;
   now?: () => number;
   registry?: Registry;
+  /**
+   * Call `fn` if the caller disconnects before its response is complete. Default: the Web
+   * request's abort signal; the Node entry watches the socket instead (no AbortController).
+   */
+  onCallerGone?: (c: Context, fn: () => void) => void;
   /** Where the wire dump goes when `log.debug` is on (default: console.error). */
   debugLog?: (text: string) => void;
   /**
@@ -72,9 +77,9 @@ export function createApp(o: AppOptions) {
   const serve = (route: string, encodeError: (e: ProxyError) => EncodedError, fn: Handler) => async (c: Context) => {
     const scope = new RequestScope(route, c.req.header('x-request-id') || `req_${randomToken(24)}`, now);
     // Caller disconnect aborts the upstream at once.
-    const callerSignal = c.req.raw.signal;
-    const onAbort = () => scope.abort(new ProxyError('upstream', 'Caller disconnected.'));
-    callerSignal?.addEventListener('abort', onAbort, { once: true });
+    const onGone = () => scope.abort(new ProxyError('upstream', 'Caller disconnected.'));
+    if (o.onCallerGone) o.onCallerGone(c, onGone);
+    else c.req.raw.signal?.addEventListener('abort', onGone, { once: true });
     scope.flags.strict = headerFlag(c.req.header('x-interlingua-strict'));
     scope.flags.dryRun = headerFlag(c.req.header('x-interlingua-dry-run'));
     if (debugLog) scope.dump = (stage, data) => debugLog(formatDump(scope.requestId, stage, data));

@@ -6,7 +6,16 @@ import { ProxyError, type DialectId, type Warning } from '../canonical/index.ts'
 import type { TranslateContext } from '../../translators/types.ts';
 
 /** Upstream HTTP client. `connectTimeoutMs` is honoured where the runtime controls sockets. */
-export type FetchLike = (input: string, init: RequestInit & { connectTimeoutMs?: number }) => Promise<Response>;
+export type FetchLike = ((
+  input: string,
+  init: RequestInit & { connectTimeoutMs?: number; firstByteTimeoutMs?: number },
+) => Promise<Response>) & {
+  /**
+   * The client enforces `firstByteTimeoutMs` itself (rejecting with a ProxyError 'timeout'),
+   * so the flow need not build an AbortController and a timer per attempt.
+   */
+  handlesTimeouts?: boolean;
+};
 
 export interface LogEntry {
   time: string;

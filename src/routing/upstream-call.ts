@@ -101,6 +101,21 @@ async function fetchOnce(
   timeouts: { firstByteMs: number; connectMs: number },
 ): Promise<Response> {
   const { firstByteMs } = timeouts;
+  if (fetch.handlesTimeouts) {
+    const outer = scope.upstreamAbort.signal;
+    try {
+      return await fetch(req.url, {
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        signal: outer,
+        connectTimeoutMs: timeouts.connectMs,
+        firstByteTimeoutMs: firstByteMs,
+      });
+    } catch (e) {
+      throw asProxyError(e, outer);
+    }
+  }
   const attempt = new AbortController();
   const timer = setTimeout(
     () => attempt.abort(new ProxyError('timeout', `Upstream did not answer within ${firstByteMs} ms.`)),

@@ -38,6 +38,11 @@ async function encodedBody(body: NonNullable<RequestInit['body']>, headers: Reco
 }
 
 export const nodeFetch: FetchLike = async (input, init) => {
+  return nodeRequest(input, init);
+};
+nodeFetch.handlesTimeouts = true;
+
+async function nodeRequest(input: string, init: Parameters<FetchLike>[1]): Promise<Response> {
   const url = new URL(input);
   const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined) };
   const body = bodyOf(init.body, headers);
@@ -66,12 +71,19 @@ export const nodeFetch: FetchLike = async (input, init) => {
         socket.once('close', () => clearTimeout(timer));
       });
     }
+    const firstByte = init.firstByteTimeoutMs;
+    const firstByteTimer =
+      firstByte === undefined
+        ? undefined
+        : setTimeout(() => req.destroy(new ProxyError('timeout', `Upstream did not answer within ${firstByte} ms.`)), firstByte);
     signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', (e) => {
+      clearTimeout(firstByteTimer);
       signal?.removeEventListener('abort', onAbort);
       reject(signal?.aborted ? signal.reason : e);
     });
     req.on('response', (res: IncomingMessage) => {
+      clearTimeout(firstByteTimer);
       const status = res.statusCode ?? 502;
       res.once('close', () => signal?.removeEventListener('abort', onAbort));
       // `Response` refuses statuses outside 200–599 (e.g. a misbehaving 1xx/6xx upstream).
@@ -85,7 +97,7 @@ export const nodeFetch: FetchLike = async (input, init) => {
     });
     req.end(payload);
   });
-};
+}
 
 const NativeResponse = globalThis.Response;
 

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
+import type { ServerResponse } from 'node:http';
 import { parseArgs } from 'node:util';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from '../app.ts';
@@ -27,6 +28,13 @@ export function startNode(o: StartOptions): Promise<{ server: ServerType; port: 
     readBody: readNodeBody,
     log: (entry) => write(JSON.stringify(entry)),
     resolveHost: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
+    onCallerGone: (c, fn) => {
+      const out = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+      if (!out) return c.req.raw.signal.addEventListener('abort', fn, { once: true });
+      out.once('close', () => {
+        if (!out.writableFinished) fn();
+      });
+    },
   });
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, port: o.port ?? 8787, hostname: o.hostname ?? '127.0.0.1' }, (info) => {
