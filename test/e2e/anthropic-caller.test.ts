@@ -3,10 +3,10 @@
  * mock upstreams of all three chat dialects and the Anthropic passthrough: text, system prompts,
  * sampling settings, streaming, token counting and the model list.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureJson } from '../support/fixtures.ts';
-import { fixtureReply, startMockUpstream, type MockUpstream } from '../support/mock-upstream.ts';
-import { TARGETS, UPSTREAM_KEYS, e2eConfig, startProxy, type RunningProxy } from '../support/proxy.ts';
+import { fixtureReply } from '../support/mock-upstream.ts';
+import { TARGETS, UPSTREAM_KEYS, useHarness } from '../support/proxy.ts';
 import {
   SDKS,
   UPSTREAMS,
@@ -22,30 +22,17 @@ import {
 const user = (text: string) => ({ role: 'user' as const, content: text });
 
 describe.each(TARGETS)('%s: Anthropic SDK → Interlingua', (target) => {
-  let mock: MockUpstream;
-  let proxy: RunningProxy;
-
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    proxy = await startProxy(e2eConfig(mock.url), {}, target);
-  });
-  afterAll(async () => {
-    await proxy.close();
-    await mock.close();
-  });
-  beforeEach(() => {
-    mock.requests.length = 0;
-  });
+  const h = useHarness(target);
 
   describe.each(SDKS)('$name', (sdk) => {
     let client: AnthropicClient;
     beforeAll(() => {
-      client = sdk.make(proxy.url);
+      client = sdk.make(h.proxy.url);
     });
 
     describe.each(UPSTREAMS)('→ $model ($dialect)', (up) => {
       it('messages.create: text answer, the upstream gets the prompt in its dialect with its own key', async () => {
-        mock.reply(fixtureReply(up.dialect, up.text));
+        h.mock.reply(fixtureReply(up.dialect, up.text));
         const msg = await client.messages.create({ model: up.model, max_tokens: 256, messages: [user('Say hello')] });
         expect(msg.type).toBe('message');
         expect(msg.role).toBe('assistant');
@@ -56,8 +43,8 @@ describe.each(TARGETS)('%s: Anthropic SDK → Interlingua', (target) => {
         expect(msg.usage.input_tokens).toBeGreaterThan(0);
         expect(msg.usage.cache_read_input_tokens ?? 0).toBeGreaterThanOrEqual(0);
 
-        expect(mock.requests).toHaveLength(1);
-        const got = mock.requests[0]!;
+        expect(h.mock.requests).toHaveLength(1);
+        const got = h.mock.requests[0]!;
         expect(got.url).toBe(up.path);
         expect(receivedUserTexts(up.dialect, got)).toEqual(['Say hello']);
         if (up.dialect === 'openai-chat') {
@@ -78,7 +65,7 @@ describe.each(TARGETS)('%s: Anthropic SDK → Interlingua', (target) => {
       });
 
       it('system prompt (string), stop_sequences and temperature reach the upstream', async () => {
-        mock.reply(fixtureReply(up.dialect, up.text));
+        h.mock.reply(fixtureReply(up.dialect, up.text));
         await client.messages.create({
           model: up.model,
           max_tokens: 100,
@@ -88,7 +75,7 @@ describe.each(TARGETS)('%s: Anthropic SDK → Interlingua', (target) => {
           temperature: 0.3,
           messages: [user('Hi')],
         } as never);
-        const got = mock.requests[0]!;
+        const got = h.mock.requests[0]!;
         expect(receivedSystem(up.dialect, got)).toBe('You are terse.');
         const j = got.json;
         if (up.dialect === 'openai-chat') {
@@ -104,14 +91,14 @@ describe.each(TARGETS)('%s: Anthropic SDK → Interlingua', (target) => {
       });
 
       it('system as text blocks, consecutive user turns merged', async () => {
-        mock.reply(fixtureReply(up.dialect, up.text));
+        h.mock.reply(fixtureReply(up.dialect, up.text));
         await client.messages.create({
           model: up.model,
           max_tokens: 100,
           system: [{ type: 'text', text: 'Rule one.' }, { type: 'text', text: 'Rule two.' }],
           messages: [user('First'), user('Second')],
         });
-        const got = mock.requests[0]!;
+        const got = h.mock.requests[0]!;
         expect(receivedSystem(up.dialect, got)?.replace(/\s+/g, ' ')).toMatch(/Rule one\.\s?Rule two\./);
         const texts = receivedUserTexts(up.dialect, got).join('|');
         expect(texts).toContain('First');
@@ -120,7 +107,7 @@ describe.each(TARGETS)('%s: Anthropic SDK → Interlingua', (target) => {
       });
 
       it('messages.stream().finalMessage(): text reassembled, stream closed properly', async () => {
-        mock.reply(fixtureReply(up.dialect, up.streamText));
+        h.mock.reply(fixtureReply(up.dialect, up.streamText));
         const stream = client.messages.stream({ model: up.model, max_tokens: 256, messages: [user('Count to three')] });
         const events: string[] = [];
         stream.on('streamEvent', (e) => events.push(e.type));
@@ -133,46 +120,46 @@ describe.each(TARGETS)('%s: Anthropic SDK → Interlingua', (target) => {
         expect(events[0]).toBe('message_start');
         expect(events.at(-1)).toBe('message_stop');
         expect(events).toContain('message_delta');
-        expect(mock.requests[0]!.url).toBe(up.streamPath);
-        if (up.dialect !== 'gemini') expect(mock.requests[0]!.json.stream).toBe(true);
+        expect(h.mock.requests[0]!.url).toBe(up.streamPath);
+        if (up.dialect !== 'gemini') expect(h.mock.requests[0]!.json.stream).toBe(true);
       });
     });
 
     it('role:"system" inside messages (API 2026-10-21 form) becomes the system prompt upstream', async () => {
       if (sdk.version !== '2026-10-21') return;
       for (const up of UPSTREAMS.filter((u) => !u.passthrough)) {
-        mock.requests.length = 0;
-        mock.reply(fixtureReply(up.dialect, up.text));
+        h.mock.requests.length = 0;
+        h.mock.reply(fixtureReply(up.dialect, up.text));
         await client.messages.create({
           model: up.model,
           max_tokens: 100,
           messages: [{ role: 'system', content: 'Answer in French.' } as never, user('Hello')],
         });
-        expect(receivedSystem(up.dialect, mock.requests[0]!)).toBe('Answer in French.');
-        expect(receivedUserTexts(up.dialect, mock.requests[0]!)).toEqual(['Hello']);
+        expect(receivedSystem(up.dialect, h.mock.requests[0]!)).toBe('Answer in French.');
+        expect(receivedUserTexts(up.dialect, h.mock.requests[0]!)).toEqual(['Hello']);
       }
     });
 
     it('count_tokens: forwarded to Anthropic, :countTokens for Gemini, estimated for OpenAI', async () => {
       const params = { messages: [user('How many tokens is this?')], system: 'Be brief.' };
-      mock.reply({ status: 200, body: JSON.stringify({ input_tokens: 42 }) });
+      h.mock.reply({ status: 200, body: JSON.stringify({ input_tokens: 42 }) });
       const a = await client.messages.countTokens({ model: 'to-anthropic', ...params }).withResponse();
       expect(a.data.input_tokens).toBe(42);
-      expect(mock.requests[0]!.url).toBe('/v1/messages/count_tokens');
-      expect(mock.requests[0]!.json.max_tokens).toBeUndefined();
-      expect(mock.requests[0]!.json.system).toBe('Be brief.');
+      expect(h.mock.requests[0]!.url).toBe('/v1/messages/count_tokens');
+      expect(h.mock.requests[0]!.json.max_tokens).toBeUndefined();
+      expect(h.mock.requests[0]!.json.system).toBe('Be brief.');
       expect(a.response.headers.get('x-interlingua-token-count')).toBeNull();
 
-      mock.reply({ status: 200, body: JSON.stringify({ totalTokens: 17 }) });
+      h.mock.reply({ status: 200, body: JSON.stringify({ totalTokens: 17 }) });
       const g = await client.messages.countTokens({ model: 'to-gemini', ...params });
       expect(g.input_tokens).toBe(17);
-      expect(mock.requests[1]!.url).toBe('/v1beta/models/gemini-2.5-flash:countTokens');
-      expect(JSON.stringify(mock.requests[1]!.json)).toContain('How many tokens is this?');
+      expect(h.mock.requests[1]!.url).toBe('/v1beta/models/gemini-2.5-flash:countTokens');
+      expect(JSON.stringify(h.mock.requests[1]!.json)).toContain('How many tokens is this?');
 
       const o = await client.messages.countTokens({ model: 'to-openai', ...params }).withResponse();
       expect(o.data.input_tokens).toBeGreaterThan(0);
       expect(o.response.headers.get('x-interlingua-token-count')).toBe('estimated');
-      expect(mock.requests).toHaveLength(2);
+      expect(h.mock.requests).toHaveLength(2);
     });
 
     it('models.list returns Anthropic-shaped model entries', async () => {
@@ -185,24 +172,24 @@ describe.each(TARGETS)('%s: Anthropic SDK → Interlingua', (target) => {
         expect(Number.isNaN(Date.parse(m.created_at))).toBe(false);
       }
       // Only the upstreams' own model lists were asked (merged behind a cache), nothing else.
-    expect(mock.requests.every((r) => r.method === 'GET' && /\/models/.test(r.url))).toBe(true);
+    expect(h.mock.requests.every((r) => r.method === 'GET' && /\/models/.test(r.url))).toBe(true);
     });
   });
 
   it('passthrough keeps the body byte for byte and the caller version; no anthropic-version is a 400', async () => {
-    mock.reply(fixtureReply('anthropic', 'text-basic.json'));
+    h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
     const raw = '{"model":"claude-sonnet-4-5",  "max_tokens":10,"messages":[{"role":"user","content":"hi"}]}';
-    const res = await fetch(`${proxy.url}/v1/messages`, { method: 'POST', headers: anthropicHeaders(), body: raw });
+    const res = await fetch(`${h.proxy.url}/v1/messages`, { method: 'POST', headers: anthropicHeaders(), body: raw });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { id: string }).id).toBe(fixtureJson('anthropic', 'text-basic.json').id);
-    expect(mock.requests[0]!.body).toBe(raw);
+    expect(h.mock.requests[0]!.body).toBe(raw);
 
     const { 'anthropic-version': _v, ...noVersion } = anthropicHeaders();
-    const bad = await fetch(`${proxy.url}/v1/messages`, { method: 'POST', headers: noVersion, body: raw });
+    const bad = await fetch(`${h.proxy.url}/v1/messages`, { method: 'POST', headers: noVersion, body: raw });
     expect(bad.status).toBe(400);
     const body = (await bad.json()) as { type: string; error: { type: string; message: string } };
     expect(body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
     expect(body.error.message).toContain('anthropic-version');
-    expect(mock.requests).toHaveLength(1);
+    expect(h.mock.requests).toHaveLength(1);
   });
 });

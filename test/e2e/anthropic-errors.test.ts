@@ -3,10 +3,10 @@
  * errors of every dialect in Anthropic's envelope with the SDK's error classes, validation
  * refused before anything is sent upstream, credentials, and streams that break midway.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureJson } from '../support/fixtures.ts';
-import { fixtureReply, startMockUpstream, type MockUpstream } from '../support/mock-upstream.ts';
-import { TARGETS, UPSTREAM_KEYS, e2eConfig, startProxy, type RunningProxy } from '../support/proxy.ts';
+import { fixtureReply } from '../support/mock-upstream.ts';
+import { TARGETS, UPSTREAM_KEYS, e2eConfig, startProxy, useHarness } from '../support/proxy.ts';
 import { SDKS, UPSTREAMS, type AnthropicClient } from './helpers-anthropic.ts';
 
 type ApiError = Error & { status?: number; headers?: Headers; error?: any; requestID?: string | null };
@@ -18,25 +18,12 @@ const ask = (model: string, extra: Record<string, unknown> = {}) =>
 const RETRY_AFTER: Record<string, string> = { 'openai-chat': '2', anthropic: '7', gemini: '35' };
 
 describe.each(TARGETS)('%s: Anthropic SDK errors → Interlingua', (target) => {
-  let mock: MockUpstream;
-  let proxy: RunningProxy;
-
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    proxy = await startProxy(e2eConfig(mock.url), {}, target);
-  });
-  afterAll(async () => {
-    await proxy.close();
-    await mock.close();
-  });
-  beforeEach(() => {
-    mock.requests.length = 0;
-  });
+  const h = useHarness(target);
 
   describe.each(SDKS)('$name', (sdk) => {
     let client: AnthropicClient;
     beforeAll(() => {
-      client = sdk.make(proxy.url);
+      client = sdk.make(h.proxy.url);
     });
     const fail = (p: Promise<unknown>): Promise<ApiError> =>
       p.then(
@@ -46,7 +33,7 @@ describe.each(TARGETS)('%s: Anthropic SDK errors → Interlingua', (target) => {
 
     it.each(UPSTREAMS)('upstream 429 from $model ($dialect) → RateLimitError with retry-after', async (up) => {
       const headers = up.dialect === 'anthropic' ? { 'content-type': 'application/json', 'retry-after': '7' } : undefined;
-      mock.reply(fixtureReply(up.dialect, up.rateLimit, headers ? { headers } : {}));
+      h.mock.reply(fixtureReply(up.dialect, up.rateLimit, headers ? { headers } : {}));
       const err = await fail(client.messages.create(ask(up.model)));
       expect(err).toBeInstanceOf(sdk.errors.RateLimitError);
       expect(err.status).toBe(429);
@@ -54,11 +41,11 @@ describe.each(TARGETS)('%s: Anthropic SDK errors → Interlingua', (target) => {
       expect(err.error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
       const upstreamMessage = JSON.stringify(fixtureJson(up.dialect, up.rateLimit)).slice(0, 10_000);
       expect(upstreamMessage).toContain(err.error.error.message.slice(0, 40));
-      expect(mock.requests).toHaveLength(1);
+      expect(h.mock.requests).toHaveLength(1);
     });
 
     it('529 overloaded (Anthropic) and a Gemini 503 "overloaded" → status 529 overloaded_error', async () => {
-      mock.reply(fixtureReply('anthropic', 'error-529-overloaded.json'));
+      h.mock.reply(fixtureReply('anthropic', 'error-529-overloaded.json'));
       const a = await fail(client.messages.create(ask('to-anthropic')));
       expect(a).toBeInstanceOf(sdk.errors.InternalServerError);
       expect(a.constructor.name).toBe(sdk.version === '2026-10-21' ? 'OverloadedError' : 'InternalServerError');
@@ -66,7 +53,7 @@ describe.each(TARGETS)('%s: Anthropic SDK errors → Interlingua', (target) => {
       expect(a.error).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } });
       expect(a.requestID ?? a.error.request_id).toBe(fixtureJson('anthropic', 'error-529-overloaded.json').request_id);
 
-      mock.reply(fixtureReply('gemini', 'error-503-unavailable-overloaded.json'));
+      h.mock.reply(fixtureReply('gemini', 'error-503-unavailable-overloaded.json'));
       const g = await fail(client.messages.create(ask('to-gemini')));
       expect(g).toBeInstanceOf(sdk.errors.InternalServerError);
       expect(g.status).toBe(529);
@@ -74,14 +61,14 @@ describe.each(TARGETS)('%s: Anthropic SDK errors → Interlingua', (target) => {
     });
 
     it('upstream 401 → AuthenticationError (no upstream key in the message); 404 → NotFoundError', async () => {
-      mock.reply(fixtureReply('anthropic', 'error-401-authentication.json'));
+      h.mock.reply(fixtureReply('anthropic', 'error-401-authentication.json'));
       const a = await fail(client.messages.create(ask('claude-sonnet-4-5')));
       expect(a).toBeInstanceOf(sdk.errors.AuthenticationError);
-      mock.reply(fixtureReply('openai-chat', 'error-401-invalid-api-key.json'));
+      h.mock.reply(fixtureReply('openai-chat', 'error-401-invalid-api-key.json'));
       const o = await fail(client.messages.create(ask('to-openai')));
       expect(o).toBeInstanceOf(sdk.errors.AuthenticationError);
       for (const k of Object.values(UPSTREAM_KEYS)) expect(JSON.stringify(o.error)).not.toContain(k);
-      mock.reply(fixtureReply('gemini', 'error-404-not-found.json'));
+      h.mock.reply(fixtureReply('gemini', 'error-404-not-found.json'));
       expect(await fail(client.messages.create(ask('to-gemini')))).toBeInstanceOf(sdk.errors.NotFoundError);
     });
 
@@ -98,25 +85,25 @@ describe.each(TARGETS)('%s: Anthropic SDK errors → Interlingua', (target) => {
         expect(err.error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
         expect(err.error.error.message).toContain(field);
       }
-      expect(mock.requests).toHaveLength(0);
+      expect(h.mock.requests).toHaveLength(0);
     });
 
     it('wrong key → AuthenticationError, unknown model → NotFoundError, nothing sent upstream', async () => {
-      const bad = sdk.make(proxy.url, 'wrong-key');
+      const bad = sdk.make(h.proxy.url, 'wrong-key');
       const err = await fail(bad.messages.create(ask('to-openai')));
       expect(err).toBeInstanceOf(sdk.errors.AuthenticationError);
       expect(err.error).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
       expect(await fail(client.messages.create(ask('mistral-large')))).toBeInstanceOf(sdk.errors.NotFoundError);
-      expect(mock.requests).toHaveLength(0);
+      expect(h.mock.requests).toHaveLength(0);
     });
 
     it('upstream 400 from OpenAI → BadRequestError; a body over the limit → 413 request_too_large', async () => {
-      mock.reply(fixtureReply('openai-chat', 'error-400-unsupported-parameter.json'));
+      h.mock.reply(fixtureReply('openai-chat', 'error-400-unsupported-parameter.json'));
       const o = await fail(client.messages.create(ask('to-openai')));
       expect(o).toBeInstanceOf(sdk.errors.BadRequestError);
       expect(o.error.error.message).toBe(fixtureJson('openai-chat', 'error-400-unsupported-parameter.json').error.message);
 
-      const small = await startProxy(e2eConfig(mock.url, { limits: { maxBodyBytes: 2048 } }), {}, target);
+      const small = await startProxy(e2eConfig(h.mock.url, { limits: { maxBodyBytes: 2048 } }), {}, target);
       try {
         const big = sdk.make(small.url);
         const err = await fail(big.messages.create(ask('to-openai', { messages: [{ role: 'user', content: 'x'.repeat(5000) }] })));
@@ -125,23 +112,23 @@ describe.each(TARGETS)('%s: Anthropic SDK errors → Interlingua', (target) => {
       } finally {
         await small.close();
       }
-      expect(mock.requests).toHaveLength(1);
+      expect(h.mock.requests).toHaveLength(1);
     });
 
     it('a stream that breaks midway: the SDK stream throws an APIError, never hangs', async () => {
-      mock.reply(fixtureReply('openai-chat', 'stream-error-first-chunk-server-error.sse'));
+      h.mock.reply(fixtureReply('openai-chat', 'stream-error-first-chunk-server-error.sse'));
       const o = await fail(client.messages.stream(ask('to-openai')).finalMessage());
       expect(o).toBeInstanceOf(sdk.errors.APIError);
       expect(o.message).toContain('The server had an error');
 
-      mock.reply(fixtureReply('anthropic', 'stream-error-overloaded-midstream.sse'));
+      h.mock.reply(fixtureReply('anthropic', 'stream-error-overloaded-midstream.sse'));
       const a = await fail(client.messages.stream(ask('claude-sonnet-4-5')).finalMessage());
       expect(a).toBeInstanceOf(sdk.errors.APIError);
       expect(a.error?.error?.type).toBe('overloaded_error');
 
       // The upstream dies mid-stream (socket destroyed after a few events).
       const chunks = fixtureReply('gemini', 'stream-text-basic.sse').chunks!.slice(0, 1);
-      mock.reply({ status: 200, headers: { 'content-type': 'text/event-stream' }, chunks, destroy: true });
+      h.mock.reply({ status: 200, headers: { 'content-type': 'text/event-stream' }, chunks, destroy: true });
       const g = await fail(client.messages.stream(ask('to-gemini')).finalMessage());
       expect(g).toBeInstanceOf(sdk.errors.APIError);
     });

@@ -3,41 +3,28 @@
  * (cache reads, which Anthropic counts outside input_tokens), stop reasons, tool_choice,
  * structured output, documents, metadata, and what is dropped with a warning.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureJson } from '../support/fixtures.ts';
-import { fixtureReply, startMockUpstream, type MockUpstream } from '../support/mock-upstream.ts';
-import { TARGETS, e2eConfig, startProxy, type RunningProxy } from '../support/proxy.ts';
+import { fixtureReply } from '../support/mock-upstream.ts';
+import { TARGETS, useHarness } from '../support/proxy.ts';
 import { SDKS, toolFor, type AnthropicClient } from './helpers-anthropic.ts';
 
 const ask = (model: string, extra: Record<string, unknown> = {}) =>
   ({ model, max_tokens: 512, messages: [{ role: 'user' as const, content: 'Hello' }], ...extra }) as never;
 
 describe.each(TARGETS)('%s: Anthropic SDK field mappings → OpenAI / Gemini', (target) => {
-  let mock: MockUpstream;
-  let proxy: RunningProxy;
-
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    proxy = await startProxy(e2eConfig(mock.url), {}, target);
-  });
-  afterAll(async () => {
-    await proxy.close();
-    await mock.close();
-  });
-  beforeEach(() => {
-    mock.requests.length = 0;
-  });
+  const h = useHarness(target);
 
   describe.each(SDKS)('$name', (sdk) => {
     let client: AnthropicClient;
     beforeAll(() => {
-      client = sdk.make(proxy.url);
+      client = sdk.make(h.proxy.url);
     });
 
     it('usage: cached prompt tokens become cache_read_input_tokens, outside input_tokens', async () => {
       const usage = fixtureJson('openai-chat', 'usage-cached-and-reasoning-tokens.json');
       const body = { ...fixtureJson('openai-chat', 'text-basic.json'), usage };
-      mock.reply({ status: 200, body: JSON.stringify(body) });
+      h.mock.reply({ status: 200, body: JSON.stringify(body) });
       const o = await client.messages.create(ask('to-openai'));
       expect(o.usage).toMatchObject({
         input_tokens: usage.prompt_tokens - usage.prompt_tokens_details.cached_tokens,
@@ -47,7 +34,7 @@ describe.each(TARGETS)('%s: Anthropic SDK field mappings → OpenAI / Gemini', (
       });
 
       const g = fixtureJson('gemini', 'structured-output-response-schema-cached-tokens.json');
-      mock.reply(fixtureReply('gemini', 'structured-output-response-schema-cached-tokens.json'));
+      h.mock.reply(fixtureReply('gemini', 'structured-output-response-schema-cached-tokens.json'));
       const gm = await client.messages.create(ask('to-gemini'));
       const um = g.usageMetadata;
       expect(gm.usage.cache_read_input_tokens).toBe(um.cachedContentTokenCount);
@@ -56,48 +43,48 @@ describe.each(TARGETS)('%s: Anthropic SDK field mappings → OpenAI / Gemini', (
     });
 
     it('stop reasons: length → max_tokens, refusal → refusal (with the text), Gemini MAX_TOKENS → max_tokens', async () => {
-      mock.reply(fixtureReply('openai-chat', 'finish-length.json'));
+      h.mock.reply(fixtureReply('openai-chat', 'finish-length.json'));
       expect((await client.messages.create(ask('to-openai'))).stop_reason).toBe('max_tokens');
 
       const refusal = fixtureJson('openai-chat', 'refusal.json').choices[0].message.refusal;
-      mock.reply(fixtureReply('openai-chat', 'refusal.json'));
+      h.mock.reply(fixtureReply('openai-chat', 'refusal.json'));
       const r = await client.messages.create(ask('to-openai'));
       expect(r.stop_reason).toBe('refusal');
       expect(r.content).toEqual([{ type: 'text', text: refusal }]);
 
-      mock.reply(fixtureReply('gemini', 'candidate-safety-block.json'));
+      h.mock.reply(fixtureReply('gemini', 'candidate-safety-block.json'));
       expect((await client.messages.create(ask('to-gemini'))).stop_reason).toBe('refusal');
     });
 
     it('tool_choice any / none and disable_parallel_tool_use in each upstream dialect', async () => {
       const tools = [toolFor('lookup')];
-      mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
+      h.mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
       await client.messages.create(ask('to-openai', { tools, tool_choice: { type: 'any' } }));
       await client.messages.create(ask('to-openai', { tools, tool_choice: { type: 'none' } }));
-      expect(mock.requests[0]!.json.tool_choice).toBe('required');
-      expect(mock.requests[1]!.json.tool_choice).toBe('none');
+      expect(h.mock.requests[0]!.json.tool_choice).toBe('required');
+      expect(h.mock.requests[1]!.json.tool_choice).toBe('none');
 
-      mock.reply(fixtureReply('gemini', 'system-instruction.json'));
+      h.mock.reply(fixtureReply('gemini', 'system-instruction.json'));
       await client.messages.create(ask('to-gemini', { tools, tool_choice: { type: 'any' } }));
       await client.messages.create(ask('to-gemini', { tools, tool_choice: { type: 'tool', name: 'lookup' } }));
-      expect(mock.requests[2]!.json.toolConfig.functionCallingConfig).toEqual({ mode: 'ANY' });
-      expect(mock.requests[3]!.json.toolConfig.functionCallingConfig).toEqual({ mode: 'ANY', allowedFunctionNames: ['lookup'] });
+      expect(h.mock.requests[2]!.json.toolConfig.functionCallingConfig).toEqual({ mode: 'ANY' });
+      expect(h.mock.requests[3]!.json.toolConfig.functionCallingConfig).toEqual({ mode: 'ANY', allowedFunctionNames: ['lookup'] });
     });
 
     it('structured output (output_config.format) → response_format / responseSchema; JSON back as text', async () => {
       const req = fixtureJson('anthropic', 'structured-output-json-schema.request.json');
       const schema = req.output_config.format.schema;
-      mock.reply(fixtureReply('openai-chat', 'structured-output-json-schema.json'));
+      h.mock.reply(fixtureReply('openai-chat', 'structured-output-json-schema.json'));
       const o = await client.messages.create(ask('to-openai', { output_config: req.output_config }));
-      const rf = mock.requests[0]!.json.response_format;
+      const rf = h.mock.requests[0]!.json.response_format;
       expect(rf.type).toBe('json_schema');
       expect(rf.json_schema.schema).toEqual(schema);
       const expected = fixtureJson('openai-chat', 'structured-output-json-schema.json').choices[0].message.content;
       expect(o.content).toEqual([{ type: 'text', text: expected }]);
 
-      mock.reply(fixtureReply('gemini', 'structured-output-response-json-schema.json'));
+      h.mock.reply(fixtureReply('gemini', 'structured-output-response-json-schema.json'));
       await client.messages.create(ask('to-gemini', { output_config: req.output_config }));
-      const gc = mock.requests[1]!.json.generationConfig;
+      const gc = h.mock.requests[1]!.json.generationConfig;
       expect(gc.responseMimeType).toBe('application/json');
       expect(gc.responseSchema ?? gc.responseJsonSchema).toBeDefined();
       expect(JSON.stringify(gc.responseSchema ?? gc.responseJsonSchema)).toContain('product_name');
@@ -109,19 +96,19 @@ describe.each(TARGETS)('%s: Anthropic SDK field mappings → OpenAI / Gemini', (
         { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf }, title: 'doc.pdf' },
         { type: 'text', text: 'Summarize.' },
       ];
-      mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
+      h.mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
       await client.messages.create(ask('to-openai', { messages: [{ role: 'user', content }] }));
-      const part = mock.requests[0]!.json.messages[0].content[0];
+      const part = h.mock.requests[0]!.json.messages[0].content[0];
       expect(part.type).toBe('file');
       expect(part.file.file_data).toBe(`data:application/pdf;base64,${pdf}`);
 
-      mock.reply(fixtureReply('gemini', 'system-instruction.json'));
+      h.mock.reply(fixtureReply('gemini', 'system-instruction.json'));
       await client.messages.create(ask('to-gemini', { messages: [{ role: 'user', content }] }));
-      expect(mock.requests[1]!.json.contents[0].parts[0]).toEqual({ inlineData: { mimeType: 'application/pdf', data: pdf } });
+      expect(h.mock.requests[1]!.json.contents[0].parts[0]).toEqual({ inlineData: { mimeType: 'application/pdf', data: pdf } });
     });
 
     it('metadata.user_id → OpenAI user; top_k and cache_control dropped with warnings', async () => {
-      mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
+      h.mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
       const { response } = await client.messages
         .create(
           ask('to-openai', {
@@ -131,7 +118,7 @@ describe.each(TARGETS)('%s: Anthropic SDK field mappings → OpenAI / Gemini', (
           }),
         )
         .withResponse();
-      const j = mock.requests[0]!.json;
+      const j = h.mock.requests[0]!.json;
       expect(j.user ?? j.safety_identifier).toBe('user-123');
       expect(j.top_k).toBeUndefined();
       expect(JSON.stringify(j)).not.toContain('cache_control');
@@ -139,20 +126,20 @@ describe.each(TARGETS)('%s: Anthropic SDK field mappings → OpenAI / Gemini', (
       expect(warnings).toContain('dropped:topK');
       expect(warnings).toContain('dropped:cache_control');
 
-      mock.reply(fixtureReply('gemini', 'system-instruction.json'));
+      h.mock.reply(fixtureReply('gemini', 'system-instruction.json'));
       await client.messages.create(ask('to-gemini', { top_k: 5, metadata: { user_id: 'user-123' } }));
-      expect(mock.requests[1]!.json.generationConfig.topK).toBe(5);
+      expect(h.mock.requests[1]!.json.generationConfig.topK).toBe(5);
     });
   });
 
   it('anthropic-beta reaches the Anthropic upstream (passthrough), not the OpenAI one', async () => {
-    const client = SDKS[0]!.make(proxy.url);
-    mock.reply(fixtureReply('anthropic', 'text-basic.json'));
+    const client = SDKS[0]!.make(h.proxy.url);
+    h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
     await client.messages.create(ask('claude-sonnet-4-5'), { headers: { 'anthropic-beta': 'context-1m-2025-08-07' } });
-    expect(mock.requests[0]!.headers['anthropic-beta']).toBe('context-1m-2025-08-07');
-    mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
+    expect(h.mock.requests[0]!.headers['anthropic-beta']).toBe('context-1m-2025-08-07');
+    h.mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
     await client.messages.create(ask('to-openai'), { headers: { 'anthropic-beta': 'context-1m-2025-08-07' } });
-    expect(mock.requests[1]!.headers['anthropic-beta']).toBeUndefined();
-    expect(mock.requests[1]!.body).not.toContain('context-1m');
+    expect(h.mock.requests[1]!.headers['anthropic-beta']).toBeUndefined();
+    expect(h.mock.requests[1]!.body).not.toContain('context-1m');
   });
 });

@@ -3,10 +3,10 @@
  * SSE body must follow the real service's grammar (checkAnthropicStream), carry the upstream's
  * text, tool calls, stop reason and usage, and both SDK generations must assemble it.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fixtureText, parseSse } from '../support/fixtures.ts';
-import { fixtureReply, startMockUpstream, type MockUpstream } from '../support/mock-upstream.ts';
-import { TARGETS, e2eConfig, startProxy, type RunningProxy } from '../support/proxy.ts';
+import { fixtureReply } from '../support/mock-upstream.ts';
+import { TARGETS, useHarness } from '../support/proxy.ts';
 import { SDKS, anthropicHeaders, fixtureStreamAnswer, type UpstreamDialect } from './helpers-anthropic.ts';
 
 interface AnthropicStreamSummary {
@@ -169,24 +169,11 @@ const CASES = [
 ];
 
 describe.each(TARGETS)('%s: OpenAI / Gemini streams → Anthropic SSE grammar', (target) => {
-  let mock: MockUpstream;
-  let proxy: RunningProxy;
-
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    proxy = await startProxy(e2eConfig(mock.url), {}, target);
-  });
-  afterAll(async () => {
-    await proxy.close();
-    await mock.close();
-  });
-  beforeEach(() => {
-    mock.requests.length = 0;
-  });
+  const h = useHarness(target);
 
   it.each(CASES)('$model: $file', async ({ model, dialect, file, exp }) => {
-    mock.reply(fixtureReply(dialect, file));
-    const res = await fetch(`${proxy.url}/v1/messages`, {
+    h.mock.reply(fixtureReply(dialect, file));
+    const res = await fetch(`${h.proxy.url}/v1/messages`, {
       method: 'POST',
       headers: anthropicHeaders(),
       body: JSON.stringify({ model, max_tokens: 1024, stream: true, messages: [{ role: 'user', content: 'Go' }] }),
@@ -194,7 +181,7 @@ describe.each(TARGETS)('%s: OpenAI / Gemini streams → Anthropic SSE grammar', 
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const s = checkAnthropicStream(await res.text());
-    if (dialect === 'openai-chat') expect(mock.requests[0]!.json.stream_options).toEqual({ include_usage: true });
+    if (dialect === 'openai-chat') expect(h.mock.requests[0]!.json.stream_options).toEqual({ include_usage: true });
 
     if (exp.error) {
       expect(s.error?.type).toMatch(/_error$/);
@@ -214,8 +201,8 @@ describe.each(TARGETS)('%s: OpenAI / Gemini streams → Anthropic SSE grammar', 
   });
 
   it.each(SDKS)('$name assembles a parallel-tool-call stream from OpenAI', async (sdk) => {
-    mock.reply(fixtureReply('openai-chat', 'stream-parallel-tool-calls.sse'));
-    const client = sdk.make(proxy.url);
+    h.mock.reply(fixtureReply('openai-chat', 'stream-parallel-tool-calls.sse'));
+    const client = sdk.make(h.proxy.url);
     const final = await client.messages
       .stream({ model: 'to-openai', max_tokens: 256, messages: [{ role: 'user', content: 'Weather in two cities' }] })
       .finalMessage();

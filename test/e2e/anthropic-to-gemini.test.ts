@@ -4,9 +4,9 @@
  * safety blocks, rate limits, malformed calls and image URLs.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fixtureReply, startMockUpstream, type MockUpstream } from '../support/mock-upstream.ts';
-import { INBOUND_KEY, TARGETS, UPSTREAM_KEYS, e2eConfig, startProxy, type RunningProxy } from '../support/proxy.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fixtureReply } from '../support/mock-upstream.ts';
+import { INBOUND_KEY, TARGETS, UPSTREAM_KEYS, useHarness } from '../support/proxy.ts';
 import {
   PARALLEL_SAME_NAME,
   PARALLEL_SAME_NAME_SSE,
@@ -32,31 +32,20 @@ const user: Msg = { role: 'user', content: 'Weather in Paris and Rome?' };
 const base = { max_tokens: 1024 };
 
 describe.each(TARGETS)('%s: @anthropic-ai/sdk → Interlingua → Gemini upstream', (target) => {
-  let mock: MockUpstream;
-  let proxy: RunningProxy;
+  const h = useHarness(target);
   let client: Anthropic;
-
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    proxy = await startProxy(e2eConfig(mock.url), {}, target);
-    client = new Anthropic({ apiKey: INBOUND_KEY, baseURL: proxy.url, maxRetries: 0 });
-  });
-  afterAll(async () => {
-    await proxy.close();
-    await mock.close();
-  });
-  beforeEach(() => {
-    mock.requests.length = 0;
+  beforeAll(() => {
+    client = new Anthropic({ apiKey: INBOUND_KEY, baseURL: h.proxy.url, maxRetries: 0 });
   });
 
   /** Send both tool results back in `order` (one user turn) and return the contents the mock got. */
   async function sendResults(content: Anthropic.ContentBlock[], order: number[]) {
     const uses = content.filter((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use');
     const results: Anthropic.ToolResultBlockParam[] = order.map((i) => ({ type: 'tool_result', tool_use_id: uses[i]!.id, content: JSON.stringify({ temp: i === 0 ? 21 : 25 }) }));
-    mock.reply(geminiText('Paris 21, Rome 25.'));
+    h.mock.reply(geminiText('Paris 21, Rome 25.'));
     const res = await client.messages.create({ ...base, model: 'to-gemini', messages: [user, { role: 'assistant', content }, { role: 'user', content: results }], tools: [weather] });
     expect(res.content).toEqual([expect.objectContaining({ type: 'text', text: 'Paris 21, Rome 25.' })]);
-    return mock.requests.at(-1)!.json.contents;
+    return h.mock.requests.at(-1)!.json.contents;
   }
 
   function expectPairedTurn(contents: any[]) {
@@ -72,34 +61,34 @@ describe.each(TARGETS)('%s: @anthropic-ai/sdk → Interlingua → Gemini upstrea
   }
 
   it('parallel same-name calls without ids: two distinct tool_use ids; results (either order) pair into one ordered turn', async () => {
-    mock.reply(PARALLEL_SAME_NAME);
+    h.mock.reply(PARALLEL_SAME_NAME);
     const res = await client.messages.create({ ...base, model: 'to-gemini', messages: [user], tools: [weather] });
     expect(res.stop_reason).toBe('tool_use');
     const uses = res.content.filter((b) => b.type === 'tool_use');
     expect(uses).toHaveLength(2);
     expect(uses[0]!.id).not.toBe(uses[1]!.id);
     expect(uses.map((u) => (u.input as any).city)).toEqual(['Paris', 'Rome']);
-    expect(mock.requests[0]!.url).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
-    expect(mock.requests[0]!.headers['x-goog-api-key']).toBe(UPSTREAM_KEYS.gemini);
+    expect(h.mock.requests[0]!.url).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
+    expect(h.mock.requests[0]!.headers['x-goog-api-key']).toBe(UPSTREAM_KEYS.gemini);
 
     expectPairedTurn(await sendResults(res.content, [0, 1]));
     expectPairedTurn(await sendResults(res.content, [1, 0]));
   });
 
   it('parallel same-name calls streamed: two tool_use blocks, same pairing', async () => {
-    mock.reply(PARALLEL_SAME_NAME_SSE);
+    h.mock.reply(PARALLEL_SAME_NAME_SSE);
     const final = await client.messages.stream({ ...base, model: 'to-gemini', messages: [user], tools: [weather] }).finalMessage();
     const uses = final.content.filter((b) => b.type === 'tool_use');
     expect(uses).toHaveLength(2);
     expect(new Set(uses.map((u) => u.id)).size).toBe(2);
     expect(final.stop_reason).toBe('tool_use');
-    expect(mock.requests[0]!.url).toBe('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
+    expect(h.mock.requests[0]!.url).toBe('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
     expectPairedTurn(await sendResults(final.content, [1, 0]));
   });
 
   describe.each(signatureCases())('thought signature round trip: $file', (sc) => {
     it('comes back byte-identical on the same functionCall part; never sent to another vendor', async () => {
-      mock.reply(sc.reply);
+      h.mock.reply(sc.reply);
       const ask = { ...base, model: sc.model, messages: [{ role: 'user', content: sc.question } as Msg], tools: [{ ...weather, name: sc.name }] };
       const message = sc.stream ? await client.messages.stream(ask).finalMessage() : await client.messages.create(ask);
       const use = message.content.find((b) => b.type === 'tool_use')!;
@@ -110,23 +99,23 @@ describe.each(TARGETS)('%s: @anthropic-ai/sdk → Interlingua → Gemini upstrea
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: 'Sunny, 18C' }] },
       ];
 
-      mock.reply(geminiText('It is sunny.'));
+      h.mock.reply(geminiText('It is sunny.'));
       await client.messages.create({ ...ask, messages: followUp });
-      const contents = mock.requests.at(-1)!.json.contents;
+      const contents = h.mock.requests.at(-1)!.json.contents;
       const call = contents[1].parts.find((p: any) => p.functionCall);
       expect(call.functionCall.name).toBe(sc.name);
       expect(call.thoughtSignature).toBe(sc.signature);
       expect(contents[2].parts[0].functionResponse).toEqual({ name: sc.name, response: { output: 'Sunny, 18C' } });
 
       // The same conversation routed to OpenAI, and to Anthropic: no Gemini signature leaves.
-      mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
+      h.mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
       await client.messages.create({ ...ask, model: 'to-openai', messages: followUp });
-      expect(mock.requests.at(-1)!.url).toBe('/v1/chat/completions');
-      expectNoSignatureData(mock.requests.at(-1)!.body, sc.signature);
+      expect(h.mock.requests.at(-1)!.url).toBe('/v1/chat/completions');
+      expectNoSignatureData(h.mock.requests.at(-1)!.body, sc.signature);
 
-      mock.reply(fixtureReply('anthropic', 'text-basic.json'));
+      h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
       const { response } = await client.messages.create({ ...ask, model: 'to-anthropic', messages: followUp }).withResponse();
-      const sent = mock.requests.at(-1)!;
+      const sent = h.mock.requests.at(-1)!;
       expect(sent.url).toBe('/v1/messages');
       expectNoSignatureData(sent.body, sc.signature);
       const toolUse = sent.json.messages[1].content.find((b: any) => b.type === 'tool_use');
@@ -140,14 +129,14 @@ describe.each(TARGETS)('%s: @anthropic-ai/sdk → Interlingua → Gemini upstrea
     ['stream-gemini3-text-thought-signature.sse', true],
   ])('text thought signature (%s) comes back on the text the model wrote', async (file, stream) => {
     const signature = textSignatureOf(file);
-    mock.reply(fixtureReply('gemini', file));
+    h.mock.reply(fixtureReply('gemini', file));
     const ask = { ...base, model: 'gemini-3-pro-preview', messages: [{ role: 'user', content: 'How many r in strawberry?' } as Msg] };
     const message = stream ? await client.messages.stream(ask).finalMessage() : await client.messages.create(ask);
     const answer = message.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
     expect(answer).toContain('strawberry');
-    mock.reply(geminiText('You are welcome.'));
+    h.mock.reply(geminiText('You are welcome.'));
     await client.messages.create({ ...ask, messages: [...ask.messages, { role: 'assistant', content: message.content }, { role: 'user', content: 'Thanks!' }] });
-    const model = mock.requests.at(-1)!.json.contents[1];
+    const model = h.mock.requests.at(-1)!.json.contents[1];
     expect(model.role).toBe('model');
     expect(model.parts.map((p: any) => p.text ?? '').join('')).toBe(answer);
     expect(model.parts.filter((p: any) => p.thoughtSignature).map((p: any) => p.thoughtSignature)).toEqual([signature]);
@@ -155,7 +144,7 @@ describe.each(TARGETS)('%s: @anthropic-ai/sdk → Interlingua → Gemini upstrea
   });
 
   it('stream: thought parts then text → a thinking block, then a new text block; usage from the last chunk', async () => {
-    mock.reply(THOUGHTS_THEN_TEXT_SSE);
+    h.mock.reply(THOUGHTS_THEN_TEXT_SSE);
     const final = await client.messages
       .stream({ max_tokens: 4096, model: 'to-gemini', messages: [user], thinking: { type: 'enabled', budget_tokens: 2048 } })
       .finalMessage();
@@ -164,31 +153,31 @@ describe.each(TARGETS)('%s: @anthropic-ai/sdk → Interlingua → Gemini upstrea
     expect(final.content[1]).toMatchObject({ type: 'text', text: 'The sum is 5050.' });
     expect(final.usage).toMatchObject({ input_tokens: 17, output_tokens: 27 });
     expect(final.stop_reason).toBe('end_turn');
-    expect(mock.requests[0]!.json.generationConfig.thinkingConfig).toMatchObject({ thinkingBudget: 2048, includeThoughts: true });
+    expect(h.mock.requests[0]!.json.generationConfig.thinkingConfig).toMatchObject({ thinkingBudget: 2048, includeThoughts: true });
   });
 
   it('tool schema with $ref/$defs, anyOf, additionalProperties, const, nullable type → compiled, drops reported', async () => {
-    mock.reply(geminiText('ok'));
+    h.mock.reply(geminiText('ok'));
     const { response } = await client.messages
       .create({ ...base, model: 'to-gemini', messages: [user], tools: [{ name: 'book', input_schema: SCHEMA_WITH_REFS as Anthropic.Tool.InputSchema }] })
       .withResponse();
-    expectCompiledSchema(mock.requests[0]!.json.tools[0].functionDeclarations[0].parameters);
+    expectCompiledSchema(h.mock.requests[0]!.json.tools[0].functionDeclarations[0].parameters);
     expectSchemaWarnings(response.headers.get('x-interlingua-warnings'));
   });
 
   it('safety: a blocked prompt and a SAFETY candidate → stop_reason refusal', async () => {
-    mock.reply(fixtureReply('gemini', 'prompt-blocked-prohibited-content.json'));
+    h.mock.reply(fixtureReply('gemini', 'prompt-blocked-prohibited-content.json'));
     const blocked = await client.messages.create({ ...base, model: 'to-gemini', messages: [user] });
     expect(blocked.stop_reason).toBe('refusal');
     expect(blocked.usage.input_tokens).toBe(12559);
 
-    mock.reply(fixtureReply('gemini', 'candidate-safety-block.json'));
+    h.mock.reply(fixtureReply('gemini', 'candidate-safety-block.json'));
     const filtered = await client.messages.create({ ...base, model: 'to-gemini', messages: [user] });
     expect(filtered.stop_reason).toBe('refusal');
   });
 
   it.each(['stream-prompt-blocked-prohibited-content.sse', 'stream-candidate-prohibited-content.sse'])('safety: streamed %s → stop_reason refusal', async (file) => {
-    mock.reply(fixtureReply('gemini', file));
+    h.mock.reply(fixtureReply('gemini', file));
     const final = await client.messages.stream({ ...base, model: 'to-gemini', messages: [user] }).finalMessage();
     expect(final.stop_reason).toBe('refusal');
     const text = final.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
@@ -196,7 +185,7 @@ describe.each(TARGETS)('%s: @anthropic-ai/sdk → Interlingua → Gemini upstrea
   });
 
   it('429 RESOURCE_EXHAUSTED with RetryInfo → RateLimitError, retry-after 35', async () => {
-    mock.reply(fixtureReply('gemini', 'error-429-resource-exhausted.json'));
+    h.mock.reply(fixtureReply('gemini', 'error-429-resource-exhausted.json'));
     const err = await client.messages.create({ ...base, model: 'to-gemini', messages: [user] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.RateLimitError);
     const e = err as InstanceType<typeof Anthropic.RateLimitError>;
@@ -206,33 +195,33 @@ describe.each(TARGETS)('%s: @anthropic-ai/sdk → Interlingua → Gemini upstrea
   });
 
   it('MALFORMED_FUNCTION_CALL → an APIError, never a clean stop (JSON and stream)', async () => {
-    mock.reply(fixtureReply('gemini', 'malformed-function-call.json'));
+    h.mock.reply(fixtureReply('gemini', 'malformed-function-call.json'));
     const err = await client.messages.create({ ...base, model: 'to-gemini', messages: [user], tools: [weather] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.APIError);
     expect((err as Error).message).toContain('MALFORMED_FUNCTION_CALL');
 
-    mock.reply(fixtureReply('gemini', 'stream-malformed-function-call-finish-message.sse'));
+    h.mock.reply(fixtureReply('gemini', 'stream-malformed-function-call-finish-message.sse'));
     const streamErr = await client.messages.stream({ ...base, model: 'to-gemini', messages: [user], tools: [weather] }).finalMessage().catch((e: unknown) => e);
     expect(streamErr).toBeInstanceOf(Anthropic.APIError);
     expect((streamErr as Error).message).toContain('MALFORMED_FUNCTION_CALL');
   });
 
   it('image URL → fetched by the guarded fetcher and sent as inlineData; a private URL → 400', async () => {
-    mock.reply(pngServer(geminiText('A pixel.')));
+    h.mock.reply(pngServer(geminiText('A pixel.')));
     const res = await client.messages.create({
       ...base,
       model: 'to-gemini',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', source: { type: 'url', url: `${mock.url}/pixel.png` } }] }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image', source: { type: 'url', url: `${h.mock.url}/pixel.png` } }] }],
     });
     expect(res.content[0]).toMatchObject({ type: 'text', text: 'A pixel.' });
-    expect(mock.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
-    expect(mock.requests[1]!.json.contents[0].parts).toEqual([{ text: 'What is this?' }, { inlineData: { mimeType: 'image/png', data: PNG_1X1 } }]);
+    expect(h.mock.requests.map((r) => r.method)).toEqual(['GET', 'POST']);
+    expect(h.mock.requests[1]!.json.contents[0].parts).toEqual([{ text: 'What is this?' }, { inlineData: { mimeType: 'image/png', data: PNG_1X1 } }]);
 
-    mock.requests.length = 0;
+    h.mock.requests.length = 0;
     const err = await client.messages
-      .create({ ...base, model: 'to-gemini', messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: `http://localhost:${mock.port}/pixel.png` } }] }] })
+      .create({ ...base, model: 'to-gemini', messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: `http://localhost:${h.mock.port}/pixel.png` } }] }] })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Anthropic.BadRequestError);
-    expect(mock.requests).toHaveLength(0);
+    expect(h.mock.requests).toHaveLength(0);
   });
 });

@@ -3,10 +3,10 @@
  * call each upstream dialect returns (JSON and streamed), and the tool result sent back on the
  * next turn, checked in the upstream's own dialect.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureJson } from '../support/fixtures.ts';
-import { fixtureReply, startMockUpstream, type MockUpstream } from '../support/mock-upstream.ts';
-import { TARGETS, e2eConfig, startProxy, type RunningProxy } from '../support/proxy.ts';
+import { fixtureReply } from '../support/mock-upstream.ts';
+import { TARGETS, useHarness } from '../support/proxy.ts';
 import {
   SDKS,
   UPSTREAMS,
@@ -17,25 +17,12 @@ import {
 } from './helpers-anthropic.ts';
 
 describe.each(TARGETS)('%s: Anthropic SDK tool use → Interlingua', (target) => {
-  let mock: MockUpstream;
-  let proxy: RunningProxy;
-
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    proxy = await startProxy(e2eConfig(mock.url), {}, target);
-  });
-  afterAll(async () => {
-    await proxy.close();
-    await mock.close();
-  });
-  beforeEach(() => {
-    mock.requests.length = 0;
-  });
+  const h = useHarness(target);
 
   describe.each(SDKS)('$name', (sdk) => {
     let client: AnthropicClient;
     beforeAll(() => {
-      client = sdk.make(proxy.url);
+      client = sdk.make(h.proxy.url);
     });
 
     describe.each(UPSTREAMS)('→ $model ($dialect)', (up) => {
@@ -44,7 +31,7 @@ describe.each(TARGETS)('%s: Anthropic SDK tool use → Interlingua', (target) =>
         const tools = [toolFor(expected.name)];
         const question = { role: 'user' as const, content: 'What is the weather?' };
 
-        mock.reply(fixtureReply(up.dialect, up.tool));
+        h.mock.reply(fixtureReply(up.dialect, up.tool));
         const first = await client.messages.create({ model: up.model, max_tokens: 512, tools, messages: [question] });
         expect(first.stop_reason).toBe('tool_use');
         const use = first.content.find((b) => b.type === 'tool_use');
@@ -54,12 +41,12 @@ describe.each(TARGETS)('%s: Anthropic SDK tool use → Interlingua', (target) =>
         expect(use.id).toMatch(/^[a-zA-Z0-9_-]+$/);
         if (expected.id && up.dialect === 'anthropic') expect(use.id).toBe(expected.id);
         // The tool definition reached the upstream in its dialect.
-        const t0 = mock.requests[0]!.json;
+        const t0 = h.mock.requests[0]!.json;
         if (up.dialect === 'openai-chat') expect(t0.tools[0].function.name).toBe(expected.name);
         else if (up.dialect === 'gemini') expect(t0.tools[0].functionDeclarations[0].name).toBe(expected.name);
         else expect(t0.tools[0].name).toBe(expected.name);
 
-        mock.reply(fixtureReply(up.dialect, up.text));
+        h.mock.reply(fixtureReply(up.dialect, up.text));
         const second = await client.messages.create({
           model: up.model,
           max_tokens: 512,
@@ -71,8 +58,8 @@ describe.each(TARGETS)('%s: Anthropic SDK tool use → Interlingua', (target) =>
           ],
         });
         expect(second.stop_reason).toBe('end_turn');
-        expect(mock.requests).toHaveLength(2);
-        const j = mock.requests[1]!.json;
+        expect(h.mock.requests).toHaveLength(2);
+        const j = h.mock.requests[1]!.json;
 
         if (up.dialect === 'openai-chat') {
           const assistant = j.messages.find((m: any) => m.role === 'assistant');
@@ -105,7 +92,7 @@ describe.each(TARGETS)('%s: Anthropic SDK tool use → Interlingua', (target) =>
 
       it('messages.stream(): tool_use input assembled from the streamed arguments', async () => {
         const expected = fixtureStreamToolCall(up.dialect, up.streamTool);
-        mock.reply(fixtureReply(up.dialect, up.streamTool));
+        h.mock.reply(fixtureReply(up.dialect, up.streamTool));
         const stream = client.messages.stream({
           model: up.model,
           max_tokens: 512,
@@ -121,12 +108,12 @@ describe.each(TARGETS)('%s: Anthropic SDK tool use → Interlingua', (target) =>
         expect(use.input).toEqual(expected.input);
         expect(final.stop_reason).toBe('tool_use');
         expect(JSON.parse(jsonDeltas.join('') || '{}')).toEqual(expected.input);
-        expect(mock.requests[0]!.url).toBe(up.streamPath);
+        expect(h.mock.requests[0]!.url).toBe(up.streamPath);
       });
     });
 
     it('tool_choice and disable_parallel_tool_use reach an OpenAI upstream; is_error results keep their text', async () => {
-      mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
+      h.mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
       await client.messages.create({
         model: 'to-openai',
         max_tokens: 100,
@@ -138,7 +125,7 @@ describe.each(TARGETS)('%s: Anthropic SDK tool use → Interlingua', (target) =>
           { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', is_error: true, content: [{ type: 'text', text: 'boom' }] }] },
         ],
       });
-      const j = mock.requests[0]!.json;
+      const j = h.mock.requests[0]!.json;
       expect(j.tool_choice).toEqual({ type: 'function', function: { name: 'lookup' } });
       expect(j.parallel_tool_calls).toBe(false);
       const tool = j.messages.find((m: any) => m.role === 'tool');

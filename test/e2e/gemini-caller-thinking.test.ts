@@ -2,10 +2,10 @@
  * `@google/genai` as the caller: thinking (thought parts from an Anthropic upstream) and
  * signatures — replayed exact to their issuer, never to another vendor.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureJson, fixtureSse } from '../support/fixtures.ts';
-import { fixtureReply, startMockUpstream, type MockUpstream } from '../support/mock-upstream.ts';
-import { TARGETS, e2eConfig, startProxy, type RunningProxy } from '../support/proxy.ts';
+import { fixtureReply } from '../support/mock-upstream.ts';
+import { TARGETS, useHarness } from '../support/proxy.ts';
 import { genai, type GoogleGenAI } from './helpers-gemini.ts';
 
 /** The Anthropic stream fixture's thinking text and signature, as the upstream issued them. */
@@ -21,21 +21,10 @@ function anthropicStreamThinking(): { text: string; signature: string } {
 }
 
 describe.each(TARGETS)('%s: @google/genai thinking and signatures', (target) => {
-  let mock: MockUpstream;
-  let proxy: RunningProxy;
+  const h = useHarness(target);
   let ai: GoogleGenAI;
-
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    proxy = await startProxy(e2eConfig(mock.url), {}, target);
-    ai = genai(proxy.url);
-  });
-  afterAll(async () => {
-    await proxy.close();
-    await mock.close();
-  });
-  beforeEach(() => {
-    mock.requests.length = 0;
+  beforeAll(() => {
+    ai = genai(h.proxy.url);
   });
 
   it('a Gemini thought signature in the history is not sent to OpenAI or Anthropic', async () => {
@@ -50,9 +39,9 @@ describe.each(TARGETS)('%s: @google/genai thinking and signatures', (target) => 
       ['to-openai', 'openai-chat'],
       ['to-anthropic', 'anthropic'],
     ] as const) {
-      mock.reply(fixtureReply(dialect, 'text-basic.json'));
+      h.mock.reply(fixtureReply(dialect, 'text-basic.json'));
       const res = await ai.models.generateContent({ model, contents });
-      const sent = mock.requests.at(-1)!.body;
+      const sent = h.mock.requests.at(-1)!.body;
       expect(sent).not.toContain(signature.slice(0, 24));
       expect(sent).not.toMatch(/__il1|il1[oag]\./);
       expect(res.sdkHttpResponse?.headers?.['x-interlingua-warnings']).toContain('signature-not-replayed');
@@ -60,7 +49,7 @@ describe.each(TARGETS)('%s: @google/genai thinking and signatures', (target) => 
   });
 
   it('thinking: includeThoughts returns thought parts from Anthropic; the signature goes back exact', async () => {
-    mock.reply(fixtureReply('anthropic', 'thinking-signature.json'));
+    h.mock.reply(fixtureReply('anthropic', 'thinking-signature.json'));
     const fixture = fixtureJson('anthropic', 'thinking-signature.json');
     const question = { role: 'user', parts: [{ text: 'What is 925 / 5?' }] };
     const res = await ai.models.generateContent({
@@ -68,26 +57,26 @@ describe.each(TARGETS)('%s: @google/genai thinking and signatures', (target) => 
       contents: [question],
       config: { thinkingConfig: { includeThoughts: true, thinkingBudget: 2048 } },
     });
-    expect(mock.requests[0]!.json.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
+    expect(h.mock.requests[0]!.json.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 });
     const parts = res.candidates![0]!.content!.parts!;
     expect(parts[0]).toMatchObject({ thought: true, text: fixture.content[0].thinking });
     expect(parts[0]!.thoughtSignature).toEqual(expect.any(String));
     expect(res.text).toBe('925 ÷ 5 = 185');
 
-    mock.reply(fixtureReply('anthropic', 'text-basic.json'));
+    h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
     await ai.models.generateContent({
       model: 'to-anthropic',
       contents: [question, res.candidates![0]!.content!, { role: 'user', parts: [{ text: 'And times 2?' }] }],
       config: { thinkingConfig: { includeThoughts: true, thinkingBudget: 2048 } },
     });
-    const assistant = mock.requests[1]!.json.messages[1];
+    const assistant = h.mock.requests[1]!.json.messages[1];
     expect(assistant.content[0]).toEqual({ type: 'thinking', thinking: fixture.content[0].thinking, signature: fixture.content[0].signature });
     expect(assistant.content[1]).toMatchObject({ type: 'text', text: '925 ÷ 5 = 185' });
   });
 
   it('thinking in a streamed chat: the chat history carries the Anthropic signature back exact', async () => {
     const expected = anthropicStreamThinking();
-    mock.reply(fixtureReply('anthropic', 'stream-thinking-signature.sse'));
+    h.mock.reply(fixtureReply('anthropic', 'stream-thinking-signature.sse'));
     const chat = ai.chats.create({ model: 'to-anthropic', config: { thinkingConfig: { includeThoughts: true, thinkingBudget: 2048 } } });
     let thoughts = '';
     for await (const chunk of await chat.sendMessageStream({ message: 'Divide the previous result by 5.' })) {
@@ -95,43 +84,43 @@ describe.each(TARGETS)('%s: @google/genai thinking and signatures', (target) => 
     }
     expect(thoughts).toBe(expected.text);
 
-    mock.reply(fixtureReply('anthropic', 'text-basic.json'));
+    h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
     await chat.sendMessage({ message: 'Thanks. And again?' });
-    const assistant = mock.requests[1]!.json.messages[1];
+    const assistant = h.mock.requests[1]!.json.messages[1];
     expect(assistant.role).toBe('assistant');
     const thinking = assistant.content.filter((b: any) => b.type === 'thinking');
     expect(thinking).toEqual([{ type: 'thinking', thinking: expected.text, signature: expected.signature }]);
   });
 
   it('thinking signatures from Anthropic are not replayed to another vendor', async () => {
-    mock.reply(fixtureReply('anthropic', 'thinking-signature.json'));
+    h.mock.reply(fixtureReply('anthropic', 'thinking-signature.json'));
     const question = { role: 'user', parts: [{ text: 'What is 925 / 5?' }] };
     const res = await ai.models.generateContent({ model: 'to-anthropic', contents: [question], config: { thinkingConfig: { includeThoughts: true } } });
     const signature = fixtureJson('anthropic', 'thinking-signature.json').content[0].signature as string;
-    mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
+    h.mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
     const next = await ai.models.generateContent({
       model: 'to-openai',
       contents: [question, res.candidates![0]!.content!, { role: 'user', parts: [{ text: 'And times 2?' }] }],
     });
     expect(next.sdkHttpResponse?.headers?.['x-interlingua-warnings']).toContain('signature-not-replayed');
-    expect(mock.requests[1]!.body).not.toContain(signature.slice(0, 24));
-    expect(mock.requests[1]!.body).not.toContain('il1a.');
+    expect(h.mock.requests[1]!.body).not.toContain(signature.slice(0, 24));
+    expect(h.mock.requests[1]!.body).not.toContain('il1a.');
   });
 
   it('an Anthropic signature in a Gemini history is not passed through to a Gemini upstream', async () => {
-    mock.reply(fixtureReply('anthropic', 'thinking-signature.json'));
+    h.mock.reply(fixtureReply('anthropic', 'thinking-signature.json'));
     const question = { role: 'user', parts: [{ text: 'What is 925 / 5?' }] };
     const res = await ai.models.generateContent({ model: 'to-anthropic', contents: [question], config: { thinkingConfig: { includeThoughts: true } } });
     const carried = res.candidates![0]!.content!.parts![0]!.thoughtSignature!;
     expect(carried).toMatch(/^il1a\./);
 
-    mock.reply({ body: JSON.stringify(fixtureJson('gemini', 'system-instruction.json')) });
+    h.mock.reply({ body: JSON.stringify(fixtureJson('gemini', 'system-instruction.json')) });
     const next = await ai.models.generateContent({
       model: 'gemini-2.5-flash',
       contents: [question, res.candidates![0]!.content!, { role: 'user', parts: [{ text: 'And times 2?' }] }],
     });
     expect(next.text).toBe('low');
-    const sent = mock.requests[1]!;
+    const sent = h.mock.requests[1]!;
     expect(sent.url).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
     expect(sent.body).not.toContain('il1a.');
     expect(sent.body).not.toContain(fixtureJson('anthropic', 'thinking-signature.json').content[0].signature.slice(0, 24));

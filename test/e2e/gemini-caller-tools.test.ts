@@ -3,10 +3,10 @@
  * counting, against OpenAI, Anthropic and Gemini mock upstreams.
  */
 import { Type } from '@google/genai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureJson } from '../support/fixtures.ts';
-import { fixtureReply, startMockUpstream, type MockUpstream } from '../support/mock-upstream.ts';
-import { INBOUND_KEY, TARGETS, e2eConfig, startProxy, type RunningProxy } from '../support/proxy.ts';
+import { fixtureReply } from '../support/mock-upstream.ts';
+import { INBOUND_KEY, TARGETS, useHarness } from '../support/proxy.ts';
 import { genai, PNG_1X1, UPSTREAM_CASES, type GoogleGenAI } from './helpers-gemini.ts';
 
 const weatherTool = (name: string) => ({
@@ -23,21 +23,10 @@ const weatherTool = (name: string) => ({
 });
 
 describe.each(TARGETS)('%s: @google/genai tools, images, countTokens', (target) => {
-  let mock: MockUpstream;
-  let proxy: RunningProxy;
+  const h = useHarness(target);
   let ai: GoogleGenAI;
-
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    proxy = await startProxy(e2eConfig(mock.url), {}, target);
-    ai = genai(proxy.url);
-  });
-  afterAll(async () => {
-    await proxy.close();
-    await mock.close();
-  });
-  beforeEach(() => {
-    mock.requests.length = 0;
+  beforeAll(() => {
+    ai = genai(h.proxy.url);
   });
 
   describe.each(UPSTREAM_CASES)('→ $kind upstream', (u) => {
@@ -45,7 +34,7 @@ describe.each(TARGETS)('%s: @google/genai tools, images, countTokens', (target) 
       ['the id echoed', true],
       ['no id (paired by name)', false],
     ])('function calling round trip, functionResponse with %s', async (_label, echoId) => {
-      mock.reply(u.tool.reply);
+      h.mock.reply(u.tool.reply);
       const question = { role: 'user', parts: [{ text: 'What is the weather?' }] };
       const first = await ai.models.generateContent({ model: u.model, contents: [question], config: { tools: [weatherTool(u.tool.name)] } });
       const calls = first.functionCalls!;
@@ -53,11 +42,11 @@ describe.each(TARGETS)('%s: @google/genai tools, images, countTokens', (target) 
       expect(calls[0]!.name).toBe(u.tool.name);
       expect(calls[0]!.args).toEqual(u.tool.args);
       if (u.tool.id) expect(calls[0]!.id).toBe(u.tool.id);
-      const declared = mock.requests[0]!.json;
+      const declared = h.mock.requests[0]!.json;
       if (u.kind === 'openai') expect(declared.tools[0].function.name).toBe(u.tool.name);
       if (u.kind === 'anthropic') expect(declared.tools[0].name).toBe(u.tool.name);
 
-      mock.reply(u.text);
+      h.mock.reply(u.text);
       const answer = { temperature: 12, unit: 'c' };
       const second = await ai.models.generateContent({
         model: u.model,
@@ -69,7 +58,7 @@ describe.each(TARGETS)('%s: @google/genai tools, images, countTokens', (target) 
         config: { tools: [weatherTool(u.tool.name)] },
       });
       expect(second.text).toBe(u.expectedText);
-      const body = mock.requests[1]!.json;
+      const body = h.mock.requests[1]!.json;
       switch (u.kind) {
         case 'openai': {
           const assistant = body.messages.find((m: any) => m.role === 'assistant');
@@ -104,12 +93,12 @@ describe.each(TARGETS)('%s: @google/genai tools, images, countTokens', (target) 
     });
 
     it('images: inlineData reaches the upstream in its own image form', async () => {
-      mock.reply(u.text);
+      h.mock.reply(u.text);
       await ai.models.generateContent({
         model: u.model,
         contents: [{ role: 'user', parts: [{ text: 'What is in this picture?' }, { inlineData: { mimeType: 'image/png', data: PNG_1X1 } }] }],
       });
-      const body = mock.requests[0]!.json;
+      const body = h.mock.requests[0]!.json;
       switch (u.kind) {
         case 'openai': {
           const parts = body.messages.at(-1).content;
@@ -129,15 +118,15 @@ describe.each(TARGETS)('%s: @google/genai tools, images, countTokens', (target) 
   });
 
   it('parallel calls from OpenAI: results sent back reversed and without ids pair to the issued tool_call_ids', async () => {
-    mock.reply(fixtureReply('openai-chat', 'parallel-tool-calls.json'));
+    h.mock.reply(fixtureReply('openai-chat', 'parallel-tool-calls.json'));
     const issued = fixtureJson('openai-chat', 'parallel-tool-calls.json').choices[0].message.tool_calls as any[];
     const question = { role: 'user', parts: [{ text: 'Weather in Edinburgh and the AAPL price?' }] };
     const first = await ai.models.generateContent({ model: 'to-openai', contents: [question], config: { tools: [weatherTool('GetWeatherArgs')] } });
     expect(first.functionCalls!.map((c) => c.id)).toEqual(issued.map((c) => c.id));
-    mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
+    h.mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
     const responses = [...first.functionCalls!].reverse().map((c) => ({ functionResponse: { name: c.name!, response: { result: `for ${c.name}` } } }));
     await ai.models.generateContent({ model: 'to-openai', contents: [question, first.candidates![0]!.content!, { role: 'user', parts: responses }] });
-    const messages = mock.requests[1]!.json.messages;
+    const messages = h.mock.requests[1]!.json.messages;
     expect(messages[1].tool_calls.map((c: any) => c.id)).toEqual(issued.map((c) => c.id));
     const tools = messages.filter((m: any) => m.role === 'tool');
     expect(tools).toHaveLength(2);
@@ -152,14 +141,14 @@ describe.each(TARGETS)('%s: @google/genai tools, images, countTokens', (target) 
     ['to-openai', 'openai-chat', 'stream-tool-call-single.sse'],
     ['to-anthropic', 'anthropic', 'stream-tool-use.sse'],
   ])('a streamed chat (%s): the function call in the chat history pairs with its functionResponse', async (model, dialect, file) => {
-    mock.reply(fixtureReply(dialect, file));
+    h.mock.reply(fixtureReply(dialect, file));
     const chat = ai.chats.create({ model, config: { tools: [weatherTool('x')] } });
     const calls: any[] = [];
     for await (const chunk of await chat.sendMessageStream({ message: 'What is the weather?' })) calls.push(...(chunk.functionCalls ?? []));
     expect(calls).toHaveLength(1);
-    mock.reply(fixtureReply(dialect, 'text-basic.json'));
+    h.mock.reply(fixtureReply(dialect, 'text-basic.json'));
     await chat.sendMessage({ message: [{ functionResponse: { id: calls[0].id, name: calls[0].name, response: { temperature: 12 } } }] });
-    const body = mock.requests[1]!.json;
+    const body = h.mock.requests[1]!.json;
     if (dialect === 'openai-chat') {
       const assistant = body.messages.find((m: any) => m.role === 'assistant');
       expect(assistant.tool_calls[0].id).toBe(calls[0].id);
@@ -171,7 +160,7 @@ describe.each(TARGETS)('%s: @google/genai tools, images, countTokens', (target) 
   });
 
   it('generationConfig knobs reach OpenAI and Anthropic by name; what they lack is reported', async () => {
-    mock.reply(fixtureReply('openai-chat', 'n3-multiple-choices.json'));
+    h.mock.reply(fixtureReply('openai-chat', 'n3-multiple-choices.json'));
     const schema = { type: Type.OBJECT, properties: { answer: { type: Type.STRING } }, required: ['answer'] };
     const res = await ai.models.generateContent({
       model: 'to-openai',
@@ -179,17 +168,17 @@ describe.each(TARGETS)('%s: @google/genai tools, images, countTokens', (target) 
       config: { seed: 7, presencePenalty: 0.5, frequencyPenalty: 0.25, topK: 40, candidateCount: 3, responseMimeType: 'application/json', responseSchema: schema },
     });
     expect(res.candidates).toHaveLength(3);
-    const body = mock.requests[0]!.json;
+    const body = h.mock.requests[0]!.json;
     expect(body).toMatchObject({ seed: 7, presence_penalty: 0.5, frequency_penalty: 0.25, n: 3 });
     expect(body.response_format.type).toBe('json_schema');
     expect(body.response_format.json_schema.schema).toMatchObject({ type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] });
     expect(body.top_k).toBeUndefined();
     expect(res.sdkHttpResponse?.headers?.['x-interlingua-warnings']).toContain('top');
 
-    mock.reply(fixtureReply('anthropic', 'text-basic.json'));
+    h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
     const a = await ai.models.generateContent({ model: 'to-anthropic', contents: 'Hi', config: { topK: 40, seed: 7, maxOutputTokens: 300 } });
-    expect(mock.requests[1]!.json).toMatchObject({ top_k: 40, max_tokens: 300 });
-    expect(mock.requests[1]!.json.seed).toBeUndefined();
+    expect(h.mock.requests[1]!.json).toMatchObject({ top_k: 40, max_tokens: 300 });
+    expect(h.mock.requests[1]!.json.seed).toBeUndefined();
     expect(a.sdkHttpResponse?.headers?.['x-interlingua-warnings']).toContain('dropped:seed');
   });
 
@@ -198,7 +187,7 @@ describe.each(TARGETS)('%s: @google/genai tools, images, countTokens', (target) 
       ['to-openai', fixtureReply('openai-chat', 'stream-tool-call-single.sse')],
       ['to-anthropic', fixtureReply('anthropic', 'stream-tool-use.sse')],
     ] as const) {
-      mock.reply(reply);
+      h.mock.reply(reply);
       const calls: any[] = [];
       for await (const chunk of await ai.models.generateContentStream({ model, contents: 'weather?', config: { tools: [weatherTool('x')] } })) {
         calls.push(...(chunk.functionCalls ?? []));
@@ -212,27 +201,27 @@ describe.each(TARGETS)('%s: @google/genai tools, images, countTokens', (target) 
   });
 
   it('countTokens: Gemini passthrough, Anthropic count_tokens, OpenAI estimated', async () => {
-    mock.reply({ body: JSON.stringify({ totalTokens: 31 }) });
+    h.mock.reply({ body: JSON.stringify({ totalTokens: 31 }) });
     const g = await ai.models.countTokens({ model: 'gemini-2.5-flash', contents: 'How many tokens is this?' });
     expect(g.totalTokens).toBe(31);
-    expect(mock.requests[0]!.url).toBe('/v1beta/models/gemini-2.5-flash:countTokens');
-    expect(JSON.stringify(mock.requests[0]!.json)).toContain('How many tokens is this?');
+    expect(h.mock.requests[0]!.url).toBe('/v1beta/models/gemini-2.5-flash:countTokens');
+    expect(JSON.stringify(h.mock.requests[0]!.json)).toContain('How many tokens is this?');
 
-    mock.reply({ body: JSON.stringify({ totalTokens: 33 }) });
+    h.mock.reply({ body: JSON.stringify({ totalTokens: 33 }) });
     expect((await ai.models.countTokens({ model: 'to-gemini', contents: 'How many tokens is this?' })).totalTokens).toBe(33);
-    expect(mock.requests.at(-1)!.url).toBe('/v1beta/models/gemini-2.5-flash:countTokens');
-    mock.requests.length = 1;
+    expect(h.mock.requests.at(-1)!.url).toBe('/v1beta/models/gemini-2.5-flash:countTokens');
+    h.mock.requests.length = 1;
 
-    mock.reply({ body: JSON.stringify({ input_tokens: 42 }) });
+    h.mock.reply({ body: JSON.stringify({ input_tokens: 42 }) });
     const a = await ai.models.countTokens({ model: 'to-anthropic', contents: 'How many tokens is this?' });
     expect(a.totalTokens).toBe(42);
-    expect(mock.requests[1]!.url).toBe('/v1/messages/count_tokens');
-    expect(mock.requests[1]!.json).toMatchObject({ model: 'claude-sonnet-4-5', messages: [{ role: 'user' }] });
+    expect(h.mock.requests[1]!.url).toBe('/v1/messages/count_tokens');
+    expect(h.mock.requests[1]!.json).toMatchObject({ model: 'claude-sonnet-4-5', messages: [{ role: 'user' }] });
 
     const o = await ai.models.countTokens({ model: 'to-openai', contents: 'How many tokens is this?' });
     expect(o.totalTokens).toBeGreaterThan(0);
-    expect(mock.requests).toHaveLength(2);
-    const raw = await fetch(`${proxy.url}/v1beta/models/to-openai:countTokens`, {
+    expect(h.mock.requests).toHaveLength(2);
+    const raw = await fetch(`${h.proxy.url}/v1beta/models/to-openai:countTokens`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-goog-api-key': INBOUND_KEY },
       body: JSON.stringify({ contents: [{ parts: [{ text: 'How many tokens is this?' }] }] }),

@@ -2,10 +2,9 @@
  * `@google/genai` as the caller, through a real Interlingua server, against mock upstreams of all
  * three chat dialects: text, streams (both framings), both path forms, errors, model list.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureJson } from '../support/fixtures.ts';
-import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.ts';
-import { INBOUND_KEY, TARGETS, UPSTREAM_KEYS, e2eConfig, startProxy, type RunningProxy } from '../support/proxy.ts';
+import { INBOUND_KEY, TARGETS, UPSTREAM_KEYS, useHarness } from '../support/proxy.ts';
 import { apiErrorOf, genai, rejection, retryDelayOf, UPSTREAM_CASES, type GoogleGenAI } from './helpers-gemini.ts';
 
 /** The chunks of an SSE reply as the JSON array a Gemini upstream sends without alt=sse. */
@@ -15,26 +14,15 @@ function sseAsJsonArray(chunks: string[]): string {
 }
 
 describe.each(TARGETS)('%s: @google/genai → Interlingua', (target) => {
-  let mock: MockUpstream;
-  let proxy: RunningProxy;
+  const h = useHarness(target);
   let ai: GoogleGenAI;
-
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    proxy = await startProxy(e2eConfig(mock.url), {}, target);
-    ai = genai(proxy.url);
-  });
-  afterAll(async () => {
-    await proxy.close();
-    await mock.close();
-  });
-  beforeEach(() => {
-    mock.requests.length = 0;
+  beforeAll(() => {
+    ai = genai(h.proxy.url);
   });
 
   describe.each(UPSTREAM_CASES)('→ $kind upstream', (u) => {
     it('generateContent: text, systemInstruction and generationConfig knobs', async () => {
-      mock.reply(u.text);
+      h.mock.reply(u.text);
       const res = await ai.models.generateContent({
         model: u.model,
         contents: 'What is the weather like?',
@@ -43,8 +31,8 @@ describe.each(TARGETS)('%s: @google/genai → Interlingua', (target) => {
       expect(res.text).toBe(u.expectedText);
       expect(res.candidates![0]!.finishReason).toBe('STOP');
       expect(res.usageMetadata?.totalTokenCount).toBeGreaterThan(0);
-      expect(mock.requests).toHaveLength(1);
-      const r = mock.requests[0]!;
+      expect(h.mock.requests).toHaveLength(1);
+      const r = h.mock.requests[0]!;
       expect(r.url).toBe(u.path);
       expect(u.lastUserText(r)).toBe('What is the weather like?');
       const body = r.json;
@@ -73,7 +61,7 @@ describe.each(TARGETS)('%s: @google/genai → Interlingua', (target) => {
     });
 
     it('generateContentStream: the SDK parses every chunk and the text reassembles', async () => {
-      mock.reply(u.stream);
+      h.mock.reply(u.stream);
       const stream = await ai.models.generateContentStream({ model: u.model, contents: 'Tell me something.' });
       let text = '';
       let chunks = 0;
@@ -87,14 +75,14 @@ describe.each(TARGETS)('%s: @google/genai → Interlingua', (target) => {
       expect(chunks).toBeGreaterThanOrEqual(2);
       expect(last.candidates[0].finishReason).toMatch(/^(STOP|MAX_TOKENS)$/);
       expect(last.usageMetadata?.totalTokenCount).toBeGreaterThan(0);
-      expect(mock.requests).toHaveLength(1);
-      expect(mock.requests[0]!.url).toBe(u.streamPath);
-      if (u.kind !== 'gemini') expect(mock.requests[0]!.json.stream).toBe(true);
+      expect(h.mock.requests).toHaveLength(1);
+      expect(h.mock.requests[0]!.url).toBe(u.streamPath);
+      if (u.kind !== 'gemini') expect(h.mock.requests[0]!.json.stream).toBe(true);
     });
 
     it('the /v1/models/… path form (SDK 3.x) and ?key= auth work', async () => {
-      mock.reply(u.text);
-      const res = await fetch(`${proxy.url}/v1/models/${u.model}:generateContent?key=${INBOUND_KEY}`, {
+      h.mock.reply(u.text);
+      const res = await fetch(`${h.proxy.url}/v1/models/${u.model}:generateContent?key=${INBOUND_KEY}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Hi there' }] }] }),
@@ -102,15 +90,15 @@ describe.each(TARGETS)('%s: @google/genai → Interlingua', (target) => {
       expect(res.status).toBe(200);
       const body = (await res.json()) as any;
       expect(body.candidates[0].content.parts.filter((p: any) => !p.thought).map((p: any) => p.text).join('')).toBe(u.expectedText);
-      expect(mock.requests).toHaveLength(1);
-      expect(mock.requests[0]!.url).toBe(u.path);
-      expect(u.lastUserText(mock.requests[0]!)).toBe('Hi there');
+      expect(h.mock.requests).toHaveLength(1);
+      expect(h.mock.requests[0]!.url).toBe(u.path);
+      expect(u.lastUserText(h.mock.requests[0]!)).toBe('Hi there');
     });
 
     it('streamGenerateContent without alt=sse: one JSON array', async () => {
       // A Gemini upstream asked without alt answers the JSON array itself (passthrough keeps the framing).
-      mock.reply(u.kind === 'gemini' ? { ...u.stream, chunks: undefined, body: sseAsJsonArray(u.stream.chunks!) } : u.stream);
-      const res = await fetch(`${proxy.url}/v1beta/models/${u.model}:streamGenerateContent`, {
+      h.mock.reply(u.kind === 'gemini' ? { ...u.stream, chunks: undefined, body: sseAsJsonArray(u.stream.chunks!) } : u.stream);
+      const res = await fetch(`${h.proxy.url}/v1beta/models/${u.model}:streamGenerateContent`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-goog-api-key': INBOUND_KEY },
         body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Tell me something.' }] }] }),
@@ -124,23 +112,23 @@ describe.each(TARGETS)('%s: @google/genai → Interlingua', (target) => {
       expect(text).toBe(u.expectedStreamText);
       expect(chunks.at(-1).candidates[0].finishReason).toBeDefined();
       // The upstream is always streamed with SSE, except a Gemini passthrough which keeps the caller's framing.
-      if (u.kind === 'gemini') expect(mock.requests[0]!.url).toBe('/v1beta/models/gemini-2.5-flash:streamGenerateContent');
-      else expect(mock.requests[0]!.json.stream).toBe(true);
+      if (u.kind === 'gemini') expect(h.mock.requests[0]!.url).toBe('/v1beta/models/gemini-2.5-flash:streamGenerateContent');
+      else expect(h.mock.requests[0]!.json.stream).toBe(true);
     });
 
     it('upstream 429 → ApiError 429 RESOURCE_EXHAUSTED with RetryInfo', async () => {
-      mock.reply(u.rateLimit);
+      h.mock.reply(u.rateLimit);
       const e = await rejection(ai.models.generateContent({ model: u.model, contents: 'hi' }));
       const { status, body } = apiErrorOf(e);
       expect(status).toBe(429);
       expect(body.error).toMatchObject({ code: 429, status: 'RESOURCE_EXHAUSTED' });
       const expectedDelay = { openai: '2s', anthropic: '7s', gemini: '35s' }[u.kind];
       expect(retryDelayOf(body.error.details)).toBe(expectedDelay);
-      expect(mock.requests).toHaveLength(1);
+      expect(h.mock.requests).toHaveLength(1);
     });
 
     it('mid-stream upstream error → an error chunk, then close; the SDK throws', async () => {
-      mock.reply(u.midStreamError);
+      h.mock.reply(u.midStreamError);
       const stream = await ai.models.generateContentStream({ model: u.model, contents: 'hi' });
       let text = '';
       const e = await rejection(
@@ -150,9 +138,9 @@ describe.each(TARGETS)('%s: @google/genai → Interlingua', (target) => {
       );
       expect(e).toBeInstanceOf(Error);
       expect(text.length).toBeGreaterThan(0);
-      expect(mock.requests).toHaveLength(1);
+      expect(h.mock.requests).toHaveLength(1);
       // On the wire: the last event is the error object, and the stream is closed after it.
-      const res = await fetch(`${proxy.url}/v1beta/models/${u.model}:streamGenerateContent?alt=sse`, {
+      const res = await fetch(`${h.proxy.url}/v1beta/models/${u.model}:streamGenerateContent?alt=sse`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-goog-api-key': INBOUND_KEY },
         body: JSON.stringify({ contents: [{ parts: [{ text: 'hi' }] }] }),
@@ -163,7 +151,7 @@ describe.each(TARGETS)('%s: @google/genai → Interlingua', (target) => {
       expect(events.slice(0, -1).every((ev) => ev.error === undefined)).toBe(true);
       if (u.kind === 'gemini') return; // a passthrough keeps the upstream's own framing
       // Without alt=sse: still one valid JSON array, the error object its last element.
-      const arr = await fetch(`${proxy.url}/v1beta/models/${u.model}:streamGenerateContent`, {
+      const arr = await fetch(`${h.proxy.url}/v1beta/models/${u.model}:streamGenerateContent`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-goog-api-key': INBOUND_KEY },
         body: JSON.stringify({ contents: [{ parts: [{ text: 'hi' }] }] }),
@@ -184,23 +172,23 @@ describe.each(TARGETS)('%s: @google/genai → Interlingua', (target) => {
       expect(e2.status).toBe(400);
       expect(e2.body.error.status).toBe('INVALID_ARGUMENT');
       expect(e2.body.error.message).toContain('stopSequences');
-      expect(mock.requests).toHaveLength(0);
+      expect(h.mock.requests).toHaveLength(0);
     });
   });
 
   it('wrong key → 401 UNAUTHENTICATED, nothing upstream', async () => {
-    const bad = genai(proxy.url, 'wrong-key');
+    const bad = genai(h.proxy.url, 'wrong-key');
     const { status, body } = apiErrorOf(await rejection(bad.models.generateContent({ model: 'to-openai', contents: 'hi' })));
     expect(status).toBe(401);
     expect(body.error.status).toBe('UNAUTHENTICATED');
-    expect(mock.requests).toHaveLength(0);
+    expect(h.mock.requests).toHaveLength(0);
   });
 
   it('unknown model → 404 NOT_FOUND in Gemini shape', async () => {
     const { status, body } = apiErrorOf(await rejection(ai.models.generateContent({ model: 'mistral-large', contents: 'hi' })));
     expect(status).toBe(404);
     expect(body.error.status).toBe('NOT_FOUND');
-    expect(mock.requests).toHaveLength(0);
+    expect(h.mock.requests).toHaveLength(0);
   });
 
   it('models.list → Gemini-shaped models with supportedGenerationMethods', async () => {
@@ -212,7 +200,7 @@ describe.each(TARGETS)('%s: @google/genai → Interlingua', (target) => {
     }
     expect(names).toContain('models/to-openai');
     expect(names).toContain('models/to-anthropic');
-    const raw = (await (await fetch(`${proxy.url}/v1beta/models`, { headers: { 'x-goog-api-key': INBOUND_KEY } })).json()) as any;
+    const raw = (await (await fetch(`${h.proxy.url}/v1beta/models`, { headers: { 'x-goog-api-key': INBOUND_KEY } })).json()) as any;
     expect(raw.models.find((m: any) => m.name === 'models/to-gemini').supportedGenerationMethods).toEqual(
       expect.arrayContaining(['generateContent', 'streamGenerateContent', 'countTokens']),
     );
@@ -220,18 +208,18 @@ describe.each(TARGETS)('%s: @google/genai → Interlingua', (target) => {
     expect(one.name).toBe('models/to-anthropic');
     expect(apiErrorOf(await rejection(ai.models.get({ model: 'mistral-large' }))).status).toBe(404);
     // Only the upstreams' own model lists were asked (merged behind a cache), nothing else.
-    expect(mock.requests.every((r) => r.method === 'GET' && /\/models/.test(r.url))).toBe(true);
+    expect(h.mock.requests.every((r) => r.method === 'GET' && /\/models/.test(r.url))).toBe(true);
   });
 
   it('a Gemini passthrough forwards the body byte for byte', async () => {
-    mock.reply({ body: JSON.stringify(fixtureJson('gemini', 'system-instruction.json')) });
+    h.mock.reply({ body: JSON.stringify(fixtureJson('gemini', 'system-instruction.json')) });
     const raw = '{"contents":[{"role":"user","parts":[{"text":"exact  bytes"}]}],"safetySettings":[{"category":"HARM_CATEGORY_HATE_SPEECH","threshold":"BLOCK_NONE"}]}';
-    const res = await fetch(`${proxy.url}/v1beta/models/gemini-2.5-flash:generateContent`, {
+    const res = await fetch(`${h.proxy.url}/v1beta/models/gemini-2.5-flash:generateContent`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-goog-api-key': INBOUND_KEY },
       body: raw,
     });
     expect(res.status).toBe(200);
-    expect(mock.requests[0]!.body).toBe(raw);
+    expect(h.mock.requests[0]!.body).toBe(raw);
   });
 });

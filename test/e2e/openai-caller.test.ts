@@ -3,10 +3,10 @@
  * OpenAI-dialect mock upstream replaying captured fixtures.
  */
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureJson, fixtureText } from '../support/fixtures.ts';
-import { fixtureReply, startMockUpstream, type MockUpstream } from '../support/mock-upstream.ts';
-import { INBOUND_KEY, TARGETS, UPSTREAM_KEYS, e2eConfig, startProxy, type RunningProxy } from '../support/proxy.ts';
+import { fixtureReply } from '../support/mock-upstream.ts';
+import { INBOUND_KEY, TARGETS, UPSTREAM_KEYS, e2eConfig, startProxy, useHarness } from '../support/proxy.ts';
 
 const ask = (extra: Record<string, unknown> = {}) => ({
   model: 'gpt-4o-mini',
@@ -15,37 +15,26 @@ const ask = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe.each(TARGETS)('%s: openai SDK → Interlingua → OpenAI upstream', (target) => {
-  let mock: MockUpstream;
-  let proxy: RunningProxy;
+  const h = useHarness(target);
   let client: OpenAI;
-
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    proxy = await startProxy(e2eConfig(mock.url), {}, target);
-    client = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${proxy.url}/v1`, maxRetries: 0 });
-  });
-  afterAll(async () => {
-    await proxy.close();
-    await mock.close();
-  });
-  beforeEach(() => {
-    mock.requests.length = 0;
+  beforeAll(() => {
+    client = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${h.proxy.url}/v1`, maxRetries: 0 });
   });
 
   it('non-stream: the SDK gets the upstream completion, the upstream gets the upstream key', async () => {
-    mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
+    h.mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
     const expected = fixtureJson('openai-chat', 'text-basic.json');
     const res = await client.chat.completions.create(ask());
     expect(res.choices[0]!.message.content).toBe(expected.choices[0].message.content);
     expect(res.usage?.total_tokens).toBe(expected.usage.total_tokens);
-    expect(mock.requests).toHaveLength(1);
-    expect(mock.requests[0]!.url).toBe('/v1/chat/completions');
-    expect(mock.requests[0]!.headers.authorization).toBe(`Bearer ${UPSTREAM_KEYS.openai}`);
-    expect(mock.requests[0]!.json.messages).toEqual(ask().messages);
+    expect(h.mock.requests).toHaveLength(1);
+    expect(h.mock.requests[0]!.url).toBe('/v1/chat/completions');
+    expect(h.mock.requests[0]!.headers.authorization).toBe(`Bearer ${UPSTREAM_KEYS.openai}`);
+    expect(h.mock.requests[0]!.json.messages).toEqual(ask().messages);
   });
 
   it('stream: every chunk arrives and the text reassembles', async () => {
-    mock.reply(fixtureReply('openai-chat', 'stream-text-basic.sse'));
+    h.mock.reply(fixtureReply('openai-chat', 'stream-text-basic.sse'));
     const stream = await client.chat.completions.create({ ...ask(), stream: true });
     let text = '';
     let chunks = 0;
@@ -63,7 +52,7 @@ describe.each(TARGETS)('%s: openai SDK → Interlingua → OpenAI upstream', (ta
   });
 
   it('.stream() helper: finalChatCompletion() assembles parallel tool calls', async () => {
-    mock.reply(fixtureReply('openai-chat', 'stream-parallel-tool-calls.sse'));
+    h.mock.reply(fixtureReply('openai-chat', 'stream-parallel-tool-calls.sse'));
     const req = fixtureJson('openai-chat', 'parallel-tool-calls.request.json');
     const runner = client.chat.completions.stream({ ...req, model: 'gpt-4o' });
     const final = await runner.finalChatCompletion();
@@ -77,7 +66,7 @@ describe.each(TARGETS)('%s: openai SDK → Interlingua → OpenAI upstream', (ta
   });
 
   it('non-stream parallel tool calls', async () => {
-    mock.reply(fixtureReply('openai-chat', 'parallel-tool-calls.json'));
+    h.mock.reply(fixtureReply('openai-chat', 'parallel-tool-calls.json'));
     const req = fixtureJson('openai-chat', 'parallel-tool-calls.request.json');
     const res = await client.chat.completions.create({ ...req, model: 'gpt-4o' });
     const expected = fixtureJson('openai-chat', 'parallel-tool-calls.json');
@@ -85,15 +74,15 @@ describe.each(TARGETS)('%s: openai SDK → Interlingua → OpenAI upstream', (ta
   });
 
   it('structured output: the json_schema response_format reaches upstream and the JSON comes back', async () => {
-    mock.reply(fixtureReply('openai-chat', 'structured-output-json-schema.json'));
+    h.mock.reply(fixtureReply('openai-chat', 'structured-output-json-schema.json'));
     const req = fixtureJson('openai-chat', 'structured-output-json-schema.request.json');
     const res = await client.chat.completions.create({ ...req, model: 'gpt-4o' });
-    expect(mock.requests[0]!.json.response_format).toEqual(req.response_format);
+    expect(h.mock.requests[0]!.json.response_format).toEqual(req.response_format);
     expect(() => JSON.parse(res.choices[0]!.message.content!)).not.toThrow();
   });
 
   it('include_usage: the usage chunk with empty choices reaches the SDK', async () => {
-    mock.reply(fixtureReply('openai-chat', 'stream-text-basic.sse'));
+    h.mock.reply(fixtureReply('openai-chat', 'stream-text-basic.sse'));
     const stream = await client.chat.completions.create({ ...ask(), stream: true, stream_options: { include_usage: true } });
     let usage: OpenAI.CompletionUsage | null | undefined;
     for await (const chunk of stream) if (chunk.usage) usage = chunk.usage;
@@ -101,7 +90,7 @@ describe.each(TARGETS)('%s: openai SDK → Interlingua → OpenAI upstream', (ta
   });
 
   it('upstream 429: SDK RateLimitError with the status and retry-after kept', async () => {
-    mock.reply(fixtureReply('openai-chat', 'error-429-rate-limit-tpm.json', { headers: { 'content-type': 'application/json', 'retry-after': '2' } }));
+    h.mock.reply(fixtureReply('openai-chat', 'error-429-rate-limit-tpm.json', { headers: { 'content-type': 'application/json', 'retry-after': '2' } }));
     const err = await client.chat.completions.create(ask()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.RateLimitError);
     expect((err as InstanceType<typeof OpenAI.RateLimitError>).status).toBe(429);
@@ -110,21 +99,21 @@ describe.each(TARGETS)('%s: openai SDK → Interlingua → OpenAI upstream', (ta
   });
 
   it('upstream 401 and 404 map to the SDK error classes', async () => {
-    mock.reply(fixtureReply('openai-chat', 'error-401-invalid-api-key.json'));
+    h.mock.reply(fixtureReply('openai-chat', 'error-401-invalid-api-key.json'));
     expect(await client.chat.completions.create(ask()).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.AuthenticationError);
-    mock.reply(fixtureReply('openai-chat', 'error-404-model-not-found.json'));
+    h.mock.reply(fixtureReply('openai-chat', 'error-404-model-not-found.json'));
     expect(await client.chat.completions.create(ask()).catch((e: unknown) => e)).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
   it('wrong inbound key: 401 before anything is sent upstream', async () => {
-    const bad = new OpenAI({ apiKey: 'wrong', baseURL: `${proxy.url}/v1`, maxRetries: 0 });
+    const bad = new OpenAI({ apiKey: 'wrong', baseURL: `${h.proxy.url}/v1`, maxRetries: 0 });
     const err = await bad.chat.completions.create(ask()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.AuthenticationError);
-    expect(mock.requests).toHaveLength(0);
+    expect(h.mock.requests).toHaveLength(0);
   });
 
   it('bad input: invalid JSON and out-of-range parameters are 400s naming the problem', async () => {
-    const res = await fetch(`${proxy.url}/v1/chat/completions`, {
+    const res = await fetch(`${h.proxy.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${INBOUND_KEY}`, 'content-type': 'application/json' },
       body: '{"model":',
@@ -135,13 +124,13 @@ describe.each(TARGETS)('%s: openai SDK → Interlingua → OpenAI upstream', (ta
     const err = await client.chat.completions.create({ ...ask(), temperature: 3 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     expect((err as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('temperature');
-    expect(mock.requests).toHaveLength(0);
+    expect(h.mock.requests).toHaveLength(0);
   });
 
   it('unknown model and unknown route are 404s in OpenAI shape', async () => {
     const err = await client.chat.completions.create({ ...ask(), model: 'mistral-large' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.NotFoundError);
-    const res = await fetch(`${proxy.url}/v1/nothing-here`, { headers: { authorization: `Bearer ${INBOUND_KEY}` } });
+    const res = await fetch(`${h.proxy.url}/v1/nothing-here`, { headers: { authorization: `Bearer ${INBOUND_KEY}` } });
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { message: string } }).error.message).toContain('/v1/nothing-here');
   });
@@ -164,8 +153,8 @@ describe.each(TARGETS)('%s: openai SDK → Interlingua → OpenAI upstream', (ta
     expect(ids).toContain('to-anthropic');
     const { response } = await client.models.list().withResponse();
     expect(response.headers.get('x-request-id')).toMatch(/^req_/);
-    const line = JSON.parse(proxy.logs.at(-1)!);
+    const line = JSON.parse(h.proxy.logs.at(-1)!);
     expect(line).toMatchObject({ route: 'models', status: 200 });
-    for (const l of proxy.logs) for (const k of Object.values(UPSTREAM_KEYS)) expect(l).not.toContain(k);
+    for (const l of h.proxy.logs) for (const k of Object.values(UPSTREAM_KEYS)) expect(l).not.toContain(k);
   });
 });

@@ -4,10 +4,9 @@
  * safety blocks, rate limits, malformed calls and image URLs.
  */
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fixtureJson } from '../support/fixtures.ts';
-import { fixtureReply, startMockUpstream, type MockUpstream } from '../support/mock-upstream.ts';
-import { INBOUND_KEY, TARGETS, UPSTREAM_KEYS, e2eConfig, startProxy, type RunningProxy } from '../support/proxy.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fixtureReply } from '../support/mock-upstream.ts';
+import { INBOUND_KEY, TARGETS, UPSTREAM_KEYS, useHarness } from '../support/proxy.ts';
 import {
   PARALLEL_SAME_NAME,
   PARALLEL_SAME_NAME_SSE,
@@ -31,31 +30,20 @@ const weather: OpenAI.Chat.Completions.ChatCompletionTool = {
 const user: Msg = { role: 'user', content: 'Weather in Paris and Rome?' };
 
 describe.each(TARGETS)('%s: openai SDK → Interlingua → Gemini upstream', (target) => {
-  let mock: MockUpstream;
-  let proxy: RunningProxy;
+  const h = useHarness(target);
   let client: OpenAI;
-
-  beforeAll(async () => {
-    mock = await startMockUpstream();
-    proxy = await startProxy(e2eConfig(mock.url), {}, target);
-    client = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${proxy.url}/v1`, maxRetries: 0 });
-  });
-  afterAll(async () => {
-    await proxy.close();
-    await mock.close();
-  });
-  beforeEach(() => {
-    mock.requests.length = 0;
+  beforeAll(() => {
+    client = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${h.proxy.url}/v1`, maxRetries: 0 });
   });
 
   /** Send both tool results back in `order` and return the function-response turn the mock got. */
   async function sendResults(assistant: OpenAI.Chat.Completions.ChatCompletionMessage, order: number[]) {
     const calls = assistant.tool_calls!.filter((c) => c.type === 'function');
     const results: Msg[] = order.map((i) => ({ role: 'tool', tool_call_id: calls[i]!.id, content: JSON.stringify({ temp: i === 0 ? 21 : 25 }) }));
-    mock.reply(geminiText('Paris 21, Rome 25.'));
+    h.mock.reply(geminiText('Paris 21, Rome 25.'));
     const res = await client.chat.completions.create({ model: 'to-gemini', messages: [user, assistant as Msg, ...results], tools: [weather] });
     expect(res.choices[0]!.message.content).toBe('Paris 21, Rome 25.');
-    return mock.requests.at(-1)!.json.contents;
+    return h.mock.requests.at(-1)!.json.contents;
   }
 
   function expectPairedTurn(contents: any[]) {
@@ -70,7 +58,7 @@ describe.each(TARGETS)('%s: openai SDK → Interlingua → Gemini upstream', (ta
   }
 
   it('parallel same-name calls without ids: two distinct ids; results (either order) pair into one ordered turn', async () => {
-    mock.reply(PARALLEL_SAME_NAME);
+    h.mock.reply(PARALLEL_SAME_NAME);
     const res = await client.chat.completions.create({ model: 'to-gemini', messages: [user], tools: [weather] });
     const choice = res.choices[0]!;
     expect(choice.finish_reason).toBe('tool_calls');
@@ -78,28 +66,28 @@ describe.each(TARGETS)('%s: openai SDK → Interlingua → Gemini upstream', (ta
     expect(calls).toHaveLength(2);
     expect(calls[0]!.id).not.toBe(calls[1]!.id);
     expect(calls.map((c) => JSON.parse(c.function.arguments).city)).toEqual(['Paris', 'Rome']);
-    expect(mock.requests[0]!.url).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
-    expect(mock.requests[0]!.headers['x-goog-api-key']).toBe(UPSTREAM_KEYS.gemini);
-    expect(mock.requests[0]!.json.tools[0].functionDeclarations[0].name).toBe('get_weather');
+    expect(h.mock.requests[0]!.url).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
+    expect(h.mock.requests[0]!.headers['x-goog-api-key']).toBe(UPSTREAM_KEYS.gemini);
+    expect(h.mock.requests[0]!.json.tools[0].functionDeclarations[0].name).toBe('get_weather');
 
     expectPairedTurn(await sendResults(choice.message, [0, 1]));
     expectPairedTurn(await sendResults(choice.message, [1, 0]));
   });
 
   it('parallel same-name calls streamed: fresh index per call, distinct ids, same pairing', async () => {
-    mock.reply(PARALLEL_SAME_NAME_SSE);
+    h.mock.reply(PARALLEL_SAME_NAME_SSE);
     const final = await client.chat.completions.stream({ model: 'to-gemini', messages: [user], tools: [weather] }).finalChatCompletion();
     const calls = final.choices[0]!.message.tool_calls!.filter((c) => c.type === 'function');
     expect(calls).toHaveLength(2);
     expect(new Set(calls.map((c) => c.id)).size).toBe(2);
     expect(final.choices[0]!.finish_reason).toBe('tool_calls');
-    expect(mock.requests[0]!.url).toBe('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
+    expect(h.mock.requests[0]!.url).toBe('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
     expectPairedTurn(await sendResults(final.choices[0]!.message, [1, 0]));
   });
 
   describe.each(signatureCases())('thought signature round trip: $name', (sc) => {
     it('comes back byte-identical on the same functionCall part; never sent to OpenAI', async () => {
-      mock.reply(sc.reply);
+      h.mock.reply(sc.reply);
       const ask = { model: sc.model, messages: [{ role: 'user', content: sc.question } as Msg], tools: [{ ...weather, function: { ...weather.function, name: sc.name } }] };
       const assistant = sc.stream
         ? (await client.chat.completions.stream(ask).finalChatCompletion()).choices[0]!.message
@@ -108,18 +96,18 @@ describe.each(TARGETS)('%s: openai SDK → Interlingua → Gemini upstream', (ta
       expect(call.type === 'function' && call.function.name).toBe(sc.name);
       const followUp = [...ask.messages, assistant as Msg, { role: 'tool', tool_call_id: call.id, content: 'Sunny, 18C' } as Msg];
 
-      mock.reply(geminiText('It is sunny.'));
+      h.mock.reply(geminiText('It is sunny.'));
       await client.chat.completions.create({ ...ask, messages: followUp });
-      const contents = mock.requests.at(-1)!.json.contents;
+      const contents = h.mock.requests.at(-1)!.json.contents;
       expect(contents[1].parts).toHaveLength(1);
       expect(contents[1].parts[0].functionCall.name).toBe(sc.name);
       expect(contents[1].parts[0].thoughtSignature).toBe(sc.signature);
       expect(contents[2].parts[0].functionResponse).toEqual({ name: sc.name, response: { output: 'Sunny, 18C' } });
 
       // The same conversation routed to another vendor: no signature data leaves for OpenAI.
-      mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
+      h.mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
       const { response } = await client.chat.completions.create({ ...ask, model: 'to-openai', messages: followUp }).withResponse();
-      const sent = mock.requests.at(-1)!;
+      const sent = h.mock.requests.at(-1)!;
       expect(sent.url).toBe('/v1/chat/completions');
       expectNoSignatureData(sent.body, sc.signature);
       const ids = sent.json.messages.flatMap((m: any) => [...(m.tool_calls ?? []).map((c: any) => c.id), ...(m.tool_call_id ? [m.tool_call_id] : [])]);
@@ -134,15 +122,15 @@ describe.each(TARGETS)('%s: openai SDK → Interlingua → Gemini upstream', (ta
     ['stream-gemini3-text-thought-signature.sse', true],
   ])('text thought signature (%s) comes back on the text the model wrote', async (file, stream) => {
     const signature = textSignatureOf(file);
-    mock.reply(fixtureReply('gemini', file));
+    h.mock.reply(fixtureReply('gemini', file));
     const ask = { model: 'gemini-3-pro-preview', messages: [{ role: 'user', content: 'How many r in strawberry?' } as Msg] };
     const assistant = stream
       ? (await client.chat.completions.stream(ask).finalChatCompletion()).choices[0]!.message
       : (await client.chat.completions.create(ask)).choices[0]!.message;
     expect(assistant.content).toContain('strawberry');
-    mock.reply(geminiText('You are welcome.'));
+    h.mock.reply(geminiText('You are welcome.'));
     await client.chat.completions.create({ ...ask, messages: [...ask.messages, assistant as Msg, { role: 'user', content: 'Thanks!' }] });
-    const model = mock.requests.at(-1)!.json.contents[1];
+    const model = h.mock.requests.at(-1)!.json.contents[1];
     expect(model.role).toBe('model');
     expect(model.parts.map((p: any) => p.text ?? '').join('')).toBe(assistant.content);
     expect(model.parts.filter((p: any) => p.thoughtSignature).map((p: any) => p.thoughtSignature)).toEqual([signature]);
@@ -150,7 +138,7 @@ describe.each(TARGETS)('%s: openai SDK → Interlingua → Gemini upstream', (ta
   });
 
   it('stream: thoughts then text → reasoning_content then content; cumulative usage → one final usage', async () => {
-    mock.reply(THOUGHTS_THEN_TEXT_SSE);
+    h.mock.reply(THOUGHTS_THEN_TEXT_SSE);
     const stream = await client.chat.completions.create({
       model: 'to-gemini',
       messages: [user],
@@ -174,11 +162,11 @@ describe.each(TARGETS)('%s: openai SDK → Interlingua → Gemini upstream', (ta
     expect(text).toBe('The sum is 5050.');
     expect(usages).toHaveLength(1);
     expect(usages[0]).toMatchObject({ prompt_tokens: 17, completion_tokens: 27, total_tokens: 44 });
-    expect(mock.requests[0]!.json.generationConfig.thinkingConfig).toMatchObject({ thinkingBudget: expect.any(Number) });
+    expect(h.mock.requests[0]!.json.generationConfig.thinkingConfig).toMatchObject({ thinkingBudget: expect.any(Number) });
   });
 
   it('n: 2 → candidateCount 2 in one call, two choices back', async () => {
-    mock.reply({
+    h.mock.reply({
       body: JSON.stringify({
         candidates: [0, 1].map((index) => ({ content: { role: 'model', parts: [{ text: `answer ${index}` }] }, finishReason: 'STOP', index })),
         usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 4, totalTokenCount: 9 },
@@ -186,21 +174,21 @@ describe.each(TARGETS)('%s: openai SDK → Interlingua → Gemini upstream', (ta
     });
     const res = await client.chat.completions.create({ model: 'to-gemini', messages: [user], n: 2 });
     expect(res.choices.map((c) => c.message.content)).toEqual(['answer 0', 'answer 1']);
-    expect(mock.requests).toHaveLength(1);
-    expect(mock.requests[0]!.json.generationConfig.candidateCount).toBe(2);
+    expect(h.mock.requests).toHaveLength(1);
+    expect(h.mock.requests[0]!.json.generationConfig.candidateCount).toBe(2);
   });
 
   it('tool schema with $ref/$defs, anyOf, additionalProperties, const, nullable type → compiled, drops reported', async () => {
-    mock.reply(geminiText('ok'));
+    h.mock.reply(geminiText('ok'));
     const { response } = await client.chat.completions
       .create({ model: 'to-gemini', messages: [user], tools: [{ type: 'function', function: { name: 'book', parameters: SCHEMA_WITH_REFS } }] })
       .withResponse();
-    expectCompiledSchema(mock.requests[0]!.json.tools[0].functionDeclarations[0].parameters);
+    expectCompiledSchema(h.mock.requests[0]!.json.tools[0].functionDeclarations[0].parameters);
     expectSchemaWarnings(response.headers.get('x-interlingua-warnings'));
   });
 
   it('safety: a blocked prompt → finish_reason content_filter, no content', async () => {
-    mock.reply(fixtureReply('gemini', 'prompt-blocked-prohibited-content.json'));
+    h.mock.reply(fixtureReply('gemini', 'prompt-blocked-prohibited-content.json'));
     const res = await client.chat.completions.create({ model: 'to-gemini', messages: [user] });
     expect(res.choices).toHaveLength(1);
     expect(res.choices[0]!.finish_reason).toBe('content_filter');
@@ -209,13 +197,13 @@ describe.each(TARGETS)('%s: openai SDK → Interlingua → Gemini upstream', (ta
   });
 
   it('safety: a candidate stopped for SAFETY → finish_reason content_filter', async () => {
-    mock.reply(fixtureReply('gemini', 'candidate-safety-block.json'));
+    h.mock.reply(fixtureReply('gemini', 'candidate-safety-block.json'));
     const res = await client.chat.completions.create({ model: 'to-gemini', messages: [user] });
     expect(res.choices[0]!.finish_reason).toBe('content_filter');
   });
 
   it.each(['stream-prompt-blocked-prohibited-content.sse', 'stream-candidate-prohibited-content.sse'])('safety: streamed %s → a content_filter finish chunk, then [DONE]', async (file) => {
-    mock.reply(fixtureReply('gemini', file));
+    h.mock.reply(fixtureReply('gemini', file));
     const stream = await client.chat.completions.create({ model: 'to-gemini', messages: [user], stream: true });
     const reasons: string[] = [];
     let text = '';
@@ -230,24 +218,24 @@ describe.each(TARGETS)('%s: openai SDK → Interlingua → Gemini upstream', (ta
   });
 
   it('429 RESOURCE_EXHAUSTED with RetryInfo → RateLimitError, retry-after 35', async () => {
-    mock.reply(fixtureReply('gemini', 'error-429-resource-exhausted.json'));
+    h.mock.reply(fixtureReply('gemini', 'error-429-resource-exhausted.json'));
     const err = await client.chat.completions.create({ model: 'to-gemini', messages: [user] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.RateLimitError);
     const e = err as InstanceType<typeof OpenAI.RateLimitError>;
     expect(e.status).toBe(429);
     expect(e.headers?.get('retry-after')).toBe('35');
     expect(e.message).toContain('exceeded your current quota');
-    expect(mock.requests).toHaveLength(1);
+    expect(h.mock.requests).toHaveLength(1);
   });
 
   it('MALFORMED_FUNCTION_CALL → an APIError, never a clean stop (JSON and stream)', async () => {
-    mock.reply(fixtureReply('gemini', 'malformed-function-call.json'));
+    h.mock.reply(fixtureReply('gemini', 'malformed-function-call.json'));
     const err = await client.chat.completions.create({ model: 'to-gemini', messages: [user], tools: [weather] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.APIError);
     expect((err as InstanceType<typeof OpenAI.APIError>).status).toBeGreaterThanOrEqual(500);
     expect((err as Error).message).toContain('MALFORMED_FUNCTION_CALL');
 
-    mock.reply(fixtureReply('gemini', 'stream-malformed-function-call-finish-message.sse'));
+    h.mock.reply(fixtureReply('gemini', 'stream-malformed-function-call-finish-message.sse'));
     const reasons: string[] = [];
     const streamErr = await (async () => {
       for await (const chunk of await client.chat.completions.create({ model: 'to-gemini', messages: [user], tools: [weather], stream: true })) {
@@ -259,26 +247,26 @@ describe.each(TARGETS)('%s: openai SDK → Interlingua → Gemini upstream', (ta
   });
 
   it('image URL → fetched by the guarded fetcher and sent as inlineData', async () => {
-    mock.reply(pngServer(geminiText('A pixel.')));
+    h.mock.reply(pngServer(geminiText('A pixel.')));
     const res = await client.chat.completions.create({
       model: 'to-gemini',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: `${mock.url}/pixel.png` } }] }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: `${h.mock.url}/pixel.png` } }] }],
     });
     expect(res.choices[0]!.message.content).toBe('A pixel.');
-    expect(mock.requests.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toEqual(['GET /pixel.png', 'POST /v1beta/models/gemini-2.5-flash:generateContent']);
-    expect(mock.requests[0]!.headers['x-goog-api-key']).toBeUndefined();
-    expect(mock.requests[0]!.headers.authorization).toBeUndefined();
-    expect(mock.requests[1]!.json.contents[0].parts).toEqual([{ text: 'What is this?' }, { inlineData: { mimeType: 'image/png', data: PNG_1X1 } }]);
+    expect(h.mock.requests.map((r) => `${r.method} ${r.url.split('?')[0]}`)).toEqual(['GET /pixel.png', 'POST /v1beta/models/gemini-2.5-flash:generateContent']);
+    expect(h.mock.requests[0]!.headers['x-goog-api-key']).toBeUndefined();
+    expect(h.mock.requests[0]!.headers.authorization).toBeUndefined();
+    expect(h.mock.requests[1]!.json.contents[0].parts).toEqual([{ text: 'What is this?' }, { inlineData: { mimeType: 'image/png', data: PNG_1X1 } }]);
   });
 
   it('image URL to a private address not in fetchAllowHosts → 400, nothing fetched or sent', async () => {
-    mock.reply(pngServer(geminiText('A pixel.')));
-    for (const url of [`http://localhost:${mock.port}/pixel.png`, 'http://10.1.2.3/pixel.png', 'http://169.254.169.254/latest/meta-data']) {
+    h.mock.reply(pngServer(geminiText('A pixel.')));
+    for (const url of [`http://localhost:${h.mock.port}/pixel.png`, 'http://10.1.2.3/pixel.png', 'http://169.254.169.254/latest/meta-data']) {
       const err = await client.chat.completions
         .create({ model: 'to-gemini', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }] }] })
         .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     }
-    expect(mock.requests).toHaveLength(0);
+    expect(h.mock.requests).toHaveLength(0);
   });
 });

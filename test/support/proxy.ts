@@ -2,7 +2,9 @@
  * Starting Interlingua for end-to-end tests: a real server on 127.0.0.1 with a config document,
  * its log lines collected so tests can check them (and scan them for keys).
  */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { parseConfig } from '../../src/config/load.ts';
+import { startMockUpstream, type MockUpstream } from './mock-upstream.ts';
 import { startNode } from '../../src/runtime/node.ts';
 
 export interface RunningProxy {
@@ -65,4 +67,29 @@ export async function startProxy(configDoc: unknown, env: Record<string, string>
   const logs: string[] = [];
   const running = await startNode({ config: parseConfig(configDoc, env), port: 0, log: (l) => logs.push(l) });
   return { url: `http://127.0.0.1:${running.port}`, logs, close: running.close };
+}
+
+export interface Harness {
+  mock: MockUpstream;
+  proxy: RunningProxy;
+}
+
+/**
+ * A mock upstream and a proxy for the enclosing `describe`: started before its tests, closed
+ * after them, the mock's received requests cleared before each test.
+ */
+export function useHarness(kind: TargetKind, config: (mockUrl: string) => unknown = e2eConfig): Harness {
+  const h = {} as Harness;
+  beforeAll(async () => {
+    h.mock = await startMockUpstream();
+    h.proxy = await startProxy(config(h.mock.url), {}, kind);
+  });
+  afterAll(async () => {
+    await h.proxy?.close();
+    await h.mock?.close();
+  });
+  beforeEach(() => {
+    if (h.mock) h.mock.requests.length = 0;
+  });
+  return h;
 }
