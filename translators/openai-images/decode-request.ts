@@ -3,7 +3,7 @@
  * limits (models.ts) enforced before anything is sent upstream.
  */
 import * as v from 'valibot';
-import { ProxyError, assertNever } from '../../src/canonical/index.ts';
+import { ProxyError } from '../../src/canonical/index.ts';
 import type { Converted, ImageInput, ImageRequest, Warning } from '../../src/canonical/index.ts';
 import type { CallerInput, TranslateContext } from '../types.ts';
 import {
@@ -17,7 +17,7 @@ import { isImageFormFields } from './read-form.ts';
 import type { ImageFormFile } from './read-form.ts';
 import { checkImages, checkMask } from './check-images.ts';
 import { invalid } from './errors.ts';
-import { BOOLEAN_FORM_FIELDS, NUMERIC_FORM_FIELDS, OpenAIImageRequestSchema } from './wire.ts';
+import { BOOLEAN_FORM_FIELDS, NUMERIC_FORM_FIELDS, OpenAIImageRequestSchema, opPath } from './wire.ts';
 import type { OpenAIImageRequest } from './wire.ts';
 
 /** Fields with a canonical home (everything else goes to `extras`). */
@@ -64,7 +64,7 @@ export function decodeImageRequest(
   const model = p.model || (op !== 'variation' && usesGptImageParams(p, raw.images) ? DEFAULT_GPT_IMAGE_MODEL : DEFAULT_IMAGE_MODEL);
   const limits = imageLimitsOf(model);
   if (limits && !limits.ops.includes(op)) {
-    throw invalid(`The model '${model}' does not support image ${opNoun(op)}.`, 'model');
+    throw invalid(`The model '${model}' does not support image ${opPath(op)}.`, 'model');
   }
 
   const prompt = decodePrompt(p.prompt ?? undefined, op, model, limits, warnings);
@@ -157,18 +157,6 @@ function usesGptImageParams(p: OpenAIImageRequest, images: ImageFormFile[]): boo
   return GPT_IMAGE_PARAMS.some((name) => p[name] != null);
 }
 
-function opNoun(op: ImageRequest['op']): string {
-  switch (op) {
-    case 'generate':
-      return 'generations';
-    case 'edit':
-      return 'edits';
-    case 'variation':
-      return 'variations';
-    default:
-      return assertNever(op, 'image op');
-  }
-}
 
 function decodePrompt(
   prompt: string | undefined,

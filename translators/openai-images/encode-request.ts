@@ -6,10 +6,10 @@
  * model does not take are fitted (size, quality) or dropped (style, gpt-image fields) with a
  * warning, and `n` > 1 for dall-e-3 fans out into `n` calls.
  */
-import { ProxyError, assertNever } from '../../src/canonical/index.ts';
+import { ProxyError, imageExtension } from '../../src/canonical/index.ts';
 import type { Converted, ImageInput, ImageRequest, Warning } from '../../src/canonical/index.ts';
 import type { TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
-import { extensionOf } from './image-bytes.ts';
+import { opPath } from './wire.ts';
 import { GPT_IMAGE_PARAMS, imageLimitsOf, parseSize } from './models.ts';
 import type { OpenAIImageLimits } from './models.ts';
 
@@ -21,13 +21,13 @@ export function encodeImageRequest(
   const model = target.model;
   const limits = imageLimitsOf(model);
   if (limits && !limits.ops.includes(req.op)) {
-    throw new ProxyError('unsupported', `The upstream model '${model}' cannot do image ${pathOf(req.op)}.`, {
+    throw new ProxyError('unsupported', `The upstream model '${model}' cannot do image ${opPath(req.op)}.`, {
       param: 'model',
     });
   }
   const warnings: Warning[] = [];
   const fields = fieldsFor(req, model, limits, warnings);
-  const url = `${target.baseUrl.replace(/\/+$/, '')}/images/${pathOf(req.op)}`;
+  const url = `${target.baseUrl.replace(/\/+$/, '')}/images/${opPath(req.op)}`;
   const headers: Record<string, string> = { ...target.options.headers };
   if (target.apiKey) headers.authorization = `Bearer ${target.apiKey}`;
 
@@ -46,18 +46,6 @@ export function encodeImageRequest(
   return { value: requests, warnings };
 }
 
-function pathOf(op: ImageRequest['op']): string {
-  switch (op) {
-    case 'generate':
-      return 'generations';
-    case 'edit':
-      return 'edits';
-    case 'variation':
-      return 'variations';
-    default:
-      return assertNever(op, 'image op');
-  }
-}
 
 /** The request fields, in the order the SDK sends them; `n` is set per call. */
 function fieldsFor(
@@ -150,5 +138,5 @@ function blobOf(image: ImageInput): Blob {
 }
 
 function filenameOf(image: ImageInput, base: string): string {
-  return image.filename ?? `${base}.${extensionOf(image.mediaType)}`;
+  return image.filename ?? `${base}.${imageExtension(image.mediaType)}`;
 }

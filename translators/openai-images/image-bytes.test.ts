@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureJson } from '../../test/support/fixtures.ts';
-import { extensionOf, sniffImage } from './image-bytes.ts';
+import { imageExtension } from '../../src/canonical/index.ts';
+import { sniffImage } from './image-bytes.ts';
 import { jpeg, png, webp } from './test-images.ts';
 
 const fromBase64 = (b64: string) => new Uint8Array(Buffer.from(b64, 'base64'));
@@ -46,6 +47,6 @@ describe('sniffImage', () => {
   });
 
   it('names file extensions', () => {
-    expect(['image/png', 'image/jpeg', 'image/webp', 'x/y'].map(extensionOf)).toEqual(['png', 'jpg', 'webp', 'png']);
+    expect(['image/png', 'image/jpeg', 'image/webp', 'x/y'].map(imageExtension)).toEqual(['png', 'jpg', 'webp', 'png']);
   });
 });

@@ -120,17 +120,3 @@ function u32be(b: Uint8Array, at: number): number | undefined {
 function u32le(b: Uint8Array, at: number): number | undefined {
   return at + 4 <= b.length ? (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0 : undefined;
 }
-
-/** File extension for a media type (upstream multipart filenames). */
-export function extensionOf(mediaType: string): string {
-  switch (mediaType) {
-    case 'image/jpeg':
-      return 'jpg';
-    case 'image/webp':
-      return 'webp';
-    case 'image/gif':
-      return 'gif';
-    default:
-      return 'png';
-  }
-}

@@ -4,6 +4,7 @@
  * Reference: ../../../shared/spec/images.md and the `openai` SDK's resources/images.d.ts.
  */
 import * as v from 'valibot';
+import { assertNever, type ImageRequest } from '../../src/canonical/index.ts';
 
 const int = v.pipe(v.number(), v.integer());
 
@@ -77,3 +78,17 @@ export const OpenAIErrorBodySchema = v.looseObject({
   }),
 });
 export type OpenAIErrorBody = v.InferOutput<typeof OpenAIErrorBodySchema>;
+
+/** The route segment of an image operation: `/images/{generations|edits|variations}`. */
+export function opPath(op: ImageRequest['op']): 'generations' | 'edits' | 'variations' {
+  switch (op) {
+    case 'generate':
+      return 'generations';
+    case 'edit':
+      return 'edits';
+    case 'variation':
+      return 'variations';
+    default:
+      return assertNever(op, 'image op');
+  }
+}

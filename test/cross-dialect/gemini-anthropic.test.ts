@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest, StreamEvent } from '../../src/canonical/index.ts';
-import { fixtureSse, testContext } from '../../test/support/fixtures.ts';
-import type { UpstreamTarget } from '../types.ts';
-import { anthropic } from '../anthropic/index.ts';
-import { gemini } from './index.ts';
+import { fixtureSse, testContext } from '../support/fixtures.ts';
+import type { UpstreamTarget } from '../../translators/types.ts';
+import { anthropic } from '../../translators/anthropic/index.ts';
+import { gemini } from '../../translators/gemini/index.ts';
 
 const anthropicTarget: UpstreamTarget = { name: 'a', baseUrl: 'https://api.anthropic.com', model: 'claude-sonnet-4-5', apiKey: 'k', options: {} };
 
