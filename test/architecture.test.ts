@@ -7,13 +7,13 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..');
 
-function sources(dir: string): string[] {
+function sources(dir: string, withTests = false): string[] {
   const out: string[] = [];
   for (const name of readdirSync(join(root, dir))) {
     const path = join(dir, name);
     if (statSync(join(root, path)).isDirectory()) {
-      if (name !== '__fixtures__') out.push(...sources(path));
-    } else if (name.endsWith('.ts') && !name.endsWith('.test.ts')) out.push(path);
+      if (name !== '__fixtures__') out.push(...sources(path, withTests));
+    } else if (name.endsWith('.ts') && (withTests || !name.endsWith('.test.ts'))) out.push(path);
   }
   return out;
 }
@@ -46,6 +46,18 @@ describe('architecture', () => {
           r === 'translators/types.ts' ||
           r.startsWith(`translators/${dialect}/`);
         expect(ok, `${f} imports ${s}`).toBe(true);
+      }
+    }
+  });
+
+  it('no dialect folder, tests included, imports another dialect folder', () => {
+    for (const f of sources('translators', true)) {
+      const dialect = f.split('/')[1]!;
+      if (!f.split('/')[2]) continue;
+      for (const s of imports(f)) {
+        const r = resolved(f, s);
+        const other = /^translators\/([^/]+)\//.exec(r)?.[1];
+        if (other && other !== dialect) expect.fail(`${f} imports ${s}`);
       }
     }
   });
