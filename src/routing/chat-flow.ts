@@ -13,10 +13,10 @@ import type { ImageStore } from './image-host.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './inbound.ts';
 import { inlineRemoteMedia, type GuardedFetch } from './media.ts';
 import { resolveModel, type ResolvedTarget } from './resolve.ts';
-import { errorResponse, jsonResponse, proxyHeaders } from './respond.ts';
+import { jsonResponse, proxyHeaders } from './respond.ts';
 import { asProxyError, type FetchLike, type RequestScope } from './scope.ts';
 import { passthroughStream, translateStream } from './stream.ts';
-import { callUpstream, headersToRecord, type UpstreamSuccess } from './upstream-call.ts';
+import { callUpstream, type UpstreamSuccess } from './upstream-call.ts';
 
 export interface FlowDeps {
   config: Config;
@@ -71,7 +71,6 @@ function keptUpstreamHeaders(res: Response): Record<string, string> {
 export async function chatFlow(deps: FlowDeps, scope: RequestScope, call: ChatCall): Promise<Response> {
   const { caller } = call;
   scope.log.caller = caller.id;
-  const encodeError = (e: ProxyError) => caller.encodeError(e);
 
   const decoded = caller.decodeRequest(call.input, scope);
   scope.warn(decoded.warnings);
@@ -256,4 +255,3 @@ export async function callOnce(
   };
 }
 
-export { errorResponse, headersToRecord };
