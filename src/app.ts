@@ -18,7 +18,7 @@ import { HOSTED_PREFIX, memoryImageStore, serveHosted, type ImageStore } from '.
 
 /** Image stores for `AppOptions.imageStore`, for runtime entries (Workers: `cacheApiImageStore(caches.default)`). */
 export { cacheApiImageStore, memoryImageStore, type CacheLike, type ImageStore } from './routing/image-host.ts';
-import { callerInput, parseJsonBody, readBodyViaRequest, type BodyReader } from './routing/inbound.ts';
+import { callerInput, headerRecord, parseJsonBody, queryRecord, readBodyViaRequest, type BodyReader, type Inbound } from './routing/inbound.ts';
 import { createGuardedFetch, type GuardedFetch } from './routing/media.ts';
 import { createModelLister } from './routing/models.ts';
 import { listedModels, routedModel } from './routing/resolve.ts';
@@ -42,6 +42,11 @@ export interface AppOptions {
    * request's abort signal; the Node entry watches the socket instead (no AbortController).
    */
   onCallerGone?: (c: Context, fn: () => void) => void;
+  /**
+   * The caller's headers as a lowercased record. Default: read from the Web request; the Node
+   * entry hands over the IncomingMessage's own header object instead of building a `Headers`.
+   */
+  headersOf?: (c: Context) => Record<string, string> | undefined;
   /** Where the wire dump goes when `log.debug` is on (default: console.error). */
   debugLog?: (text: string) => void;
   /**
@@ -51,7 +56,7 @@ export interface AppOptions {
   imageStore?: ImageStore;
 }
 
-type Handler = (scope: RequestScope, c: Context) => Promise<Response>;
+type Handler = (scope: RequestScope, c: Context, inbound: Inbound) => Promise<Response>;
 
 export function createApp(o: AppOptions) {
   const app = new Hono();
@@ -75,19 +80,21 @@ export function createApp(o: AppOptions) {
 
   /** Run a handler with a scope, the caller's dialect for errors, and the log line. */
   const serve = (route: string, encodeError: (e: ProxyError) => EncodedError, fn: Handler) => async (c: Context) => {
-    const scope = new RequestScope(route, c.req.header('x-request-id') || `req_${randomToken(24)}`, now);
+    const inbound: Inbound = { headers: o.headersOf?.(c) ?? headerRecord(c.req.raw.headers), query: queryRecord(c.req.url) };
+    const h = inbound.headers;
+    const scope = new RequestScope(route, h['x-request-id'] || `req_${randomToken(24)}`, now);
     // Caller disconnect aborts the upstream at once.
     const onGone = () => scope.abort(new ProxyError('upstream', 'Caller disconnected.'));
     if (o.onCallerGone) o.onCallerGone(c, onGone);
     else c.req.raw.signal?.addEventListener('abort', onGone, { once: true });
-    scope.flags.strict = headerFlag(c.req.header('x-interlingua-strict'));
-    scope.flags.dryRun = headerFlag(c.req.header('x-interlingua-dry-run'));
+    scope.flags.strict = headerFlag(h['x-interlingua-strict']);
+    scope.flags.dryRun = headerFlag(h['x-interlingua-dry-run']);
     if (debugLog) scope.dump = (stage, data) => debugLog(formatDump(scope.requestId, stage, data));
     let res: Response;
     let error: string | undefined;
     try {
-      checkCallerKey(o.config.keys, callerCredential(c.req.raw.headers, c.req.query()));
-      res = await fn(scope, c);
+      checkCallerKey(o.config.keys, callerCredential(h, inbound.query));
+      res = await fn(scope, c, inbound);
     } catch (e) {
       if (e instanceof DryRun) {
         res = jsonResponse(scope, e.render(scope.warnings), 200, { 'x-interlingua-dry-run': 'true' });
@@ -113,10 +120,10 @@ export function createApp(o: AppOptions) {
     return { raw, body: parseJsonBody(raw) };
   };
 
-  const chat = (caller: ChatCaller, params?: (c: Context) => Record<string, string>): Handler => async (scope, c) => {
+  const chat = (caller: ChatCaller, params?: (c: Context) => Record<string, string>): Handler => async (scope, c, inbound) => {
     const { raw, body } = await readJson(c, scope);
-    const input = callerInput(c.req.raw, body, params?.(c));
-    return chatFlow(deps, scope, { caller, input, rawBody: raw, callerKey: callerCredential(c.req.raw.headers, input.query) });
+    const input = callerInput(inbound, body, params?.(c));
+    return chatFlow(deps, scope, { caller, input, rawBody: raw, callerKey: callerCredential(inbound.headers, inbound.query) });
   };
 
   const openai = reg.chatCallers['openai-chat'];
@@ -127,7 +134,7 @@ export function createApp(o: AppOptions) {
   if (metrics) {
     app.get('/metrics', (c) => {
       try {
-        checkCallerKey(o.config.keys, callerCredential(c.req.raw.headers, c.req.query()));
+        checkCallerKey(o.config.keys, callerCredential(headerRecord(c.req.raw.headers), queryRecord(c.req.url)));
       } catch {
         return c.text('unauthorized\n', 401);
       }
@@ -139,23 +146,23 @@ export function createApp(o: AppOptions) {
   app.post('/v1/messages', serve('messages', anthropic.encodeError, chat(anthropic)));
   app.post(
     '/v1/messages/count_tokens',
-    serve('messages.count_tokens', anthropic.encodeError, async (scope, c) => {
+    serve('messages.count_tokens', anthropic.encodeError, async (scope, c, inbound) => {
       const { body } = await readJson(c);
-      return countTokensFlow(deps, scope, anthropic, callerInput(c.req.raw, body), callerCredential(c.req.raw.headers, {}));
+      return countTokensFlow(deps, scope, anthropic, callerInput(inbound, body), callerCredential(inbound.headers, inbound.query));
     }),
   );
 
   // Gemini: `/v1beta/models/{model}:{method}` (SDK 2.x) and `/v1/models/{model}:{method}` (3.x).
-  const geminiAction: Handler = async (scope, c) => {
+  const geminiAction: Handler = async (scope, c, inbound) => {
     const target = c.req.param('target') ?? '';
     const colon = target.lastIndexOf(':');
     const model = colon > 0 ? target.slice(0, colon) : target;
     const method = colon > 0 ? target.slice(colon + 1) : '';
     const params = { model: model.replace(/^models\//, ''), method };
-    if (method === 'generateContent' || method === 'streamGenerateContent') return chat(gemini, () => params)(scope, c);
+    if (method === 'generateContent' || method === 'streamGenerateContent') return chat(gemini, () => params)(scope, c, inbound);
     if (method === 'countTokens') {
       const { body } = await readJson(c);
-      return countTokensFlow(deps, scope, gemini, callerInput(c.req.raw, body, params), callerCredential(c.req.raw.headers, c.req.query()));
+      return countTokensFlow(deps, scope, gemini, callerInput(inbound, body, params), callerCredential(inbound.headers, inbound.query));
     }
     throw new ProxyError('not-found', `Method '${method}' is not supported for models/${model}.`);
   };
@@ -171,7 +178,7 @@ export function createApp(o: AppOptions) {
   ] as const) {
     app.post(
       `/v1/images/${path}`,
-      serve(`images.${path}`, images.encodeError, (scope, c) => imageFlow(deps, scope, c.req.raw, op, readBody, (c.env as { incoming?: unknown } | undefined)?.incoming)),
+      serve(`images.${path}`, images.encodeError, (scope, c, inbound) => imageFlow(deps, scope, c.req.raw, inbound, op, readBody, (c.env as { incoming?: unknown } | undefined)?.incoming)),
     );
   }
 

@@ -3,12 +3,13 @@ import { callerCredential, checkCallerKey, constantTimeEqual } from './auth.ts';
 
 describe('inbound auth', () => {
   it('reads the credential from each dialect place', () => {
-    expect(callerCredential(new Headers({ authorization: 'Bearer abc' }), {})).toBe('abc');
-    expect(callerCredential(new Headers({ 'x-api-key': 'k2' }), {})).toBe('k2');
-    expect(callerCredential(new Headers({ 'x-goog-api-key': 'k3' }), {})).toBe('k3');
-    expect(callerCredential(new Headers(), { key: 'k4' })).toBe('k4');
-    expect(callerCredential(new Headers(), new URLSearchParams('key=k5'))).toBe('k5');
-    expect(callerCredential(new Headers(), {})).toBeUndefined();
+    expect(callerCredential({ authorization: 'Bearer abc' }, {})).toBe('abc');
+    expect(callerCredential({ authorization: 'bearer  abc ' }, {})).toBe('abc');
+    expect(callerCredential({ 'x-api-key': 'k2' }, {})).toBe('k2');
+    expect(callerCredential({ 'x-goog-api-key': 'k3' }, {})).toBe('k3');
+    expect(callerCredential({}, { key: 'k4' })).toBe('k4');
+    expect(callerCredential({ authorization: 'Basic xyz' }, {})).toBeUndefined();
+    expect(callerCredential({}, {})).toBeUndefined();
   });
 
   it('compares keys exactly', () => {

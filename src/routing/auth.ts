@@ -4,17 +4,14 @@
  */
 import { ProxyError } from '../canonical/index.ts';
 
-export function callerCredential(headers: Headers, query: URLSearchParams | Record<string, string>): string | undefined {
-  const auth = headers.get('authorization');
+/** The caller's credential from lowercased headers and the query. */
+export function callerCredential(headers: Record<string, string>, query: Record<string, string>): string | undefined {
+  const auth = headers.authorization;
   if (auth) {
     const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
     if (m) return m[1]!.trim();
   }
-  const key =
-    headers.get('x-api-key') ??
-    headers.get('x-goog-api-key') ??
-    (query instanceof URLSearchParams ? query.get('key') : query.key) ??
-    undefined;
+  const key = headers['x-api-key'] ?? headers['x-goog-api-key'] ?? query.key;
   return key?.trim() || undefined;
 }
 

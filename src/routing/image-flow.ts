@@ -8,7 +8,7 @@ import type { ImageUpstream } from '../../translators/types.ts';
 import type { FlowDeps } from './chat-flow.ts';
 import { upstreamTarget } from './chat-flow.ts';
 import { fetchImageAsBase64, hostImage, publicOrigin } from './image-host.ts';
-import { callerInput, parseJsonBody, tooLarge, type BodyReader } from './inbound.ts';
+import { callerInput, parseJsonBody, tooLarge, type BodyReader, type Inbound } from './inbound.ts';
 import { resolveModel, type ResolvedTarget } from './resolve.ts';
 import { jsonResponse } from './respond.ts';
 import type { RequestScope } from './scope.ts';
@@ -157,13 +157,14 @@ export async function imageFlow(
   deps: FlowDeps,
   scope: RequestScope,
   req: Request,
+  inbound: Inbound,
   op: ImageRequest['op'],
   readBody: BodyReader,
   incoming: unknown,
 ): Promise<Response> {
   const caller = deps.registry.imageCaller;
   scope.log.caller = caller.id;
-  const input = callerInput(req, await readImageBody(deps, req, op, readBody, incoming));
+  const input = callerInput(inbound, await readImageBody(deps, req, op, readBody, incoming));
   const decoded = caller.decodeImageRequest(input, op, scope);
   scope.warn(decoded.warnings);
   const imageReq = decoded.value;
@@ -171,7 +172,7 @@ export async function imageFlow(
 
   const first = resolveModel(deps.config, imageReq.model).targets[0]!;
   const upstream = imageUpstreamOf(deps, first, imageReq.model);
-  const merged = await runImageCall(deps, scope, upstream, first, imageReq, callerCredential(req.headers, input.query));
+  const merged = await runImageCall(deps, scope, upstream, first, imageReq, callerCredential(inbound.headers, inbound.query));
   const delivered = await deliverImages(deps, scope, merged, imageReq.responseFormat, publicOrigin(req), first.upstream.baseUrl);
   return jsonResponse(scope, caller.encodeImageResponse(delivered, imageReq));
 }

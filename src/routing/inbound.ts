@@ -86,6 +86,12 @@ export function queryRecord(url: string): Record<string, string> {
   return out;
 }
 
-export function callerInput(req: Request, body: unknown, params: Record<string, string> = {}): CallerInput {
-  return { body, headers: headerRecord(req.headers), params, query: queryRecord(req.url) };
+/** What every route reads of the caller's request once: lowercased headers and the query. */
+export interface Inbound {
+  headers: Record<string, string>;
+  query: Record<string, string>;
+}
+
+export function callerInput(inbound: Inbound, body: unknown, params: Record<string, string> = {}): CallerInput {
+  return { body, headers: inbound.headers, params, query: inbound.query };
 }

@@ -5,12 +5,29 @@
  */
 import { readFileSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseArgs } from 'node:util';
 import { serve, type ServerType } from '@hono/node-server';
 import { createApp } from '../app.ts';
 import { ConfigError, configFromEnv, type Config } from '../config/load.ts';
 import { closeAgents, nodeFetch, readNodeBody } from './node-client.ts';
+
+/**
+ * The IncomingMessage's own lowercased header object (Node already joins repeated headers with
+ * `, `); only the rare array values (set-cookie) are joined here. No `Headers` is built.
+ */
+function incomingHeaders(msg: IncomingMessage | undefined): Record<string, string> | undefined {
+  if (!msg) return undefined;
+  const h = msg.headers;
+  for (const k in h) {
+    if (Array.isArray(h[k])) {
+      const out: Record<string, string> = {};
+      for (const [name, v] of Object.entries(h)) if (v !== undefined) out[name] = Array.isArray(v) ? v.join(', ') : v;
+      return out;
+    }
+  }
+  return h as Record<string, string>;
+}
 
 export interface StartOptions {
   config: Config;
@@ -28,6 +45,7 @@ export function startNode(o: StartOptions): Promise<{ server: ServerType; port: 
     readBody: readNodeBody,
     log: (entry) => write(JSON.stringify(entry)),
     resolveHost: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
+    headersOf: (c) => incomingHeaders((c.env as { incoming?: IncomingMessage } | undefined)?.incoming),
     onCallerGone: (c, fn) => {
       const out = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
       if (!out) return c.req.raw.signal.addEventListener('abort', fn, { once: true });
