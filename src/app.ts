@@ -82,7 +82,10 @@ export function createApp(o: AppOptions) {
   const serve = (route: string, encodeError: (e: ProxyError) => EncodedError, fn: Handler) => async (c: Context) => {
     const inbound: Inbound = { headers: o.headersOf?.(c) ?? headerRecord(c.req.raw.headers), query: queryRecord(c.req.url) };
     const h = inbound.headers;
-    const scope = new RequestScope(route, h['x-request-id'] || `req_${randomToken(24)}`, now);
+    const given = h['x-request-id'];
+    // A caller's request id is kept when it is a plain token (it is echoed in headers and logs).
+    const id = given && given.length <= 128 && /^[\w.:-]+$/.test(given) ? given : `req_${randomToken(24)}`;
+    const scope = new RequestScope(route, id, now);
     // Caller disconnect aborts the upstream at once.
     const onGone = () => scope.abort(new ProxyError('upstream', 'Caller disconnected.'));
     if (o.onCallerGone) o.onCallerGone(c, onGone);

@@ -182,3 +182,13 @@ describe('wire dump and metrics', () => {
     expect((await off.request('/metrics', { headers: { authorization: `Bearer ${INBOUND_KEY}` } })).status).toBe(404);
   });
 });
+
+describe('request ids', () => {
+  const app = createApp({ config: parseConfig(e2eConfig('http://127.0.0.1:9')), fetch: async () => new Response('{}') });
+  it('keeps a caller id that is a plain token, replaces anything else', async () => {
+    const ask = (id: string) => app.request('/v1/models', { headers: { authorization: `Bearer ${INBOUND_KEY}`, 'x-request-id': id } });
+    expect((await ask('trace-42.a:b')).headers.get('x-request-id')).toBe('trace-42.a:b');
+    expect((await ask('x'.repeat(500))).headers.get('x-request-id')).toMatch(/^req_/);
+    expect((await ask('<script>')).headers.get('x-request-id')).toMatch(/^req_/);
+  });
+});
