@@ -80,9 +80,10 @@ export function createApp(o: AppOptions) {
 
   /** Run a handler with a scope, the caller's dialect for errors, and the log line. */
   const serve = (route: string, encodeError: (e: ProxyError) => EncodedError, fn: Handler) => async (c: Context) => {
-    const inbound: Inbound = { headers: o.headersOf?.(c) ?? headerRecord(c.req.raw.headers), query: queryRecord(c.req.url) };
-    const h = inbound.headers;
-    const given = h['x-request-id'];
+    const headers = o.headersOf?.(c) ?? headerRecord(c.req.raw.headers);
+    const query = queryRecord(c.req.url);
+    const inbound: Inbound = { headers, query, credential: callerCredential(headers, query) };
+    const given = headers['x-request-id'];
     // A caller's request id is kept when it is a plain token (it is echoed in headers and logs).
     const id = given && given.length <= 128 && /^[\w.:-]+$/.test(given) ? given : `req_${randomToken(24)}`;
     const scope = new RequestScope(route, id, now);
@@ -90,13 +91,13 @@ export function createApp(o: AppOptions) {
     const onGone = () => scope.abort(new ProxyError('upstream', 'Caller disconnected.'));
     if (o.onCallerGone) o.onCallerGone(c, onGone);
     else c.req.raw.signal?.addEventListener('abort', onGone, { once: true });
-    scope.flags.strict = headerFlag(h['x-interlingua-strict']);
-    scope.flags.dryRun = headerFlag(h['x-interlingua-dry-run']);
+    scope.flags.strict = headerFlag(headers['x-interlingua-strict']);
+    scope.flags.dryRun = headerFlag(headers['x-interlingua-dry-run']);
     if (debugLog) scope.dump = (stage, data) => debugLog(formatDump(scope.requestId, stage, data));
     let res: Response;
     let error: string | undefined;
     try {
-      checkCallerKey(o.config.keys, callerCredential(h, inbound.query));
+      checkCallerKey(o.config.keys, inbound.credential);
       res = await fn(scope, c, inbound);
     } catch (e) {
       if (e instanceof DryRun) {
@@ -117,16 +118,16 @@ export function createApp(o: AppOptions) {
     return res;
   };
 
-  const readJson = async (c: Context, scope?: RequestScope) => {
+  const readJson = async (c: Context, scope: RequestScope) => {
     const raw = await readBody(c.req.raw, o.config.limits.maxBodyBytes, (c.env as { incoming?: unknown } | undefined)?.incoming);
-    scope?.dump?.(`caller request ${c.req.method} ${c.req.path}`, raw);
+    scope.dump?.(`caller request ${c.req.method} ${c.req.path}`, raw);
     return { raw, body: parseJsonBody(raw) };
   };
 
   const chat = (caller: ChatCaller, params?: (c: Context) => Record<string, string>): Handler => async (scope, c, inbound) => {
     const { raw, body } = await readJson(c, scope);
     const input = callerInput(inbound, body, params?.(c));
-    return chatFlow(deps, scope, { caller, input, rawBody: raw, callerKey: callerCredential(inbound.headers, inbound.query) });
+    return chatFlow(deps, scope, { caller, input, rawBody: raw, callerKey: inbound.credential });
   };
 
   const openai = reg.chatCallers['openai-chat'];
@@ -150,8 +151,8 @@ export function createApp(o: AppOptions) {
   app.post(
     '/v1/messages/count_tokens',
     serve('messages.count_tokens', anthropic.encodeError, async (scope, c, inbound) => {
-      const { body } = await readJson(c);
-      return countTokensFlow(deps, scope, anthropic, callerInput(inbound, body), callerCredential(inbound.headers, inbound.query));
+      const { body } = await readJson(c, scope);
+      return countTokensFlow(deps, scope, anthropic, callerInput(inbound, body), inbound.credential);
     }),
   );
 
@@ -164,8 +165,8 @@ export function createApp(o: AppOptions) {
     const params = { model: model.replace(/^models\//, ''), method };
     if (method === 'generateContent' || method === 'streamGenerateContent') return chat(gemini, () => params)(scope, c, inbound);
     if (method === 'countTokens') {
-      const { body } = await readJson(c);
-      return countTokensFlow(deps, scope, gemini, callerInput(inbound, body, params), callerCredential(inbound.headers, inbound.query));
+      const { body } = await readJson(c, scope);
+      return countTokensFlow(deps, scope, gemini, callerInput(inbound, body, params), inbound.credential);
     }
     throw new ProxyError('not-found', `Method '${method}' is not supported for models/${model}.`);
   };

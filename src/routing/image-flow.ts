@@ -8,38 +8,11 @@ import type { ImageUpstream } from '../../translators/types.ts';
 import type { FlowDeps } from './chat-flow.ts';
 import { upstreamTarget } from './chat-flow.ts';
 import { fetchImageAsBase64, hostImage, publicOrigin } from './image-host.ts';
-import { callerInput, parseJsonBody, tooLarge, type BodyReader, type Inbound } from './inbound.ts';
+import { callerInput, readCapped, parseJsonBody, tooLarge, type BodyReader, type Inbound } from './inbound.ts';
 import { resolveModel, type ResolvedTarget } from './resolve.ts';
 import { jsonResponse } from './respond.ts';
 import type { RequestScope } from './scope.ts';
 import { callUpstream } from './upstream-call.ts';
-import { callerCredential } from './auth.ts';
-
-/** The body as bytes, refused past `limit` whether or not a content-length was declared. */
-async function readLimitedBytes(req: Request, limit: number): Promise<Uint8Array> {
-  if (Number(req.headers.get('content-length') ?? 0) > limit) throw tooLarge(limit);
-  if (!req.body) return new Uint8Array(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
 
 async function readImageBody(deps: FlowDeps, req: Request, op: ImageRequest['op'], readBody: BodyReader, incoming: unknown): Promise<unknown> {
   if (op === 'generate') return parseJsonBody(await readBody(req, deps.config.limits.maxBodyBytes, incoming));
@@ -47,7 +20,8 @@ async function readImageBody(deps: FlowDeps, req: Request, op: ImageRequest['op'
   if (!type.toLowerCase().startsWith('multipart/form-data')) {
     throw new ProxyError('invalid-request', `The images ${op === 'edit' ? 'edits' : 'variations'} route takes multipart/form-data, not '${type || 'no content type'}'.`);
   }
-  const bytes = await readLimitedBytes(req, deps.config.limits.maxMultipartBytes);
+  const limit = deps.config.limits.maxMultipartBytes;
+  const bytes = await readCapped(req.body, req.headers.get('content-length'), limit, () => tooLarge(limit));
   let form: FormData;
   try {
     // The platform's own multipart parser, on bytes already read under the limit.
@@ -172,7 +146,7 @@ export async function imageFlow(
 
   const first = resolveModel(deps.config, imageReq.model).targets[0]!;
   const upstream = imageUpstreamOf(deps, first, imageReq.model);
-  const merged = await runImageCall(deps, scope, upstream, first, imageReq, callerCredential(inbound.headers, inbound.query));
+  const merged = await runImageCall(deps, scope, upstream, first, imageReq, inbound.credential);
   const delivered = await deliverImages(deps, scope, merged, imageReq.responseFormat, publicOrigin(req), first.upstream.baseUrl);
   return jsonResponse(scope, caller.encodeImageResponse(delivered, imageReq));
 }

@@ -8,26 +8,43 @@ import type { CallerInput } from '../../translators/types.ts';
 /** Reads the raw request body as text (the Node entry supplies a faster reader). */
 export type BodyReader = (req: Request, limit: number, nodeIncoming?: unknown) => Promise<string>;
 
-export const readBodyViaRequest: BodyReader = async (req, limit) => {
-  const declared = Number(req.headers.get('content-length') ?? 0);
-  if (declared > limit) throw tooLarge(limit);
-  if (!req.body) return '';
-  const reader = req.body.getReader();
-  const decoder = new TextDecoder();
+/**
+ * All bytes of a body, refused with `tooBig()` past `limit` — checked against a declared
+ * content-length first, then while reading (a body need not declare its size).
+ */
+export async function readCapped(
+  body: ReadableStream<Uint8Array> | null,
+  declaredLength: string | null,
+  limit: number,
+  tooBig: () => ProxyError,
+): Promise<Uint8Array> {
+  if (Number(declaredLength ?? 0) > limit) throw tooBig();
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
   let size = 0;
-  let text = '';
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel();
-      throw tooLarge(limit);
+      throw tooBig();
     }
-    text += decoder.decode(value, { stream: true });
+    chunks.push(value);
   }
-  return text + decoder.decode();
-};
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+export const readBodyViaRequest: BodyReader = async (req, limit) =>
+  new TextDecoder().decode(await readCapped(req.body, req.headers.get('content-length'), limit, () => tooLarge(limit)));
 
 export function tooLarge(limit: number): ProxyError {
   return new ProxyError('too-large', `Request body exceeds the limit of ${limit} bytes.`, { code: 'request_too_large' });
@@ -90,6 +107,8 @@ export function queryRecord(url: string): Record<string, string> {
 export interface Inbound {
   headers: Record<string, string>;
   query: Record<string, string>;
+  /** The caller's credential, from whichever place its dialect puts it. */
+  credential?: string;
 }
 
 export function callerInput(inbound: Inbound, body: unknown, params: Record<string, string> = {}): CallerInput {

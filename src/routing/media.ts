@@ -4,6 +4,7 @@
  * unless allow-listed, every redirect re-checked, size cap, timeout, content-type check.
  */
 import { ProxyError, type ChatRequest, type MediaSource, type Message, type Part } from '../canonical/index.ts';
+import { readCapped } from './inbound.ts';
 import type { FetchLike } from './scope.ts';
 
 export interface FetchedMedia {
@@ -87,27 +88,8 @@ export function createGuardedFetch(o: GuardOptions): GuardedFetch {
         await res.body?.cancel();
         throw new ProxyError('invalid-request', `Media at ${url.host} has unsupported content type ${mediaType}.`);
       }
-      const declared = Number(res.headers.get('content-length') ?? 0);
-      if (declared > maxBytes) throw new ProxyError('too-large', `Media at ${url.host} exceeds ${maxBytes} bytes.`);
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      const reader = res.body!.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > maxBytes) {
-          await reader.cancel();
-          throw new ProxyError('too-large', `Media at ${url.host} exceeds ${maxBytes} bytes.`);
-        }
-        chunks.push(value);
-      }
-      const data = new Uint8Array(size);
-      let at = 0;
-      for (const c of chunks) {
-        data.set(c, at);
-        at += c.byteLength;
-      }
+      const tooBig = () => new ProxyError('too-large', `Media at ${url.host} exceeds ${maxBytes} bytes.`);
+      const data = await readCapped(res.body, res.headers.get('content-length'), maxBytes, tooBig);
       return { data, mediaType };
     }
     throw new ProxyError('invalid-request', 'Too many redirects fetching media.');
