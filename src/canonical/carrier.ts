@@ -65,6 +65,15 @@ export function decodeToolCallId(wireId: string): { id: string; signature?: Sign
   return { id: wireId.slice(0, at), signature: { origin, value } };
 }
 
+/**
+ * Whether a raw wire body may hold a carried value (a carrier tool-call id, or an `il1…`
+ * string value). A cheap scan, so same-dialect passthrough can hand such bodies to translation,
+ * which strips what the upstream did not issue, instead of forwarding them byte for byte.
+ */
+export function mayCarrySignatures(wireText: string): boolean {
+  return wireText.includes(ID_MARK) || /"il1[oag]\./.test(wireText);
+}
+
 /** Keep a signature only when it goes back to the vendor that issued it. */
 export function signatureFor(sig: Signature | undefined, target: Vendor): Signature | undefined {
   return sig && sig.origin === target ? sig : undefined;

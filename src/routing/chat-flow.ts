@@ -2,7 +2,7 @@
  * The one generic chat flow: decode → route → encode → fetch → decode → encode, for every pair of
  * dialects, with same-dialect passthrough as the fast, lossless special case.
  */
-import { ProxyError, asksForImages, type ChatRequest, type ChatResponse } from '../canonical/index.ts';
+import { ProxyError, asksForImages, mayCarrySignatures, type ChatRequest, type ChatResponse } from '../canonical/index.ts';
 import type { CallerInput, ChatCaller, ChatUpstream, UpstreamHttpRequest, UpstreamTarget } from '../../translators/types.ts';
 import type { Registry } from '../../translators/index.ts';
 import type { Config, Upstream } from '../config/load.ts';
@@ -207,15 +207,6 @@ export async function readBodyText(success: UpstreamSuccess, scope: RequestScope
   }
 }
 
-/**
- * A body holding values another vendor issued (carrier tool-call ids, `il1…` signature strings,
- * see canonical/carrier.ts) is translated, not passed through: translation strips what the
- * upstream did not issue, a byte-for-byte passthrough would hand it to the wrong vendor.
- */
-function carriesSignatures(rawBody: string): boolean {
-  return /__il1[oag]|"il1[oag]\./.test(rawBody);
-}
-
 export interface CallOnce {
   success: UpstreamSuccess;
   upstream: ChatUpstream;
@@ -238,7 +229,7 @@ export async function callOnce(
     build: (t) => {
       const upstream = deps.registry.chatUpstreams[t.upstream.dialect];
       const target = upstreamTarget(t, call.callerKey, deps.config, defaultMaxTokens);
-      const same = allowPassthrough && upstream.id === call.caller.id && !carriesSignatures(call.rawBody);
+      const same = allowPassthrough && upstream.id === call.caller.id && !mayCarrySignatures(call.rawBody);
       passthroughOf.set(t, same);
       if (same) return withTargetHeaders(upstream.encodePassthrough(call.input, call.rawBody, target), target);
       const enc = upstream.encodeRequest(req, target, scope);
