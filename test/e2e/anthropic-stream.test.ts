@@ -212,4 +212,18 @@ describe.each(TARGETS)('%s: OpenAI / Gemini streams → Anthropic SSE grammar', 
     );
     expect(final.stop_reason).toBe('tool_use');
   });
+
+  it.each(SDKS)('$name: a passthrough stream whose last event lacks its blank line still ends with message_stop', async (sdk) => {
+    // Captured Anthropic stream ending without the final blank line.
+    expect(fixtureText('anthropic', 'stream-text-basic.sse').endsWith('\n\n')).toBe(false);
+    h.mock.reply(fixtureReply('anthropic', 'stream-text-basic.sse'));
+    const client = sdk.make(h.proxy.url);
+    const events: string[] = [];
+    const stream = client.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] });
+    stream.on('streamEvent', (e: { type: string }) => events.push(e.type));
+    const final = await stream.finalMessage();
+    expect(events.at(-1)).toBe('message_stop');
+    expect(final.stop_reason).toBe('end_turn');
+    expect(final.content.map((b) => (b.type === 'text' ? b.text : '')).join('')).toBe(fixtureStreamAnswer('anthropic', 'stream-text-basic.sse'));
+  });
 });
