@@ -48,20 +48,20 @@ function walk(dir: string, out: string[]): void {
 /** Hash of everything that goes into the bundle. */
 function inputsHash(): string {
   const files: string[] = [];
-  for (const d of ['src', 'translators']) walk(join(ROOT, d), files);
+  for (const d of ['src', 'translators', 'scripts']) walk(join(ROOT, d), files);
   files.push(join(ROOT, 'wrangler.toml'), join(ROOT, 'package-lock.json'));
   const h = createHash('sha256');
   for (const f of files.sort()) h.update(relative(ROOT, f)).update('\0').update(readFileSync(f)).update('\0');
   return h.digest('hex').slice(0, 16);
 }
 
-/** Run `wrangler deploy --dry-run --minify --outdir DIR` (what `npm run build:worker` does). */
+/** Run `wrangler deploy --dry-run --outdir DIR` (what `npm run build:worker` does). */
 export function wranglerBuild(outdir: string, config?: string): Promise<{ stdout: string; stderr: string }> {
   const wrangler = join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [wrangler, 'deploy', '--dry-run', '--minify', '--outdir', outdir, ...(config ? ['--config', config] : [])],
+      [wrangler, 'deploy', '--dry-run', '--outdir', outdir, ...(config ? ['--config', config] : [])],
       { cwd: ROOT, env: wranglerEnv(), timeout: 120_000 },
       (err, stdout, stderr) => (err ? reject(new Error(`wrangler build failed: ${err.message}\n${stdout}\n${stderr}`)) : resolve({ stdout, stderr })),
     );
