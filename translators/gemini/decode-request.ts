@@ -22,13 +22,12 @@ import {
 } from '../../src/canonical/index.ts';
 import type { CallerInput } from '../types.ts';
 import { decodeContents } from './decode-contents.ts';
+import { isRecord } from './json.ts';
 import { normalizeRequest } from './keys.ts';
 import { geminiSchemaToJsonSchema } from './schema.ts';
 import { GeminiGenerateContentRequestSchema, issuePath, type GeminiGenerateContentRequest } from './wire.ts';
 
 const invalid = (message: string, param: string) => new ProxyError('invalid-request', message, { param });
-
-const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 /** Generation-config keys decoded into canonical fields; any other key goes to extras. */
 const GENERATION_KEYS = new Set([

@@ -28,6 +28,7 @@ import {
   type ToolResultPart,
   type Warning,
 } from '../../src/canonical/index.ts';
+import { isRecord } from './json.ts';
 import { requiresCallSignatures, SKIP_SIGNATURE_VALIDATOR } from './signatures.ts';
 import type { GeminiOutContent, GeminiOutPart } from './wire.ts';
 
@@ -89,15 +90,14 @@ export function toolResponseOf(result: ToolResultPart): { response: Record<strin
     value = text;
   }
   if (result.isError) return { response: { error: value }, media };
-  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
-  return { response: isObject ? (value as Record<string, unknown>) : { output: value }, media };
+  return { response: isRecord(value) ? value : { output: value }, media };
 }
 
 function parseArgs(args: string, path: string, warnings: Warning[]): Record<string, unknown> {
   if (args.trim() === '') return {};
   try {
     const value: unknown = JSON.parse(args);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (isRecord(value)) return value;
     warnings.push({ code: 'approximated', path, detail: 'non-object-arguments' });
     return { value };
   } catch {

@@ -6,9 +6,7 @@
  * (`functionCall.args`, `functionResponse.response`, JSON-schema property names, speech
  * configs we replay raw) is never rewritten.
  */
-
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord } from './json.ts';
 
 function camel(key: string): string {
   return key.includes('_') ? key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : key;

@@ -5,8 +5,7 @@
  * (https://ai.google.dev/api/generate-content#LogprobsResult).
  */
 
-type Json = Record<string, unknown>;
-const isRecord = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
+import { isRecord, type Json } from './json.ts';
 
 interface OpenAITop {
   token: string;

@@ -15,10 +15,7 @@
  * `geminiSchemaToJsonSchema` (caller side) is the inverse for canonical `Tool.parameters`.
  */
 import type { Warning } from '../../src/canonical/index.ts';
-
-type Json = Record<string, unknown>;
-
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord, type Json } from './json.ts';
 
 /** Schema fields Gemini accepts, copied as they are. */
 const KEPT = new Set([

@@ -21,11 +21,10 @@ import { proxyErrorOf, parseGeminiError } from './errors.ts';
 import { decodeFinishReason } from './finish-reason.ts';
 import { decodeLogprobs } from './logprobs.ts';
 import { syntheticCallId } from './ids.ts';
+import { isRecord, type Json } from './json.ts';
 import { decodeUsage, hasUsage } from './usage.ts';
 import type { GeminiCandidate, GeminiPart, GeminiUsageMetadata } from './wire.ts';
 
-type Json = Record<string, unknown>;
-const isRecord = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 interface StreamingCall {
   index: number;
