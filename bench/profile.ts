@@ -13,12 +13,15 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const out = join(root, '.tmp', 'bench');
 const profDir = join(out, 'prof');
 const [pair = 'openai→anthropic', mode = 'json', secs = '5'] = process.argv.slice(2);
-const [caller, up] = pair.split(/→|->|:/) as [string, string];
+const [first, up] = pair.split(/→|->|:/) as [string, string];
+// `raw→<dialect>` profiles the baseline instead: the raw node:http passthrough, sent <dialect>'s own request.
+const raw = first === 'raw';
+const caller = raw ? up : first;
 
 // Reuse the bundles that `npm run bench` builds.
 execFileSync(process.execPath, ['--import', 'tsx', '-e', `
   const { build } = await import('esbuild');
-  await build({ entryPoints: { mock: 'bench/mock-upstream.ts', proxy: 'bench/proxy-entry.ts' }, absWorkingDir: ${JSON.stringify(root)}, outdir: ${JSON.stringify(out)}, outExtension: { '.js': '.mjs' }, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error', banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" } });
+  await build({ entryPoints: { mock: 'bench/mock-upstream.ts', proxy: 'bench/proxy-entry.ts', passthrough: 'bench/passthrough.ts' }, absWorkingDir: ${JSON.stringify(root)}, outdir: ${JSON.stringify(out)}, outExtension: { '.js': '.mjs' }, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error', banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" } });
 `], { cwd: root, stdio: 'inherit' });
 rmSync(profDir, { recursive: true, force: true });
 mkdirSync(profDir, { recursive: true });
@@ -37,7 +40,7 @@ const config = JSON.stringify({
   },
   models: { 'bench-openai': { upstream: 'openai' }, 'bench-anthropic': { upstream: 'anthropic' }, 'bench-gemini': { upstream: 'gemini' } },
 });
-const proxy = fork(join(out, 'proxy.mjs'), [config], { execArgv: ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=200'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+const proxy = fork(join(out, raw ? 'passthrough.mjs' : 'proxy.mjs'), [raw ? String(mockPort) : config], { execArgv: ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=200'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
 const port = await ready(proxy);
 execFileSync('taskset', ['-a', '-p', '-c', '0', String(proxy.pid)], { stdio: 'ignore' });
 

@@ -6,10 +6,8 @@ import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import { ProxyError } from './canonical/index.ts';
 import { registry, type Registry } from '../translators/index.ts';
-import type { ChatCaller, EncodedError, ModelInfo } from '../translators/types.ts';
+import type { ChatCaller, ModelInfo } from '../translators/types.ts';
 import type { Config } from './config/load.ts';
-import { callerCredential, checkCallerKey } from './routing/auth.ts';
-import { DryRun, formatDump, headerFlag } from './routing/debug.ts';
 import { Metrics } from './routing/metrics.ts';
 import { chatFlow, type FlowDeps } from './routing/chat-flow.ts';
 import { countTokensFlow } from './routing/count-tokens.ts';
@@ -18,12 +16,14 @@ import { HOSTED_PREFIX, memoryImageStore, serveHosted, type ImageStore } from '.
 
 /** Image stores for `AppOptions.imageStore`, for runtime entries (Workers: `cacheApiImageStore(caches.default)`). */
 export { cacheApiImageStore, memoryImageStore, type CacheLike, type ImageStore } from './routing/image-host.ts';
-import { callerInput, headerRecord, parseJsonBody, queryRecord, readBodyViaRequest, type BodyReader, type Inbound } from './routing/inbound.ts';
+import { callerInput, headerRecord, parseJsonBody, queryRecord, readBodyViaRequest, type BodyReader } from './routing/inbound.ts';
+import { callerCredential, checkCallerKey } from './routing/auth.ts';
 import { createGuardedFetch, type GuardedFetch } from './routing/media.ts';
 import { createModelLister } from './routing/models.ts';
 import { listedModels, routedModel } from './routing/resolve.ts';
-import { errorResponse, jsonResponse, toProxyError } from './routing/respond.ts';
-import { RequestScope, randomToken, type FetchLike, type LogEntry } from './routing/scope.ts';
+import { jsonReply, toProxyError, toResponse, type Reply } from './routing/respond.ts';
+import type { FetchLike, LogEntry, RequestScope } from './routing/scope.ts';
+import { createServe, routeError, type CallerRequest, type Handler } from './routing/serve.ts';
 
 export interface AppOptions {
   config: Config;
@@ -56,9 +56,24 @@ export interface AppOptions {
   imageStore?: ImageStore;
 }
 
-type Handler = (scope: RequestScope, c: Context, inbound: Inbound) => Promise<Response>;
+/** A route the Node entry may serve without Hono: POST, exact path, a chat or count flow. */
+export type FastRoute = (req: CallerRequest) => Promise<Reply>;
 
-export function createApp(o: AppOptions) {
+export interface Proxy {
+  app: Hono;
+  /**
+   * The handler for a hot POST route (chat completions, messages, Gemini generate/stream/count),
+   * or undefined where Hono must serve (any other route, or CORS configured). The Node entry
+   * serves these straight from the socket; the answer is the same as through `app`.
+   */
+  fastRoute(method: string, path: string): FastRoute | undefined;
+}
+
+export function createApp(o: AppOptions): Hono {
+  return createProxy(o).app;
+}
+
+export function createProxy(o: AppOptions): Proxy {
   const app = new Hono();
   const now = o.now ?? Date.now;
   const readBody = o.readBody ?? readBodyViaRequest;
@@ -75,58 +90,34 @@ export function createApp(o: AppOptions) {
 
   const metrics = o.config.metrics ? new Metrics() : undefined;
   const debugLog = o.config.log.debug ? (o.debugLog ?? ((text: string) => console.error(text))) : undefined;
+  const serve = createServe({ config: o.config, now, log: o.log, metrics, debugLog });
 
   if (o.config.cors) app.use('*', cors({ origin: o.config.cors.origins, exposeHeaders: ['x-request-id', 'x-interlingua-warnings', 'x-interlingua-upstream'] }));
 
-  /** Run a handler with a scope, the caller's dialect for errors, and the log line. */
-  const serve = (route: string, encodeError: (e: ProxyError) => EncodedError, fn: Handler) => async (c: Context) => {
-    const headers = o.headersOf?.(c) ?? headerRecord(c.req.raw.headers);
-    const query = queryRecord(c.req.url);
-    const inbound: Inbound = { headers, query, credential: callerCredential(headers, query) };
-    const given = headers['x-request-id'];
-    // A caller's request id is kept when it is a plain token (it is echoed in headers and logs).
-    const id = given && given.length <= 128 && /^[\w.:-]+$/.test(given) ? given : `req_${randomToken(24)}`;
-    const scope = new RequestScope(route, id, now);
-    // Caller disconnect aborts the upstream at once.
-    const onGone = () => scope.abort(new ProxyError('upstream', 'Caller disconnected.'));
-    if (o.onCallerGone) o.onCallerGone(c, onGone);
-    else c.req.raw.signal?.addEventListener('abort', onGone, { once: true });
-    scope.flags.strict = headerFlag(headers['x-interlingua-strict']);
-    scope.flags.dryRun = headerFlag(headers['x-interlingua-dry-run']);
-    if (debugLog) scope.dump = (stage, data) => debugLog(formatDump(scope.requestId, stage, data));
-    let res: Response;
-    let error: string | undefined;
-    try {
-      checkCallerKey(o.config.keys, inbound.credential);
-      res = await fn(scope, c, inbound);
-    } catch (e) {
-      if (e instanceof DryRun) {
-        res = jsonResponse(scope, e.render(scope.warnings), 200, { 'x-interlingua-dry-run': 'true' });
-      } else {
-        const err = toProxyError(e);
-        error = `${err.kind}: ${err.message}`;
-        res = errorResponse(scope, err, encodeError);
-      }
-    }
-    const status = res.status;
-    if (scope.dump && !scope.streaming) scope.dump(`caller response (${status})`, await res.clone().text());
-    scope.whenDone(() => {
-      const entry = scope.finishLog(status, error);
-      if (o.log && o.config.log.requests) o.log(entry);
-      metrics?.record(entry);
-    });
-    return res;
-  };
+  /** The Hono request as a CallerRequest. */
+  const incomingOf = (c: Context) => (c.env as { incoming?: unknown } | undefined)?.incoming;
+  const fromContext = (c: Context): CallerRequest => ({
+    method: c.req.method,
+    path: c.req.path,
+    headers: o.headersOf?.(c) ?? headerRecord(c.req.raw.headers),
+    query: queryRecord(c.req.url),
+    text: (limit) => readBody(c.req.raw, limit, incomingOf(c)),
+    onGone: (fn) => {
+      if (o.onCallerGone) o.onCallerGone(c, fn);
+      else c.req.raw.signal?.addEventListener('abort', fn, { once: true });
+    },
+  });
+  const hono = (route: FastRoute) => async (c: Context) => toResponse(await route(fromContext(c)));
 
-  const readJson = async (c: Context, scope: RequestScope) => {
-    const raw = await readBody(c.req.raw, o.config.limits.maxBodyBytes, (c.env as { incoming?: unknown } | undefined)?.incoming);
-    scope.dump?.(`caller request ${c.req.method} ${c.req.path}`, raw);
+  const readJson = async (req: CallerRequest, scope: RequestScope) => {
+    const raw = await req.text(o.config.limits.maxBodyBytes);
+    scope.dump?.(`caller request ${req.method} ${req.path}`, raw);
     return { raw, body: parseJsonBody(raw) };
   };
 
-  const chat = (caller: ChatCaller, params?: (c: Context) => Record<string, string>): Handler => async (scope, c, inbound) => {
-    const { raw, body } = await readJson(c, scope);
-    const input = callerInput(inbound, body, params?.(c));
+  const chat = (caller: ChatCaller, params?: Record<string, string>): Handler => async (scope, req, inbound) => {
+    const { raw, body } = await readJson(req, scope);
+    const input = callerInput(inbound, body, params);
     return chatFlow(deps, scope, { caller, input, rawBody: raw, callerKey: inbound.credential });
   };
 
@@ -146,43 +137,43 @@ export function createApp(o: AppOptions) {
     });
   }
 
-  app.post('/v1/chat/completions', serve('chat.completions', openai.encodeError, chat(openai)));
-  app.post('/v1/messages', serve('messages', anthropic.encodeError, chat(anthropic)));
-  app.post(
-    '/v1/messages/count_tokens',
-    serve('messages.count_tokens', anthropic.encodeError, async (scope, c, inbound) => {
-      const { body } = await readJson(c, scope);
-      return countTokensFlow(deps, scope, anthropic, callerInput(inbound, body), inbound.credential);
-    }),
-  );
+  const chatCompletions = serve('chat.completions', openai.encodeError, chat(openai));
+  const messages = serve('messages', anthropic.encodeError, chat(anthropic));
+  const countTokens = serve('messages.count_tokens', anthropic.encodeError, async (scope, req, inbound) => {
+    const { body } = await readJson(req, scope);
+    return countTokensFlow(deps, scope, anthropic, callerInput(inbound, body), inbound.credential);
+  });
+  app.post('/v1/chat/completions', hono(chatCompletions));
+  app.post('/v1/messages', hono(messages));
+  app.post('/v1/messages/count_tokens', hono(countTokens));
 
   // Gemini: `/v1beta/models/{model}:{method}` (SDK 2.x) and `/v1/models/{model}:{method}` (3.x).
-  const geminiAction: Handler = async (scope, c, inbound) => {
-    const target = c.req.param('target') ?? '';
+  const geminiAction: Handler = async (scope, req, inbound) => {
+    const target = geminiTarget(req.path);
     const colon = target.lastIndexOf(':');
     const model = colon > 0 ? target.slice(0, colon) : target;
     const method = colon > 0 ? target.slice(colon + 1) : '';
     const params = { model: model.replace(/^models\//, ''), method };
-    if (method === 'generateContent' || method === 'streamGenerateContent') return chat(gemini, () => params)(scope, c, inbound);
+    if (method === 'generateContent' || method === 'streamGenerateContent') return chat(gemini, params)(scope, req, inbound);
     if (method === 'countTokens') {
-      const { body } = await readJson(c, scope);
+      const { body } = await readJson(req, scope);
       return countTokensFlow(deps, scope, gemini, callerInput(inbound, body, params), inbound.credential);
     }
     throw new ProxyError('not-found', `Method '${method}' is not supported for models/${model}.`);
   };
-  app.post('/v1beta/models/:target{.+}', serve('gemini.models', gemini.encodeError, geminiAction));
-  app.post('/v1/models/:target{.+}', serve('gemini.models', gemini.encodeError, geminiAction));
+  const geminiModels = serve('gemini.models', gemini.encodeError, geminiAction);
+  app.post('/v1beta/models/:target{.+}', hono(geminiModels));
+  app.post('/v1/models/:target{.+}', hono(geminiModels));
 
-  // Images.
+  // Images: the multipart body is read from the Web request, so these stay on Hono everywhere.
   const images = reg.imageCaller;
   for (const [path, op] of [
     ['generations', 'generate'],
     ['edits', 'edit'],
     ['variations', 'variation'],
   ] as const) {
-    app.post(
-      `/v1/images/${path}`,
-      serve(`images.${path}`, images.encodeError, (scope, c, inbound) => imageFlow(deps, scope, c.req.raw, inbound, op, readBody, (c.env as { incoming?: unknown } | undefined)?.incoming)),
+    app.post(`/v1/images/${path}`, (c) =>
+      hono(serve(`images.${path}`, images.encodeError, (scope, _req, inbound) => imageFlow(deps, scope, c.req.raw, inbound, op, readBody, incomingOf(c))))(c),
     );
   }
 
@@ -190,46 +181,74 @@ export function createApp(o: AppOptions) {
   app.get(`${HOSTED_PREFIX}:name`, async (c) => {
     const found = await serveHosted(deps.imageStore!, c.req.param('name'), now());
     if (found) return found;
-    const scope = new RequestScope('images.hosted', `req_${randomToken(24)}`, now);
-    return errorResponse(scope, new ProxyError('not-found', 'This image does not exist or has expired (hosted images last 60 minutes).'), images.encodeError);
+    return toResponse(routeError('images.hosted', now, new ProxyError('not-found', 'This image does not exist or has expired (hosted images last 60 minutes).'), images.encodeError));
   });
 
   // Model lists, in the shape of the dialect the caller speaks.
   const models = (): ModelInfo[] =>
     listedModels(o.config).map((m) => ({ id: m.id, ownedBy: m.upstream, created: 0 }));
   const lister = createModelLister(o.config, reg, o.fetch, now);
-  const listCaller = (c: Context): ChatCaller => {
-    if (c.req.header('anthropic-version') || c.req.header('compat-version')) return anthropic;
-    if (c.req.header('x-goog-api-key') || c.req.query('key')) return gemini;
+  const listCaller = (req: CallerRequest): ChatCaller => {
+    if (req.path.startsWith('/v1beta/')) return gemini;
+    if (req.headers['anthropic-version'] || req.headers['compat-version']) return anthropic;
+    if (req.headers['x-goog-api-key'] || req.query.key) return gemini;
     return openai;
   };
-  const listModels: Handler = async (scope, c) => {
-    const caller = c.req.path.startsWith('/v1beta/') ? gemini : listCaller(c);
+  const listModels: Handler = async (scope, req) => {
     const all = await lister.list();
-    return jsonResponse(scope, caller.encodeModelList?.(all) ?? { data: all });
+    return jsonReply(scope, listCaller(req).encodeModelList?.(all) ?? { data: all });
   };
-  app.get('/v1/models', (c) => serve('models', listCaller(c).encodeError, listModels)(c));
-  app.get('/v1beta/models', serve('models', gemini.encodeError, listModels));
-  const getModel: Handler = async (scope, c) => {
-    const caller = c.req.path.startsWith('/v1beta/') ? gemini : listCaller(c);
-    const id = c.req.param('id')!.replace(/^models\//, '');
+  const getModel: Handler = async (scope, req) => {
+    const id = pathAfter(req.path, 2).replace(/^models\//, '');
     const found = models().find((m) => m.id === id) ?? routedModel(o.config, id);
     if (!found) throw new ProxyError('not-found', `The model '${id}' does not exist.`, { code: 'model_not_found' });
-    const list = caller.encodeModelList?.([found]) as { data?: unknown[]; models?: unknown[] } | undefined;
-    return jsonResponse(scope, list?.data?.[0] ?? list?.models?.[0] ?? found);
+    const list = listCaller(req).encodeModelList?.([found]) as { data?: unknown[]; models?: unknown[] } | undefined;
+    return jsonReply(scope, list?.data?.[0] ?? list?.models?.[0] ?? found);
   };
-  app.get('/v1/models/:id{.+}', (c) => serve('models.get', listCaller(c).encodeError, getModel)(c));
-  app.get('/v1beta/models/:id{.+}', serve('models.get', gemini.encodeError, getModel));
+  const byCaller = (route: string, fn: Handler) => (c: Context) => {
+    const req = fromContext(c);
+    return serve(route, listCaller(req).encodeError, fn)(req).then(toResponse);
+  };
+  app.get('/v1/models', byCaller('models', listModels));
+  app.get('/v1beta/models', byCaller('models', listModels));
+  app.get('/v1/models/:id{.+}', byCaller('models.get', getModel));
+  app.get('/v1beta/models/:id{.+}', byCaller('models.get', getModel));
 
-  app.notFound((c) => {
-    const scope = new RequestScope('not-found', `req_${randomToken(24)}`, now);
-    const caller = c.req.path.startsWith('/v1beta/') ? gemini : c.req.path.startsWith('/v1/messages') ? anthropic : openai;
-    return errorResponse(scope, new ProxyError('not-found', `Unknown route: ${c.req.method} ${c.req.path}`), caller.encodeError);
-  });
-  app.onError((err, c) => {
-    const scope = new RequestScope('error', `req_${randomToken(24)}`, now);
-    void err;
-    return errorResponse(scope, toProxyError(err), (c.req.path.startsWith('/v1beta/') ? gemini : openai).encodeError);
-  });
-  return app;
+  const errorCaller = (path: string) => (path.startsWith('/v1beta/') ? gemini : path.startsWith('/v1/messages') ? anthropic : openai);
+  app.notFound((c) =>
+    toResponse(routeError('not-found', now, new ProxyError('not-found', `Unknown route: ${c.req.method} ${c.req.path}`), errorCaller(c.req.path).encodeError)),
+  );
+  app.onError((err, c) => toResponse(routeError('error', now, toProxyError(err), errorCaller(c.req.path).encodeError)));
+
+  const fast = new Map<string, FastRoute>([
+    ['/v1/chat/completions', chatCompletions],
+    ['/v1/messages', messages],
+    ['/v1/messages/count_tokens', countTokens],
+  ]);
+  const fastRoute = (method: string, path: string): FastRoute | undefined => {
+    if (method !== 'POST' || o.config.cors) return undefined;
+    const exact = fast.get(path);
+    if (exact) return exact;
+    // Gemini paths with something after the prefix; percent-escapes are left to Hono.
+    if ((path.startsWith('/v1beta/models/') || path.startsWith('/v1/models/')) && !path.includes('%') && !path.endsWith('/')) return geminiModels;
+    return undefined;
+  };
+  return { app, fastRoute };
+}
+
+/** `/v1beta/models/{target}` → the target: the path after `skip` segments, percent-decoded as Hono does. */
+function pathAfter(path: string, skip: number): string {
+  let at = 0;
+  for (let i = 0; i <= skip; i++) at = path.indexOf('/', at) + 1;
+  const rest = path.slice(at);
+  if (!rest.includes('%')) return rest;
+  try {
+    return decodeURIComponent(rest);
+  } catch {
+    return rest;
+  }
+}
+
+function geminiTarget(path: string): string {
+  return pathAfter(path, 2);
 }

@@ -13,7 +13,7 @@ import type { ImageStore } from './image-host.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './inbound.ts';
 import { inlineRemoteMedia, type GuardedFetch } from './media.ts';
 import { resolveModel, type ResolvedTarget } from './resolve.ts';
-import { jsonResponse, proxyHeaders } from './respond.ts';
+import { jsonReply, proxyHeaders, type Reply } from './respond.ts';
 import { asProxyError, type FetchLike, type RequestScope } from './scope.ts';
 import { passthroughStream, translateStream } from './stream.ts';
 import { callUpstream, type UpstreamSuccess } from './upstream-call.ts';
@@ -68,7 +68,7 @@ function keptUpstreamHeaders(res: Response): Record<string, string> {
   return out;
 }
 
-export async function chatFlow(deps: FlowDeps, scope: RequestScope, call: ChatCall): Promise<Response> {
+export async function chatFlow(deps: FlowDeps, scope: RequestScope, call: ChatCall): Promise<Reply> {
   const { caller } = call;
   scope.log.caller = caller.id;
 
@@ -108,7 +108,7 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, call: ChatCa
       // Forward the bytes untouched, but only once they are known to be a response.
       const text = await readBodyText(success, scope);
       decodeText(text, success, upstream, req, scope, false);
-      return new Response(text, { status: res.status, headers });
+      return { status: res.status, headers, body: text };
     }
     if (!res.body) throw new ProxyError('upstream', 'Upstream returned no stream body.');
     const framing = caller.streamFraming?.(call.input) ?? 'sse';
@@ -125,7 +125,7 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, call: ChatCa
             }
           : undefined,
     });
-    return new Response(body, { status: res.status, headers });
+    return { status: res.status, headers, body };
   }
 
   if (req.stream) {
@@ -140,11 +140,11 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, call: ChatCa
       scope,
     });
     const headers = proxyHeaders(scope, { 'content-type': contentTypeOf(framing), 'cache-control': 'no-cache' });
-    return new Response(stream, { status: 200, headers });
+    return { status: 200, headers, body: stream };
   }
 
   const response = await readResponse(success, upstream, req, scope);
-  return jsonResponse(scope, caller.encodeResponse(response, req, scope), 200);
+  return jsonReply(scope, caller.encodeResponse(response, req, scope), 200);
 }
 
 /** Read and decode a non-stream upstream body; garbage becomes a 502 in the caller's dialect. */
@@ -201,7 +201,7 @@ export async function readBodyText(success: UpstreamSuccess, scope: RequestScope
     scope.markFirstByte();
     return text;
   } catch (e) {
-    throw asProxyError(e, scope.upstreamAbort.signal);
+    throw asProxyError(e, scope);
   } finally {
     clearTimeout(timer);
   }

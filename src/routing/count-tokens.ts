@@ -7,7 +7,7 @@ import type { CallerInput, ChatCaller } from '../../translators/types.ts';
 import type { FlowDeps } from './chat-flow.ts';
 import { upstreamTarget } from './chat-flow.ts';
 import { resolveModel } from './resolve.ts';
-import { jsonResponse } from './respond.ts';
+import { jsonReply, type Reply } from './respond.ts';
 import type { RequestScope } from './scope.ts';
 import { callUpstream } from './upstream-call.ts';
 
@@ -32,7 +32,7 @@ export async function countTokensFlow(
   caller: ChatCaller,
   input: CallerInput,
   callerKey: string | undefined,
-): Promise<Response> {
+): Promise<Reply> {
   scope.log.caller = caller.id;
   const encode = caller.encodeCountTokensResponse;
   if (!encode) throw new ProxyError('not-found', 'Token counting is not available in this dialect.');
@@ -45,7 +45,7 @@ export async function countTokensFlow(
   const upstream = deps.registry.chatUpstreams[first.upstream.dialect];
   if (!upstream.encodeCountTokens || !upstream.decodeCountTokens) {
     scope.warn([{ code: 'estimated', path: 'input_tokens' }]);
-    return jsonResponse(scope, encode(estimateTokens(req)), 200, { 'x-interlingua-token-count': 'estimated' });
+    return jsonReply(scope, encode(estimateTokens(req)), 200, { 'x-interlingua-token-count': 'estimated' });
   }
   const success = await callUpstream(deps.fetch, scope, {
     targets: [first],
@@ -55,5 +55,5 @@ export async function countTokensFlow(
   const body: unknown = await success.res.json().catch(() => {
     throw new ProxyError('upstream', 'Upstream returned a token count that is not JSON.');
   });
-  return jsonResponse(scope, encode(upstream.decodeCountTokens(body)));
+  return jsonReply(scope, encode(upstream.decodeCountTokens(body)));
 }

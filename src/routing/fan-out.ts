@@ -16,7 +16,7 @@ import { createSseChunkParser } from '../sse/parse.ts';
 import { contentTypeOf, createSerializer } from '../sse/serialize.ts';
 import type { CallOnce, ChatCall, FlowDeps } from './chat-flow.ts';
 import { readResponse } from './chat-flow.ts';
-import { jsonResponse, proxyHeaders } from './respond.ts';
+import { jsonReply, proxyHeaders, type Reply } from './respond.ts';
 import { asProxyError, type RequestScope } from './scope.ts';
 
 export function sumUsage(list: Array<Usage | undefined>): Usage | undefined {
@@ -50,7 +50,7 @@ export async function fanOutResponse(
   req: ChatRequest,
   n: number,
   run: () => Promise<CallOnce>,
-): Promise<Response> {
+): Promise<Reply> {
   const one = { ...req, candidateCount: 1 };
   const results = await Promise.all(
     Array.from({ length: n }, async () => {
@@ -76,7 +76,7 @@ export async function fanOutResponse(
     usage: sumUsage(results.map((r) => r.usage)),
   };
   scope.usage(merged.usage?.inputTokens, merged.usage?.outputTokens);
-  return jsonResponse(scope, caller.encodeResponse(merged, req, scope), 200);
+  return jsonReply(scope, caller.encodeResponse(merged, req, scope), 200);
 }
 
 export async function fanOutStream(
@@ -86,7 +86,7 @@ export async function fanOutStream(
   req: ChatRequest,
   n: number,
   run: () => Promise<CallOnce>,
-): Promise<Response> {
+): Promise<Reply> {
   const calls = await Promise.all(Array.from({ length: n }, run));
   const framing = call.caller.streamFraming?.(call.input) ?? 'sse';
   const serializer = createSerializer(framing);
@@ -162,7 +162,7 @@ export async function fanOutStream(
         const got = await Promise.race(active.map((l) => l.pending!));
         const lane = lanes[got.i]!;
         lane.pending = undefined;
-        if (got.e !== undefined || !got.r) return close(controller, frames, asProxyError(got.e, scope.upstreamAbort.signal));
+        if (got.e !== undefined || !got.r) return close(controller, frames, asProxyError(got.e, scope));
         if (got.r.done) {
           lane.done = true;
           for (const e of lane.parser.finish()) route(got.i, lane.decoder.push(e), frames);
@@ -185,5 +185,5 @@ export async function fanOutStream(
       scope.streamEnded();
     },
   });
-  return new Response(stream, { status: 200, headers: proxyHeaders(scope, { 'content-type': contentTypeOf(framing), 'cache-control': 'no-cache' }) });
+  return { status: 200, headers: proxyHeaders(scope, { 'content-type': contentTypeOf(framing), 'cache-control': 'no-cache' }), body: stream };
 }

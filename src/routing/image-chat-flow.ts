@@ -10,7 +10,7 @@ import type { ChatCall, FlowDeps } from './chat-flow.ts';
 import { deliverImages, imageUpstreamOf, runImageCall } from './image-flow.ts';
 import { inlineRemoteMedia } from './media.ts';
 import type { ResolvedTarget } from './resolve.ts';
-import { jsonResponse, proxyHeaders } from './respond.ts';
+import { jsonReply, proxyHeaders, type Reply } from './respond.ts';
 import type { RequestScope } from './scope.ts';
 
 /**
@@ -27,7 +27,7 @@ export async function chatImageFlow(
   call: ChatCall,
   chatReq: ChatRequest,
   first: ResolvedTarget,
-): Promise<Response> {
+): Promise<Reply> {
   const upstream = imageUpstreamOf(deps, first, chatReq.model);
   // Image URLs in the caller's turn (Gemini fileData over http) become bytes first.
   const req = await inlineRemoteMedia(chatReq, deps.guardedFetch, scope);
@@ -38,7 +38,7 @@ export async function chatImageFlow(
   // Chat callers get images inline: a URL the upstream returned is fetched into base64.
   const delivered = await deliverImages(deps, scope, merged, 'b64_json', '', first.upstream.baseUrl);
   const response = imageResponseToChat(delivered, req, scope.newId('img-'));
-  if (!req.stream) return jsonResponse(scope, call.caller.encodeResponse(response, req, scope));
+  if (!req.stream) return jsonReply(scope, call.caller.encodeResponse(response, req, scope));
 
   // One chunk per image (the revised prompt, if any, rides with the first); usage on the last.
   const framing = call.caller.streamFraming?.(call.input) ?? 'sse';
@@ -60,5 +60,5 @@ export async function chatImageFlow(
   body.set(head);
   body.set(tail, head.byteLength);
   scope.markFirstByte();
-  return new Response(body, { status: 200, headers: proxyHeaders(scope, { 'content-type': contentTypeOf(framing), 'cache-control': 'no-cache' }) });
+  return { status: 200, headers: proxyHeaders(scope, { 'content-type': contentTypeOf(framing), 'cache-control': 'no-cache' }), body };
 }

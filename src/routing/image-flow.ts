@@ -10,7 +10,7 @@ import { upstreamTarget } from './chat-flow.ts';
 import { fetchImageAsBase64, hostImage, publicOrigin } from './image-host.ts';
 import { callerInput, readCapped, parseJsonBody, tooLarge, type BodyReader, type Inbound } from './inbound.ts';
 import { resolveModel, type ResolvedTarget } from './resolve.ts';
-import { jsonResponse } from './respond.ts';
+import { jsonReply, type Reply } from './respond.ts';
 import type { RequestScope } from './scope.ts';
 import { callUpstream } from './upstream-call.ts';
 
@@ -135,7 +135,7 @@ export async function imageFlow(
   op: ImageRequest['op'],
   readBody: BodyReader,
   incoming: unknown,
-): Promise<Response> {
+): Promise<Reply> {
   const caller = deps.registry.imageCaller;
   scope.log.caller = caller.id;
   const input = callerInput(inbound, await readImageBody(deps, req, op, readBody, incoming));
@@ -148,5 +148,5 @@ export async function imageFlow(
   const upstream = imageUpstreamOf(deps, first, imageReq.model);
   const merged = await runImageCall(deps, scope, upstream, first, imageReq, inbound.credential);
   const delivered = await deliverImages(deps, scope, merged, imageReq.responseFormat, publicOrigin(req), first.upstream.baseUrl);
-  return jsonResponse(scope, caller.encodeImageResponse(delivered, imageReq));
+  return jsonReply(scope, caller.encodeImageResponse(delivered, imageReq));
 }

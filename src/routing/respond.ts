@@ -1,5 +1,8 @@
 /**
  * Building caller responses: JSON bodies, errors in the caller's dialect, the proxy's own headers.
+ * Flows answer with a `Reply` (status, a plain header record, a body), not a Web `Response`: the
+ * Hono routes turn it into one (`toResponse`), and the Node fast path writes it straight to the
+ * socket without building one.
  */
 import { ProxyError, warningToken } from '../canonical/index.ts';
 import type { EncodedError } from '../../translators/types.ts';
@@ -38,10 +41,21 @@ export function warningsHeader(tokens: string[]): string {
   return out;
 }
 
-export function jsonResponse(scope: RequestScope, body: unknown, status = 200, extra?: Record<string, string>): Response {
+/** What a flow answers: headers are a fresh lowercase record; a stream body is read once. */
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Uint8Array | ReadableStream<Uint8Array> | null;
+}
+
+export function toResponse(reply: Reply): Response {
+  return new Response(reply.body as BodyInit | null, { status: reply.status, headers: reply.headers });
+}
+
+export function jsonReply(scope: RequestScope, body: unknown, status = 200, extra?: Record<string, string>): Reply {
   const h = proxyHeaders(scope, extra);
   h['content-type'] = JSON_TYPE;
-  return new Response(JSON.stringify(body), { status, headers: h });
+  return { status, headers: h, body: JSON.stringify(body) };
 }
 
 /** Anything thrown inside a flow, as a ProxyError that is safe to show the caller. */
@@ -51,13 +65,13 @@ export function toProxyError(e: unknown): ProxyError {
   return new ProxyError('upstream', 'Internal proxy error.', { status: 500 });
 }
 
-export function errorResponse(
+export function errorReply(
   scope: RequestScope,
   err: ProxyError,
   encode: (e: ProxyError) => EncodedError,
-): Response {
+): Reply {
   const enc = encode(err);
   const extra: Record<string, string> = { ...enc.headers };
   if (err.retryAfter !== undefined && !('retry-after' in extra)) extra['retry-after'] = String(Math.ceil(err.retryAfter));
-  return jsonResponse(scope, enc.body, enc.status, extra);
+  return jsonReply(scope, enc.body, enc.status, extra);
 }

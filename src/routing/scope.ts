@@ -5,10 +5,26 @@
 import { ProxyError, type DialectId, type Warning } from '../canonical/index.ts';
 import type { TranslateContext } from '../../translators/types.ts';
 
+/**
+ * An abort source as cheap as a flag: what a runtime's own client needs of the request's abort
+ * (an AbortController and its listeners cost several µs per request on Node 20).
+ */
+export interface Cancel {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  /** Call `fn` on abort; returns the unsubscribe. */
+  onAbort(fn: () => void): () => void;
+}
+
 /** Upstream HTTP client. `connectTimeoutMs` is honoured where the runtime controls sockets. */
 export type FetchLike = ((
   input: string,
-  init: RequestInit & { connectTimeoutMs?: number; firstByteTimeoutMs?: number },
+  init: RequestInit & {
+    connectTimeoutMs?: number;
+    firstByteTimeoutMs?: number;
+    /** Given instead of `signal` to a client that `handlesTimeouts`. */
+    cancel?: Cancel;
+  },
 ) => Promise<Response>) & {
   /**
    * The client enforces `firstByteTimeoutMs` itself (rejecting with a ProxyError 'timeout'),
@@ -64,12 +80,13 @@ export function randomToken(length: number): string {
   return out;
 }
 
-export class RequestScope implements TranslateContext {
+export class RequestScope implements TranslateContext, Cancel {
   readonly requestId: string;
   readonly started: number;
   readonly warnings: Warning[] = [];
-  /** Aborted on caller disconnect, timeouts, or when the response is done with the upstream. */
-  readonly upstreamAbort = new AbortController();
+  #controller?: AbortController;
+  #reason?: ProxyError;
+  #onAbort?: Array<() => void>;
   log: LogEntry;
   readonly flags: RequestFlags = { strict: false, dryRun: false };
   /** Wire dump sink (`--debug`); undefined when off, so nothing is collected. */
@@ -87,7 +104,7 @@ export class RequestScope implements TranslateContext {
     this.requestId = requestId;
     this.started = clock();
     this.log = {
-      time: new Date(this.started).toISOString(),
+      time: '', // set when the line is written: no date formatting for requests never logged
       requestId,
       route,
       caller: 'none',
@@ -112,9 +129,43 @@ export class RequestScope implements TranslateContext {
     if (this.firstByteAt === undefined) this.firstByteAt = this.clock();
   }
 
+  /**
+   * Aborted on caller disconnect and timeouts. Made on first use: the Node path listens through
+   * `onAbort` instead, so most requests never build one.
+   */
+  get upstreamAbort(): AbortController {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#reason) this.#controller.abort(this.#reason);
+    }
+    return this.#controller;
+  }
+
+  get aborted(): boolean {
+    return this.#reason !== undefined;
+  }
+
+  get reason(): ProxyError | undefined {
+    return this.#reason;
+  }
+
+  onAbort(fn: () => void): () => void {
+    (this.#onAbort ??= []).push(fn);
+    return () => {
+      const list = this.#onAbort;
+      const i = list ? list.indexOf(fn) : -1;
+      if (i >= 0) list!.splice(i, 1);
+    };
+  }
+
   /** Abort upstream work with a reason the flow can turn into the right error. */
   abort(reason: ProxyError): void {
-    if (!this.upstreamAbort.signal.aborted) this.upstreamAbort.abort(reason);
+    if (this.#reason) return;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+    const list = this.#onAbort;
+    this.#onAbort = undefined;
+    if (list) for (const fn of list) fn();
   }
 
   /** Run `fn` once the request is over: now, or at the end of its stream. */
@@ -142,6 +193,7 @@ export class RequestScope implements TranslateContext {
 
   finishLog(status: number, error?: string): LogEntry {
     const end = this.clock();
+    this.log.time = new Date(this.started).toISOString();
     this.log.status = status;
     this.log.durationMs = end - this.started;
     if (this.firstByteAt !== undefined) this.log.ttfbMs = this.firstByteAt - this.started;
@@ -152,7 +204,7 @@ export class RequestScope implements TranslateContext {
 }
 
 /** Turn whatever an upstream call threw into a ProxyError (abort reasons included). */
-export function asProxyError(e: unknown, signal?: AbortSignal): ProxyError {
+export function asProxyError(e: unknown, signal?: { readonly aborted: boolean; readonly reason: unknown }): ProxyError {
   if (e instanceof ProxyError) return e;
   if (signal?.aborted && signal.reason instanceof ProxyError) return signal.reason;
   const message = e instanceof Error ? e.message : String(e);

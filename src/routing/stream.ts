@@ -104,7 +104,7 @@ export function translateStream(body: ReadableStream<Uint8Array>, o: TranslateSt
         try {
           chunk = await reader.read();
         } catch (e) {
-          return end(controller, frames, asProxyError(e, o.scope.upstreamAbort.signal));
+          return end(controller, frames, asProxyError(e, o.scope));
         }
         if (chunk.done) {
           decodeSse(parser.finish(), frames);
@@ -204,7 +204,7 @@ export function passthroughStream(body: ReadableStream<Uint8Array>, o: Passthrou
           chunk = await reader.read();
         } catch (e) {
           idle.stop();
-          return fail(controller, asProxyError(e, scope.upstreamAbort.signal));
+          return fail(controller, asProxyError(e, scope));
         }
         if (chunk.done) {
           idle.stop();

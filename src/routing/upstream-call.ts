@@ -102,18 +102,17 @@ async function fetchOnce(
 ): Promise<Response> {
   const { firstByteMs } = timeouts;
   if (fetch.handlesTimeouts) {
-    const outer = scope.upstreamAbort.signal;
     try {
       return await fetch(req.url, {
         method: req.method,
         headers: req.headers,
         body: req.body,
-        signal: outer,
+        cancel: scope,
         connectTimeoutMs: timeouts.connectMs,
         firstByteTimeoutMs: firstByteMs,
       });
     } catch (e) {
-      throw asProxyError(e, outer);
+      throw asProxyError(e, scope);
     }
   }
   const attempt = new AbortController();
@@ -181,9 +180,9 @@ export async function callUpstream(fetch: FetchLike, scope: RequestScope, plan: 
         retryable = RETRYABLE_STATUS.has(res.status);
         waitSec = last.retryAfter ?? parseRetryAfter(res.headers.get('retry-after'), scope.now());
       } catch (e) {
-        last = asProxyError(e, scope.upstreamAbort.signal);
+        last = asProxyError(e, scope);
         // The caller went away: nothing more to try.
-        if (scope.upstreamAbort.signal.aborted) throw last;
+        if (scope.aborted) throw last;
         retryable = true;
       }
       if (!retryable) throw last;
@@ -194,7 +193,7 @@ export async function callUpstream(fetch: FetchLike, scope: RequestScope, plan: 
       try {
         await sleep(delay, scope.upstreamAbort.signal);
       } catch {
-        throw asProxyError(last, scope.upstreamAbort.signal);
+        throw asProxyError(last, scope);
       }
     }
     if (scope.now() - scope.started > target.upstream.retry.budgetMs) break;

@@ -5,28 +5,38 @@
  */
 import { readFileSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { serve, type ServerType } from '@hono/node-server';
-import { createApp } from '../app.ts';
+import { createProxy } from '../app.ts';
 import { ConfigError, configFromEnv, type Config } from '../config/load.ts';
 import { closeAgents, nodeFetch, readNodeBody } from './node-client.ts';
+import { createNodeListener, incomingHeaders, onResponseGone } from './node-server.ts';
 
 /**
- * The IncomingMessage's own lowercased header object (Node already joins repeated headers with
- * `, `); only the rare array values (set-cookie) are joined here. No `Headers` is built.
+ * Log lines to stdout, gathered and written once per event-loop turn: one write syscall for all
+ * the requests that ended in that turn instead of one each (stdout to a file or pipe is a
+ * blocking write on Linux). Whatever is pending is written before the process exits.
  */
-function incomingHeaders(msg: IncomingMessage | undefined): Record<string, string> | undefined {
-  if (!msg) return undefined;
-  const h = msg.headers;
-  for (const k in h) {
-    if (Array.isArray(h[k])) {
-      const out: Record<string, string> = {};
-      for (const [name, v] of Object.entries(h)) if (v !== undefined) out[name] = Array.isArray(v) ? v.join(', ') : v;
-      return out;
+function stdoutLines(): (line: string) => void {
+  let pending = '';
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (!pending) return;
+    const out = pending;
+    pending = '';
+    process.stdout.write(out);
+  };
+  process.once('exit', flush);
+  return (line) => {
+    pending += line + '\n';
+    if (pending.length >= 65536) flush();
+    else if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
     }
-  }
-  return h as Record<string, string>;
+  };
 }
 
 export interface StartOptions {
@@ -37,32 +47,35 @@ export interface StartOptions {
 }
 
 /** Start a server; resolves once it listens. Used by the CLI and by end-to-end tests. */
-export function startNode(o: StartOptions): Promise<{ server: ServerType; port: number; close(): Promise<void> }> {
-  const write = o.log ?? ((line: string) => process.stdout.write(line + '\n'));
-  const app = createApp({
+export function startNode(o: StartOptions): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+  const write = o.log ?? stdoutLines();
+  const proxy = createProxy({
     config: o.config,
     fetch: nodeFetch,
     readBody: readNodeBody,
     log: (entry) => write(JSON.stringify(entry)),
     resolveHost: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
-    headersOf: (c) => incomingHeaders((c.env as { incoming?: IncomingMessage } | undefined)?.incoming),
+    // The Hono routes (everything but the hot chat routes) on Node: the same record and watcher.
+    headersOf: (c) => {
+      const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+      return incoming ? incomingHeaders(incoming) : undefined;
+    },
     onCallerGone: (c, fn) => {
       const out = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-      if (!out) return c.req.raw.signal.addEventListener('abort', fn, { once: true });
-      out.once('close', () => {
-        if (!out.writableFinished) fn();
-      });
+      if (out) onResponseGone(out, fn);
+      else c.req.raw.signal.addEventListener('abort', fn, { once: true });
     },
   });
+  const server = http.createServer(createNodeListener(proxy));
   return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, port: o.port ?? 8787, hostname: o.hostname ?? '127.0.0.1' }, (info) => {
+    server.listen(o.port ?? 8787, o.hostname ?? '127.0.0.1', () => {
       resolve({
         server,
-        port: info.port,
+        port: (server.address() as AddressInfo).port,
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());
-            (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+            server.closeIdleConnections();
           }),
       });
     });

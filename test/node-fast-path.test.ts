@@ -1,0 +1,113 @@
+/**
+ * The Node entry serves the hot chat routes straight from node:http (runtime/node-server.ts) and
+ * everything else through Hono. The same requests must get the same answers either way: each case
+ * goes to a real Node server (fast path) and to the Hono app in-process (`app.fetch`, same config,
+ * same upstream client), and status, content type, proxy headers and the (id-normalised) body
+ * are compared.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApp, createProxy } from '../src/app.ts';
+import { parseConfig } from '../src/config/load.ts';
+import { nodeFetch } from '../src/runtime/node-client.ts';
+import { startNode } from '../src/runtime/node.ts';
+import { fixtureReply, startMockUpstream, type MockUpstream } from './support/mock-upstream.ts';
+import { INBOUND_KEY, e2eConfig } from './support/proxy.ts';
+
+interface Case {
+  name: string;
+  path: string;
+  headers?: Record<string, string>;
+  body: string;
+  reply?: [string, string];
+}
+
+const json = (v: unknown) => JSON.stringify(v);
+const bearer = { authorization: `Bearer ${INBOUND_KEY}`, 'content-type': 'application/json' };
+const anthropicAuth = { 'x-api-key': INBOUND_KEY, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' };
+const googAuth = { 'x-goog-api-key': INBOUND_KEY, 'content-type': 'application/json' };
+const hello = [{ role: 'user', content: 'Hi' }];
+const geminiHello = { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] };
+
+const CASES: Case[] = [
+  { name: 'openai → anthropic', path: '/v1/chat/completions', headers: bearer, body: json({ model: 'to-anthropic', messages: hello }), reply: ['anthropic', 'text-basic.json'] },
+  { name: 'openai passthrough', path: '/v1/chat/completions', headers: bearer, body: json({ model: 'gpt-4o-mini', messages: hello }), reply: ['openai-chat', 'text-basic.json'] },
+  { name: 'openai stream → gemini', path: '/v1/chat/completions', headers: bearer, body: json({ model: 'to-gemini', messages: hello, stream: true }), reply: ['gemini', 'stream-text-basic.sse'] },
+  { name: 'anthropic → openai', path: '/v1/messages', headers: anthropicAuth, body: json({ model: 'to-openai', max_tokens: 100, messages: hello }), reply: ['openai-chat', 'text-basic.json'] },
+  { name: 'anthropic stream passthrough', path: '/v1/messages', headers: anthropicAuth, body: json({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: hello, stream: true }), reply: ['anthropic', 'stream-text-basic.sse'] },
+  { name: 'gemini → anthropic', path: '/v1beta/models/to-anthropic:generateContent', headers: googAuth, body: json(geminiHello), reply: ['anthropic', 'text-basic.json'] },
+  { name: 'gemini 3.x path, stream', path: '/v1/models/to-openai:streamGenerateContent?alt=sse', headers: googAuth, body: json(geminiHello), reply: ['openai-chat', 'stream-text-basic.sse'] },
+  { name: 'gemini key in the query', path: `/v1beta/models/to-anthropic:generateContent?key=${INBOUND_KEY}`, headers: { 'content-type': 'application/json' }, body: json(geminiHello), reply: ['anthropic', 'text-basic.json'] },
+  { name: 'upstream error in the caller dialect', path: '/v1/messages', headers: anthropicAuth, body: json({ model: 'to-openai', max_tokens: 100, messages: hello }), reply: ['openai-chat', 'error-429-rate-limit-tpm.json'] },
+  { name: 'unknown gemini method', path: '/v1beta/models/to-openai:embedContent', headers: googAuth, body: json(geminiHello) },
+  { name: 'bad JSON', path: '/v1/chat/completions', headers: bearer, body: '{"model":' },
+  { name: 'empty body', path: '/v1/messages', headers: anthropicAuth, body: '' },
+  { name: 'wrong key', path: '/v1/chat/completions', headers: { ...bearer, authorization: 'Bearer nope' }, body: json({ model: 'to-anthropic', messages: hello }) },
+  { name: 'validation error', path: '/v1/messages', headers: anthropicAuth, body: json({ model: 'to-openai', messages: hello }) },
+  { name: 'dry run', path: '/v1/chat/completions', headers: { ...bearer, 'x-interlingua-dry-run': '1' }, body: json({ model: 'to-gemini', messages: hello }) },
+  { name: 'count tokens, estimated', path: '/v1/messages/count_tokens', headers: anthropicAuth, body: json({ model: 'to-openai', messages: hello }) },
+];
+
+/** Ids, timestamps and the request id differ per call; everything else must not. */
+function normalise(text: string): string {
+  return text
+    .replace(/"(id|created|responseId|created_at|createTime)":\s*("[^"]*"|\d+)/g, '"$1":"*"')
+    .replace(/(chatcmpl-|msg_|req_|toolu_|call_)[A-Za-z0-9_-]+/g, '$1*');
+}
+
+const HEADERS = ['content-type', 'x-interlingua-upstream', 'x-interlingua-warnings', 'x-interlingua-dry-run', 'x-interlingua-token-count', 'retry-after'];
+
+describe('Node fast path and Hono routes answer alike', () => {
+  let mock: MockUpstream;
+  let url: string;
+  let close: () => Promise<void>;
+  let app: ReturnType<typeof createApp>;
+  let reply: Case['reply'];
+
+  beforeAll(async () => {
+    mock = await startMockUpstream();
+    mock.reply(() => (reply ? fixtureReply(reply[0], reply[1]) : { status: 500, body: 'unexpected upstream call' }));
+    const config = parseConfig(e2eConfig(mock.url));
+    const running = await startNode({ config, port: 0, log: () => {} });
+    url = `http://127.0.0.1:${running.port}`;
+    close = running.close;
+    app = createApp({ config: parseConfig(e2eConfig(mock.url)), fetch: nodeFetch });
+  });
+  afterAll(async () => {
+    await close?.();
+    await mock?.close();
+  });
+  beforeEach(() => {
+    mock.requests.length = 0;
+  });
+
+  it.each(CASES)('$name', async (c) => {
+    reply = c.reply;
+    const init = { method: 'POST', headers: c.headers ?? {}, body: c.body };
+    const viaNode = await fetch(url + c.path, init);
+    const nodeBody = await viaNode.text();
+    const viaHono = await app.fetch(new Request(`http://127.0.0.1${c.path}`, init));
+    const honoBody = await viaHono.text();
+    expect(viaNode.status).toBe(viaHono.status);
+    for (const h of HEADERS) expect([h, viaNode.headers.get(h)]).toEqual([h, viaHono.headers.get(h)]);
+    expect(viaNode.headers.get('x-request-id')).toMatch(/^req_\w+$/);
+    expect(normalise(nodeBody)).toBe(normalise(honoBody));
+    // The upstream saw the same request from both.
+    if (c.reply && viaNode.status === 200) {
+      expect(mock.requests).toHaveLength(2);
+      expect(normalise(mock.requests[0]!.body)).toBe(normalise(mock.requests[1]!.body));
+    }
+  });
+
+  it('takes the fast path only for the hot POST routes, and never with CORS configured', () => {
+    const plain = createProxy({ config: parseConfig(e2eConfig('http://127.0.0.1:9')), fetch: nodeFetch });
+    expect(plain.fastRoute('POST', '/v1/chat/completions')).toBeTypeOf('function');
+    expect(plain.fastRoute('POST', '/v1/messages')).toBeTypeOf('function');
+    expect(plain.fastRoute('POST', '/v1beta/models/gemini-2.5-flash:generateContent')).toBeTypeOf('function');
+    expect(plain.fastRoute('GET', '/v1/chat/completions')).toBeUndefined();
+    expect(plain.fastRoute('POST', '/v1/chat/completions/')).toBeUndefined();
+    expect(plain.fastRoute('POST', '/v1/images/generations')).toBeUndefined();
+    expect(plain.fastRoute('POST', '/v1beta/models/a%3Ab:generateContent')).toBeUndefined();
+    const withCors = createProxy({ config: parseConfig(e2eConfig('http://127.0.0.1:9', { cors: { origins: ['https://app.example'] } })), fetch: nodeFetch });
+    expect(withCors.fastRoute('POST', '/v1/chat/completions')).toBeUndefined();
+  });
+});
