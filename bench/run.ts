@@ -23,8 +23,8 @@ mkdirSync(out, { recursive: true });
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const runsArg = args.indexOf('--runs');
-const RUNS = runsArg >= 0 ? Number(args[runsArg + 1]) : quick ? 1 : 3;
-const DUR_C64 = quick ? 1 : 3;
+const RUNS = runsArg >= 0 ? Number(args[runsArg + 1]) : quick ? 1 : 5;
+const DUR_C64 = quick ? 1 : 2;
 const DUR_C1 = quick ? 1 : 2;
 const TTFT_N = quick ? 40 : 150;
 const SOAK = { requests: quick ? 0 : 100_000, streams: quick ? 0 : 10_000 };
@@ -312,36 +312,44 @@ async function main() {
       for (const [caller, up] of [...PAIRS.slice(run % PAIRS.length), ...PAIRS.slice(0, run % PAIRS.length)]) {
         const key = `${caller}→${up}`;
         const s: Sample = {};
-        // Alternate which side goes first, so drift falls on both equally.
+        // Each measurement runs on both sides back to back (which side goes first alternates by
+        // run), so both see the same machine: the ratios below are taken per run, from these
+        // adjacent slices, and the report takes their medians.
         const order: Array<'base' | 'proxy'> = run % 2 ? ['proxy', 'base'] : ['base', 'proxy'];
+        const both = async <T,>(fn: (t: Child, side: 'base' | 'proxy') => Promise<T>) => {
+          const got = {} as Record<'base' | 'proxy', T>;
+          for (const side of order) got[side] = await fn(side === 'base' ? base : proxy, side);
+          return got;
+        };
+        const json = (side: 'base' | 'proxy') => request(side === 'base' ? up : caller, up, false);
+        const sse = (side: 'base' | 'proxy') => request(side === 'base' ? up : caller, up, true);
+        const j64 = await both((t, side) => measure(t, t.port, json(side), 64, DUR_C64));
+        const j1 = await both((t, side) => measure(t, t.port, json(side), 1, DUR_C1));
+        const s64 = await both((t, side) => measure(t, t.port, sse(side), 64, DUR_C64));
+        const tt = await both((t, side) => ttft(t.port, sse(side), TTFT_N));
+        proxyTotals.requests += j64.proxy.requests + j1.proxy.requests;
+        proxyTotals.streams += s64.proxy.requests + TTFT_N;
         for (const side of order) {
-          const t = side === 'base' ? base : proxy;
-          const json = request(side === 'base' ? up : caller, up, false);
-          const sse = request(side === 'base' ? up : caller, up, true);
-          const j64 = await measure(t, t.port, json, 64, DUR_C64);
-          const j1 = await measure(t, t.port, json, 1, DUR_C1);
-          const s64 = await measure(t, t.port, sse, 64, DUR_C64);
-          const tt = await ttft(t.port, sse, TTFT_N);
-          if (side === 'proxy') {
-            proxyTotals.requests += j64.requests + j1.requests;
-            proxyTotals.streams += s64.requests + TTFT_N;
-          }
           Object.assign(s, {
-            [`${side}.rps`]: j64.rps,
-            [`${side}.cpu`]: j64.cpuUs,
-            [`${side}.p50c1`]: j1.p50Us,
-            [`${side}.p99c1`]: j1.p99Us,
-            [`${side}.p50c64`]: j64.p50Us,
-            [`${side}.p99c64`]: j64.p99Us,
-            [`${side}.srps`]: s64.rps,
-            [`${side}.scpu`]: s64.cpuUs,
-            [`${side}.sp50c64`]: s64.p50Us,
-            [`${side}.sp99c64`]: s64.p99Us,
-            [`${side}.ttft`]: tt.ttftMs,
-            [`${side}.stotal`]: tt.totalMs,
-            [`${side}.failed`]: j64.failed + j1.failed + s64.failed,
+            [`${side}.rps`]: j64[side].rps,
+            [`${side}.cpu`]: j64[side].cpuUs,
+            [`${side}.p50c1`]: j1[side].p50Us,
+            [`${side}.p99c1`]: j1[side].p99Us,
+            [`${side}.p50c64`]: j64[side].p50Us,
+            [`${side}.p99c64`]: j64[side].p99Us,
+            [`${side}.srps`]: s64[side].rps,
+            [`${side}.scpu`]: s64[side].cpuUs,
+            [`${side}.sp50c64`]: s64[side].p50Us,
+            [`${side}.sp99c64`]: s64[side].p99Us,
+            [`${side}.ttft`]: tt[side].ttftMs,
+            [`${side}.stotal`]: tt[side].totalMs,
+            [`${side}.failed`]: j64[side].failed + j1[side].failed + s64[side].failed,
           });
         }
+        s['ratio.cpu'] = j64.proxy.cpuUs / j64.base.cpuUs;
+        s['ratio.scpu'] = s64.proxy.cpuUs / s64.base.cpuUs;
+        s['added.p50c1'] = (j1.proxy.p50Us - j1.base.p50Us) / 1000;
+        s['added.ttft'] = tt.proxy.ttftMs - tt.base.ttftMs;
         add(key, s);
       }
       console.log(`  run ${run + 1}/${RUNS} done (${((Date.now() - started) / 1000).toFixed(0)} s)`);
@@ -392,11 +400,11 @@ function report(o: {
   for (const [key, m] of [...med].sort((a, b) => PAIRS.findIndex(([c, u]) => `${c}→${u}` === a[0]) - PAIRS.findIndex(([c, u]) => `${c}→${u}` === b[0]))) {
     const up = key.split('→')[1];
     rows.push(`| passthrough (${up}) | ${f0(m['base.rps']!)} | ${f0(m['base.cpu']!)} | 1.00 | ${ms(m['base.p50c1']!)} / ${ms(m['base.p99c1']!)} | ${ms(m['base.p50c64']!)} / ${ms(m['base.p99c64']!)} | ${f0(m['base.srps']!)} | ${f0(m['base.scpu']!)} | 1.00 | ${f2(m['base.ttft']!)} | |`);
-    rows.push(`| **${key}** | ${f0(m['proxy.rps']!)} | ${f0(m['proxy.cpu']!)} | **${f2(m['proxy.cpu']! / m['base.cpu']!)}** | ${ms(m['proxy.p50c1']!)} / ${ms(m['proxy.p99c1']!)} | ${ms(m['proxy.p50c64']!)} / ${ms(m['proxy.p99c64']!)} | ${f0(m['proxy.srps']!)} | ${f0(m['proxy.scpu']!)} | **${f2(m['proxy.scpu']! / m['base.scpu']!)}** | ${f2(m['proxy.ttft']!)} | ${f2(m['proxy.ttft']! - m['base.ttft']!)} |`);
+    rows.push(`| **${key}** | ${f0(m['proxy.rps']!)} | ${f0(m['proxy.cpu']!)} | **${f2(m['ratio.cpu']!)}** | ${ms(m['proxy.p50c1']!)} / ${ms(m['proxy.p99c1']!)} | ${ms(m['proxy.p50c64']!)} / ${ms(m['proxy.p99c64']!)} | ${f0(m['proxy.srps']!)} | ${f0(m['proxy.scpu']!)} | **${f2(m['ratio.scpu']!)}** | ${f2(m['proxy.ttft']!)} | ${f2(m['added.ttft']!)} |`);
     const failed = m['proxy.failed']! + m['base.failed']!;
     if (failed) rows.push(`| ⚠ ${key}: ${failed} failed requests (median per run) | | | | | | | | | | |`);
   }
-  console.log('\nPer pair (medians; the passthrough row above each pair is its baseline: the upstream dialect\'s request straight through a raw node:http proxy):\n');
+  console.log('\nPer pair (medians over runs; the passthrough row above each pair is its baseline: the upstream dialect\'s request straight through a raw node:http proxy; ×pass and +TTFT are medians of the per-run ratios and differences, each from back-to-back measurements):\n');
   console.log(rows.join('\n'));
 
   const all = [...med.entries()];
@@ -407,11 +415,11 @@ function report(o: {
     for (const [key, m] of list) if (f(m) > best.v) best = { key, v: f(m) };
     return best;
   };
-  const cpuSame = worst(same, (m) => m['proxy.cpu']! / m['base.cpu']!);
-  const cpuTr = worst(translated, (m) => m['proxy.cpu']! / m['base.cpu']!);
-  const sTr = worst(translated, (m) => m['proxy.scpu']! / m['base.scpu']!);
-  const addLat = worst(all, (m) => (m['proxy.p50c1']! - m['base.p50c1']!) / 1000);
-  const addTtft = worst(all, (m) => m['proxy.ttft']! - m['base.ttft']!);
+  const cpuSame = worst(same, (m) => m['ratio.cpu']!);
+  const cpuTr = worst(translated, (m) => m['ratio.cpu']!);
+  const sTr = worst(translated, (m) => m['ratio.scpu']!);
+  const addLat = worst(all, (m) => m['added.p50c1']!);
+  const addTtft = worst(all, (m) => m['added.ttft']!);
   const heapGrowth = (o.end.heapUsed - o.warm.heapUsed) / o.warm.heapUsed;
   const rssGrowth = (o.end.rss - o.warm.rss) / o.warm.rss;
   const mark = (ok: boolean) => (ok ? 'PASS' : 'MISS');

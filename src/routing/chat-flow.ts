@@ -15,7 +15,8 @@ import { inlineRemoteMedia, type GuardedFetch } from './media.ts';
 import { resolveModel, type ResolvedTarget } from './resolve.ts';
 import { jsonReply, proxyHeaders, type Reply } from './respond.ts';
 import { asProxyError, type FetchLike, type RequestScope } from './scope.ts';
-import { passthroughStream, translateStream } from './stream.ts';
+import { PipeBody } from './pipe.ts';
+import { passthroughStep, translateStep } from './stream.ts';
 import { callUpstream, type UpstreamSuccess } from './upstream-call.ts';
 
 export interface FlowDeps {
@@ -56,6 +57,14 @@ export function upstreamTarget(t: ResolvedTarget, callerKey: string | undefined,
 function withTargetHeaders(req: UpstreamHttpRequest, target: UpstreamTarget): UpstreamHttpRequest {
   if (!target.options.headers) return req;
   return { ...req, headers: { ...target.options.headers, ...req.headers } };
+}
+
+/**
+ * A 2xx answer without a body (204, 205), told by its status: reading `res.body` would make the
+ * Web stream the Node path skips.
+ */
+function hasNoBody(res: Response): boolean {
+  return res.status === 204 || res.status === 205;
 }
 
 /** Copy the upstream headers worth keeping into fresh caller headers (never mutate upstream's). */
@@ -110,9 +119,9 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, call: ChatCa
       decodeText(text, success, upstream, req, scope, false);
       return { status: res.status, headers, body: text };
     }
-    if (!res.body) throw new ProxyError('upstream', 'Upstream returned no stream body.');
+    if (hasNoBody(res)) throw new ProxyError('upstream', 'Upstream returned no stream body.');
     const framing = caller.streamFraming?.(call.input) ?? 'sse';
-    const body = passthroughStream(res.body, {
+    const body = new PipeBody(res, passthroughStep({
       scope,
       idleMs: success.target.upstream.timeouts.idleMs,
       // Gemini's JSON-array framing is not SSE: forwarded without verification.
@@ -124,21 +133,21 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, call: ChatCa
               maxBufferSize: deps.config.limits.maxSseBufferBytes,
             }
           : undefined,
-    });
+    }));
     return { status: res.status, headers, body };
   }
 
   if (req.stream) {
-    if (!res.body) throw new ProxyError('upstream', 'Upstream returned no stream body.');
+    if (hasNoBody(res)) throw new ProxyError('upstream', 'Upstream returned no stream body.');
     const framing = caller.streamFraming?.(call.input) ?? 'sse';
-    const stream = translateStream(res.body, {
+    const stream = new PipeBody(res, translateStep({
       decoder: upstream.createStreamDecoder(req, scope),
       encoder: caller.createStreamEncoder(req, scope),
       framing,
       maxBufferSize: deps.config.limits.maxSseBufferBytes,
       idleMs: success.target.upstream.timeouts.idleMs,
       scope,
-    });
+    }));
     const headers = proxyHeaders(scope, { 'content-type': contentTypeOf(framing), 'cache-control': 'no-cache' });
     return { status: 200, headers, body: stream };
   }

@@ -6,6 +6,7 @@
  */
 import { ProxyError, warningToken } from '../canonical/index.ts';
 import type { EncodedError } from '../../translators/types.ts';
+import { PipeBody } from './pipe.ts';
 import type { RequestScope } from './scope.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -45,11 +46,12 @@ export function warningsHeader(tokens: string[]): string {
 export interface Reply {
   status: number;
   headers: Record<string, string>;
-  body: string | Uint8Array | ReadableStream<Uint8Array> | null;
+  body: string | Uint8Array | ReadableStream<Uint8Array> | PipeBody | null;
 }
 
 export function toResponse(reply: Reply): Response {
-  return new Response(reply.body as BodyInit | null, { status: reply.status, headers: reply.headers });
+  const { body } = reply;
+  return new Response((body instanceof PipeBody ? body.toStream() : body) as BodyInit | null, { status: reply.status, headers: reply.headers });
 }
 
 export function jsonReply(scope: RequestScope, body: unknown, status = 200, extra?: Record<string, string>): Reply {

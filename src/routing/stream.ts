@@ -1,14 +1,14 @@
 /**
- * Piping an upstream SSE body to the caller: bytes → SSE events (eventsource-parser) → canonical
- * events (upstream decoder) → caller frames (caller encoder) → bytes. One pull loop, no
- * intermediate TransformStreams: each upstream chunk is translated and enqueued before the next
- * read, so every event is flushed as it arrives. Errors and idle timeouts become the caller
- * dialect's error event followed by a proper close.
+ * Piping an upstream SSE body to the caller, as byte steps (pipe.ts): bytes → SSE events
+ * (eventsource-parser) → canonical events (upstream decoder) → caller frames (caller encoder) →
+ * bytes, each upstream chunk translated and emitted before the next, so every event is flushed as
+ * it arrives. Errors and idle timeouts become the caller dialect's error event and a proper close.
  */
 import { ProxyError, type SseEvent, type StreamEvent, type StreamFrame, type StreamStep } from '../canonical/index.ts';
 import { createSseChunkParser } from '../sse/parse.ts';
 import { createSerializer, type Framing } from '../sse/serialize.ts';
 import { jsonOrText } from './debug.ts';
+import { idleTimer, type ByteStep, type Emit } from './pipe.ts';
 import { asProxyError, type RequestScope } from './scope.ts';
 
 export interface TranslateStreamOptions {
@@ -22,34 +22,8 @@ export interface TranslateStreamOptions {
   onEnd?: (error?: ProxyError) => void;
 }
 
-/**
- * The idle deadline of a stream: `touch()` before each read, `stop()` at the end. One timer that
- * re-arms itself for the remainder when it fires early, instead of a new timer per chunk.
- */
-function idleTimer(ms: number, onIdle: () => void): { touch(): void; stop(): void } {
-  let last = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const check = () => {
-    const quiet = Date.now() - last;
-    if (quiet >= ms) {
-      timer = undefined;
-      onIdle();
-    } else timer = setTimeout(check, ms - quiet);
-  };
-  return {
-    touch() {
-      last = Date.now();
-      timer ??= setTimeout(check, ms);
-    },
-    stop() {
-      clearTimeout(timer);
-      timer = undefined;
-    },
-  };
-}
-
-export function translateStream(body: ReadableStream<Uint8Array>, o: TranslateStreamOptions): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
+/** Translate an upstream stream into the caller's dialect. */
+export function translateStep(o: TranslateStreamOptions): ByteStep {
   const parser = createSseChunkParser(o.maxBufferSize);
   const serializer = createSerializer(o.framing);
   const { scope } = o;
@@ -57,7 +31,8 @@ export function translateStream(body: ReadableStream<Uint8Array>, o: TranslateSt
   // Wire dump only: what came in and what went out, dumped when the stream ends.
   const trace = scope.dump ? { upstream: [] as SseEvent[], caller: [] as StreamFrame[] } : undefined;
   let done = false;
-  const idle = idleTimer(o.idleMs, () => o.scope.abort(new ProxyError('timeout', `Upstream stream was idle for ${o.idleMs} ms.`)));
+  let stopped = false;
+  const idle = idleTimer(o.idleMs, () => scope.abort(new ProxyError('timeout', `Upstream stream was idle for ${o.idleMs} ms.`)));
 
   const encodeEvents = (events: StreamEvent[], frames: StreamFrame[]) => {
     for (const ev of events) {
@@ -79,8 +54,8 @@ export function translateStream(body: ReadableStream<Uint8Array>, o: TranslateSt
     o.onEnd?.(error);
     scope.streamEnded();
   };
-
-  const end = (controller: ReadableStreamDefaultController<Uint8Array>, frames: StreamFrame[], error?: ProxyError) => {
+  const finish = (emit: Emit, frames: StreamFrame[], error?: ProxyError) => {
+    if (done) return;
     done = true;
     idle.stop();
     if (error) encodeEvents([{ type: 'error', error }], frames);
@@ -88,55 +63,55 @@ export function translateStream(body: ReadableStream<Uint8Array>, o: TranslateSt
     for (const f of o.encoder.finish()) frames.push(f);
     trace?.caller.push(...frames);
     const bytes = serializer.push(frames);
-    if (bytes) controller.enqueue(bytes);
+    if (bytes) emit(bytes);
     const tail = serializer.finish();
-    if (tail) controller.enqueue(tail);
-    controller.close();
+    if (tail) emit(tail);
     ended(error);
   };
 
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const frames: StreamFrame[] = [];
-      while (!done && frames.length === 0) {
-        idle.touch();
-        let chunk: ReadableStreamReadResult<Uint8Array>;
-        try {
-          chunk = await reader.read();
-        } catch (e) {
-          return end(controller, frames, asProxyError(e, o.scope));
-        }
-        if (chunk.done) {
-          decodeSse(parser.finish(), frames);
-          if (parser.eventCount === 0) {
-            const msg = parser.sawBytes ? 'Upstream sent a stream with no events.' : 'Upstream closed the stream without sending anything.';
-            return end(controller, frames, new ProxyError('upstream', msg));
-          }
-          return end(controller, frames);
-        }
-        decodeSse(parser.push(chunk.value), frames);
-        if (parser.error) {
-          await reader.cancel().catch(() => {});
-          return end(controller, frames, new ProxyError('upstream', `Upstream stream frame too large: ${parser.error.message}`));
-        }
-      }
+  return {
+    get stopped() {
+      return stopped;
+    },
+    start: () => idle.touch(),
+    push(chunk, emit) {
       if (done) return;
+      idle.touch();
+      const frames: StreamFrame[] = [];
+      decodeSse(parser.push(chunk), frames);
+      if (parser.error) {
+        stopped = true;
+        return finish(emit, frames, new ProxyError('upstream', `Upstream stream frame too large: ${parser.error.message}`));
+      }
+      if (frames.length === 0) return;
       trace?.caller.push(...frames);
       const bytes = serializer.push(frames);
       if (bytes) {
-        o.scope.markFirstByte();
-        controller.enqueue(bytes);
+        scope.markFirstByte();
+        emit(bytes);
       }
     },
-    async cancel(reason) {
+    end(emit) {
+      const frames: StreamFrame[] = [];
+      decodeSse(parser.finish(), frames);
+      if (parser.eventCount === 0) {
+        const msg = parser.sawBytes ? 'Upstream sent a stream with no events.' : 'Upstream closed the stream without sending anything.';
+        return finish(emit, frames, new ProxyError('upstream', msg));
+      }
+      finish(emit, frames);
+    },
+    fail(e, emit) {
+      finish(emit, [], asProxyError(e, scope));
+    },
+    cancel() {
+      if (done) return;
       // The caller went away: stop the upstream at once.
       done = true;
       idle.stop();
-      o.scope.abort(new ProxyError('upstream', 'Caller disconnected.'));
-      await reader.cancel(reason).catch(() => {});
+      scope.abort(new ProxyError('upstream', 'Caller disconnected.'));
       ended(new ProxyError('upstream', 'Caller disconnected.'));
     },
-  });
+  };
 }
 
 export interface PassthroughOptions {
@@ -154,13 +129,12 @@ export interface PassthroughOptions {
 }
 
 /**
- * Same dialect on both sides: pipe the upstream bytes untouched, with the idle timeout and the
+ * Same dialect on both sides: the upstream bytes untouched, with the idle timeout and the
  * caller-disconnect abort still in force.
  */
-export function passthroughStream(body: ReadableStream<Uint8Array>, o: PassthroughOptions): ReadableStream<Uint8Array> {
+export function passthroughStep(o: PassthroughOptions): ByteStep {
   const { scope, verify } = o;
   scope.streaming = true;
-  const reader = body.getReader();
   const parser = verify && createSseChunkParser(verify.maxBufferSize);
   // With verification, only whole frames are forwarded: a frame cut by a broken upstream is
   // dropped instead of reaching the caller's SSE parser half-written.
@@ -172,6 +146,7 @@ export function passthroughStream(body: ReadableStream<Uint8Array>, o: Passthrou
     return end > 0 ? data.subarray(0, end) : undefined;
   };
   let upstreamReportedError = false;
+  let done = false;
   const idle = idleTimer(o.idleMs, () => scope.abort(new ProxyError('timeout', `Upstream stream was idle for ${o.idleMs} ms.`)));
 
   const watch = (events: SseEvent[]) => {
@@ -183,57 +158,55 @@ export function passthroughStream(body: ReadableStream<Uint8Array>, o: Passthrou
       }
     }
   };
+  const over = () => {
+    done = true;
+    idle.stop();
+    scope.streamEnded();
+  };
   /** Close with the caller dialect's error frames (after ending any half-written frame). */
-  const fail = (controller: ReadableStreamDefaultController<Uint8Array>, error: ProxyError) => {
+  const fail = (emit: Emit, error: ProxyError) => {
+    if (done) return;
     if (verify && !upstreamReportedError) {
       const frames = [...verify.encoder.push({ type: 'error', error }), ...verify.encoder.finish()];
       const bytes = createSerializer('sse').push(frames);
-      if (bytes) controller.enqueue(bytes);
+      if (bytes) emit(bytes);
     }
-    controller.close();
-    scope.streamEnded();
+    over();
   };
 
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      // Keep reading until something is enqueued: a pull that enqueues nothing is not repeated.
-      for (;;) {
-        idle.touch();
-        let chunk: ReadableStreamReadResult<Uint8Array>;
-        try {
-          chunk = await reader.read();
-        } catch (e) {
-          idle.stop();
-          return fail(controller, asProxyError(e, scope));
-        }
-        if (chunk.done) {
-          idle.stop();
-          if (parser && verify) {
-            watch(parser.finish());
-            const ended = verify.decoder.finish().find((e) => e.type === 'error');
-            if (ended?.type === 'error' && !upstreamReportedError) return fail(controller, ended.error);
-          }
-          // A last frame the upstream did not end with a blank line is completed, so the
-          // caller's SSE parser dispatches it too.
-          if (held) controller.enqueue(concat(held, FRAME_END));
-          controller.close();
-          scope.streamEnded();
-          return;
-        }
-        scope.markFirstByte();
-        if (!parser) return controller.enqueue(chunk.value);
-        watch(parser.push(chunk.value));
-        const whole = wholeFrames(chunk.value);
-        if (whole) return controller.enqueue(whole);
+  return {
+    stopped: false,
+    start: () => idle.touch(),
+    push(chunk, emit) {
+      if (done) return;
+      idle.touch();
+      scope.markFirstByte();
+      if (!parser) return emit(chunk);
+      watch(parser.push(chunk));
+      const whole = wholeFrames(chunk);
+      if (whole) emit(whole);
+    },
+    end(emit) {
+      if (done) return;
+      if (parser && verify) {
+        watch(parser.finish());
+        const ended = verify.decoder.finish().find((e) => e.type === 'error');
+        if (ended?.type === 'error' && !upstreamReportedError) return fail(emit, ended.error);
       }
+      // A last frame the upstream did not end with a blank line is completed, so the
+      // caller's SSE parser dispatches it too.
+      if (held) emit(concat(held, FRAME_END));
+      over();
     },
-    async cancel(reason) {
-      idle.stop();
+    fail(e, emit) {
+      fail(emit, asProxyError(e, scope));
+    },
+    cancel() {
+      if (done) return;
       scope.abort(new ProxyError('upstream', 'Caller disconnected.'));
-      await reader.cancel(reason).catch(() => {});
-      scope.streamEnded();
+      over();
     },
-  });
+  };
 }
 
 const FRAME_END = new Uint8Array([10, 10]);

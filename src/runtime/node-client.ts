@@ -290,6 +290,13 @@ class UpstreamResponse {
     return this.#body;
   }
 
+  /** The IncomingMessage itself, for a runtime that reads it directly (once, instead of `body`). */
+  takeIncoming(): IncomingMessage | undefined {
+    if (this.#used || this.#body !== undefined || this.#nullBody) return undefined;
+    this.#used = true;
+    return this.#res;
+  }
+
   get bodyUsed(): boolean {
     return this.#used || (this.#body?.locked ?? false);
   }
@@ -363,6 +370,11 @@ class UpstreamResponse {
   }
 }
 Object.setPrototypeOf(UpstreamResponse.prototype, NativeResponse.prototype);
+
+/** The upstream IncomingMessage behind a `nodeFetch` response whose body nobody has read yet. */
+export function incomingOf(res: Response): IncomingMessage | undefined {
+  return res instanceof UpstreamResponse ? res.takeIncoming() : undefined;
+}
 
 /** Read the raw Node request body with a size limit (no Web Request in between). */
 export const readNodeBody: BodyReader = (req, limit, incoming) => {

@@ -12,7 +12,8 @@ import type { Proxy } from '../app.ts';
 import { queryRecord } from '../routing/inbound.ts';
 import type { Reply } from '../routing/respond.ts';
 import type { CallerRequest } from '../routing/serve.ts';
-import { readIncoming } from './node-client.ts';
+import { PipeBody, type ByteStep, type Emit } from '../routing/pipe.ts';
+import { incomingOf, readIncoming } from './node-client.ts';
 
 /**
  * The IncomingMessage's own lowercased header object (Node already joins repeated headers with
@@ -75,7 +76,9 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
       res.writeHead(status, headers);
       // The caller sees the status at once, whenever the first event comes.
       res.flushHeaders();
-      void pump(body, res);
+      const incoming = body instanceof PipeBody ? incomingOf(body.upstream) : undefined;
+      if (incoming) pipeNode(incoming, (body as PipeBody).step, res);
+      else void pump(body instanceof PipeBody ? body.toStream() : body, res);
     }
   } catch {
     // A header Node refuses (a bug of ours): never a stack trace to the caller.
@@ -90,6 +93,63 @@ function failed(res: ServerResponse): void {
   }
   res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify({ error: { message: 'Internal proxy error.', type: 'server_error' } }));
+}
+
+/**
+ * A streamed reply on Node: the upstream socket's data events through the step straight into the
+ * caller's socket. A slow caller pauses the upstream; a gone caller cancels it.
+ */
+function pipeNode(up: IncomingMessage, step: ByteStep, res: ServerResponse): void {
+  let over = false;
+  const emit: Emit = (bytes) => {
+    if (!res.write(bytes)) up.pause();
+  };
+  const onDrain = () => up.resume();
+  const finish = () => {
+    if (over) return;
+    over = true;
+    up.off('data', onData);
+    res.off('drain', onDrain);
+    if (!res.destroyed) res.end();
+  };
+  /** Run a step call; a throw (a bug of ours) ends both sides instead of the process. */
+  const guarded = (fn: () => void) => {
+    try {
+      fn();
+    } catch {
+      over = true;
+      step.cancel();
+      up.destroy();
+      res.destroy();
+    }
+  };
+  const onData = (chunk: Buffer) =>
+    guarded(() => {
+      step.push(chunk, emit);
+      if (step.stopped) {
+        finish();
+        up.destroy();
+      }
+    });
+  const ended = (fn: () => void) => () => {
+    if (over) return;
+    guarded(fn);
+    finish();
+  };
+  step.start();
+  up.on('data', onData);
+  res.on('drain', onDrain);
+  up.once('end', ended(() => step.end(emit)));
+  up.once('error', (e) => ended(() => step.fail(e, emit))());
+  up.once('close', () => {
+    if (!up.complete) ended(() => step.fail(new Error('Upstream connection closed before the body was complete.'), emit))();
+  });
+  res.once('close', () => {
+    if (over) return;
+    over = true;
+    step.cancel();
+    up.destroy();
+  });
 }
 
 /** Each chunk goes out as it comes; a slow caller pauses the stream; a gone caller cancels it. */
