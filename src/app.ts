@@ -2,7 +2,8 @@
  * The Hono app: inbound routes → dialect ids → the generic flows. No runtime code here: the
  * runtime entry hands over config, the upstream client and (on Node) a faster body reader.
  */
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
+import { Hono } from 'hono/tiny';
 import { cors } from 'hono/cors';
 import { ProxyError } from './canonical/index.ts';
 import { registry, type Registry } from '../translators/index.ts';
