@@ -203,9 +203,13 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
     return { id: this.head.id, object: 'chat.completion.chunk', created: this.head.created, model: this.head.model };
   }
 
+  /** `{"id":…,"object":"chat.completion.chunk","created":…,"model":…`: the same in every chunk. */
+  private prefix?: string;
+
   private chunk(choices: ChunkChoice[]): StreamFrame {
-    const body = { ...this.base(), choices, ...(this.includeUsage ? { usage: null } : {}) };
-    return { data: JSON.stringify(body) };
+    // The fixed head is serialised once per stream, not once per token.
+    this.prefix ??= JSON.stringify(this.base()).slice(0, -1);
+    return { data: `${this.prefix},"choices":${JSON.stringify(choices)}${this.includeUsage ? ',"usage":null' : ''}}` };
   }
 
   private state(idx: number): ChoiceState {
