@@ -4,7 +4,9 @@
  * installed), the proxy pinned to core 0 and everything else to core 1. For each dialect pair it
  * measures req/s, the proxy process's CPU per request and per 50-event stream (process.cpuUsage()
  * over the fork IPC channel), p50/p99 at c=1 and c=64, time to first token, RSS, and memory after
- * the whole load; several interleaved runs, medians; ratios to the passthrough of the same run.
+ * the whole load; several interleaved runs, each measurement on both sides back to back; ratios to
+ * the passthrough taken per run, then medians. A reference floor (bench/floor.ts: parse and
+ * re-serialise only) is measured alongside for scale.
  * Results also go to .tmp/bench/results.json.
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
@@ -59,7 +61,7 @@ const pin = (pid: number, core: number) => {
 async function bundle(): Promise<void> {
   // Prebuilt bundles: what runs is the same code `npm start` runs, without tsx's loader on the path.
   await build({
-    entryPoints: { mock: 'bench/mock-upstream.ts', passthrough: 'bench/passthrough.ts', proxy: 'bench/proxy-entry.ts' },
+    entryPoints: { mock: 'bench/mock-upstream.ts', passthrough: 'bench/passthrough.ts', floor: 'bench/floor.ts', proxy: 'bench/proxy-entry.ts' },
     absWorkingDir: root,
     outdir: out,
     outExtension: { '.js': '.mjs' },
@@ -279,6 +281,7 @@ async function main() {
   const mock = await start('mock.mjs', ['serve', join(root, 'translators') + '/'], 1);
   const base = await start('passthrough.mjs', [String(mock.port)], 0);
   const proxy = await start('proxy.mjs', [proxyConfig(mock.port)], 0);
+  const floor = await start('floor.mjs', [String(mock.port)], 0);
   {
     await new Promise((r) => setTimeout(r, 300));
     const idle = await proxy.ask('gc');
@@ -300,6 +303,7 @@ async function main() {
           const m = await load(proxy.port, request(caller, up, stream), 64, 1);
           proxyTotals[stream ? 'streams' : 'requests'] += m.requests;
           await load(base.port, request(up, up, stream), 64, 1);
+          if (!stream) await load(floor.port, request(up, up, false), 64, 1);
         }
       }
     }
@@ -324,6 +328,10 @@ async function main() {
         const json = (side: 'base' | 'proxy') => request(side === 'base' ? up : caller, up, false);
         const sse = (side: 'base' | 'proxy') => request(side === 'base' ? up : caller, up, true);
         const j64 = await both((t, side) => measure(t, t.port, json(side), 64, DUR_C64));
+        // The reference floor (bench/floor.ts), right after, on the upstream dialect's request.
+        const f64 = await measure(floor, floor.port, json('base'), 64, DUR_C64);
+        s['floor.cpu'] = f64.cpuUs;
+        s['ratio.floor'] = f64.cpuUs / j64.base.cpuUs;
         const j1 = await both((t, side) => measure(t, t.port, json(side), 1, DUR_C1));
         const s64 = await both((t, side) => measure(t, t.port, sse(side), 64, DUR_C64));
         const tt = await both((t, side) => ttft(t.port, sse(side), TTFT_N));
@@ -366,8 +374,9 @@ async function main() {
     }
     await new Promise((r) => setTimeout(r, 500));
     const end = await proxy.ask('gc');
+    const baseEnd = await base.ask('stats');
 
-    report({ samples, idle, baseIdle, warm, end, bundleSize });
+    report({ samples, idle, baseIdle, baseEnd, warm, end, bundleSize });
   }
 }
 
@@ -383,6 +392,7 @@ function report(o: {
   samples: Map<string, Sample[]>;
   idle: ProcStats;
   baseIdle: ProcStats;
+  baseEnd: ProcStats;
   warm: ProcStats;
   end: ProcStats;
   bundleSize?: { raw: number; gzip: number; parts: Record<string, number> };
@@ -394,15 +404,15 @@ function report(o: {
     med.set(key, m);
   }
   const rows: string[] = [];
-  rows.push('| pair (caller→upstream) | req/s c=64 | CPU µs/req | ×pass | p50 / p99 c=1 (ms) | p50 / p99 c=64 (ms) | streams/s c=64 | CPU µs/stream | ×pass | TTFT (ms) | +TTFT (ms) |');
-  rows.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  rows.push('| pair (caller→upstream) | req/s c=64 | CPU µs/req | ×pass | floor ×pass | p50 / p99 c=1 (ms) | p50 / p99 c=64 (ms) | streams/s c=64 | CPU µs/stream | ×pass | TTFT (ms) | +TTFT (ms) |');
+  rows.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   const ms = (us: number) => f2(us / 1000);
   for (const [key, m] of [...med].sort((a, b) => PAIRS.findIndex(([c, u]) => `${c}→${u}` === a[0]) - PAIRS.findIndex(([c, u]) => `${c}→${u}` === b[0]))) {
     const up = key.split('→')[1];
-    rows.push(`| passthrough (${up}) | ${f0(m['base.rps']!)} | ${f0(m['base.cpu']!)} | 1.00 | ${ms(m['base.p50c1']!)} / ${ms(m['base.p99c1']!)} | ${ms(m['base.p50c64']!)} / ${ms(m['base.p99c64']!)} | ${f0(m['base.srps']!)} | ${f0(m['base.scpu']!)} | 1.00 | ${f2(m['base.ttft']!)} | |`);
-    rows.push(`| **${key}** | ${f0(m['proxy.rps']!)} | ${f0(m['proxy.cpu']!)} | **${f2(m['ratio.cpu']!)}** | ${ms(m['proxy.p50c1']!)} / ${ms(m['proxy.p99c1']!)} | ${ms(m['proxy.p50c64']!)} / ${ms(m['proxy.p99c64']!)} | ${f0(m['proxy.srps']!)} | ${f0(m['proxy.scpu']!)} | **${f2(m['ratio.scpu']!)}** | ${f2(m['proxy.ttft']!)} | ${f2(m['added.ttft']!)} |`);
+    rows.push(`| passthrough (${up}) | ${f0(m['base.rps']!)} | ${f0(m['base.cpu']!)} | 1.00 | | ${ms(m['base.p50c1']!)} / ${ms(m['base.p99c1']!)} | ${ms(m['base.p50c64']!)} / ${ms(m['base.p99c64']!)} | ${f0(m['base.srps']!)} | ${f0(m['base.scpu']!)} | 1.00 | ${f2(m['base.ttft']!)} | |`);
+    rows.push(`| **${key}** | ${f0(m['proxy.rps']!)} | ${f0(m['proxy.cpu']!)} | **${f2(m['ratio.cpu']!)}** | ${f2(m['ratio.floor']!)} | ${ms(m['proxy.p50c1']!)} / ${ms(m['proxy.p99c1']!)} | ${ms(m['proxy.p50c64']!)} / ${ms(m['proxy.p99c64']!)} | ${f0(m['proxy.srps']!)} | ${f0(m['proxy.scpu']!)} | **${f2(m['ratio.scpu']!)}** | ${f2(m['proxy.ttft']!)} | ${f2(m['added.ttft']!)} |`);
     const failed = m['proxy.failed']! + m['base.failed']!;
-    if (failed) rows.push(`| ⚠ ${key}: ${failed} failed requests (median per run) | | | | | | | | | | |`);
+    if (failed) rows.push(`| ⚠ ${key}: ${failed} failed requests (median per run) | | | | | | | | | | | |`);
   }
   console.log('\nPer pair (medians over runs; the passthrough row above each pair is its baseline: the upstream dialect\'s request straight through a raw node:http proxy; ×pass and +TTFT are medians of the per-run ratios and differences, each from back-to-back measurements):\n');
   console.log(rows.join('\n'));
@@ -430,7 +440,7 @@ function report(o: {
   t.push(`| CPU per request, translated pairs, non-stream c=64 | ≤ 1.5× | ${f2(cpuTr.v)}× (worst: ${cpuTr.key}) | ${mark(cpuTr.v <= 1.5)} |`);
   t.push(`| CPU per 50-event stream, translated | ≤ 1.5× | ${f2(sTr.v)}× (worst: ${sTr.key}) | ${mark(sTr.v <= 1.5)} |`);
   t.push(`| added latency p50 at c=1 / added time to first token | ≤ +0.3 ms | +${f2(addLat.v)} ms (${addLat.key}) / +${f2(addTtft.v)} ms (${addTtft.key}) | ${mark(addLat.v <= 0.3 && addTtft.v <= 0.3)} |`);
-  t.push(`| RSS idle / peak at c=64 | ≤ 60 MB / ≤ 120 MB | ${f1(o.idle.rss / MB)} MB / ${f1(o.end.maxRss / MB)} MB (passthrough idle ${f1(o.baseIdle.rss / MB)} MB) | ${mark(o.idle.rss <= 60 * MB && o.end.maxRss <= 120 * MB)} |`);
+  t.push(`| RSS idle / peak at c=64 | ≤ 60 MB / ≤ 120 MB | ${f1(o.idle.rss / MB)} MB / ${f1(o.end.maxRss / MB)} MB (passthrough ${f1(o.baseIdle.rss / MB)} MB / ${f1(o.baseEnd.maxRss / MB)} MB) | ${mark(o.idle.rss <= 60 * MB && o.end.maxRss <= 120 * MB)} |`);
   t.push(`| memory after ${proxyTotals.requests} requests and ${proxyTotals.streams} streams vs post-warm-up (after GC) | within 10 % | heap ${f1(o.warm.heapUsed / MB)} → ${f1(o.end.heapUsed / MB)} MB (${heapGrowth >= 0 ? '+' : ''}${f0(heapGrowth * 100)} %), RSS ${f1(o.warm.rss / MB)} → ${f1(o.end.rss / MB)} MB (${rssGrowth >= 0 ? '+' : ''}${f0(rssGrowth * 100)} %) | ${mark(Math.abs(heapGrowth) <= 0.1 && rssGrowth <= 0.1)} |`);
   if (o.bundleSize) {
     const kb = (n: number) => `${f1(n / 1024)} KiB`;
@@ -438,6 +448,8 @@ function report(o: {
   }
   console.log('\nTargets (ratios to the passthrough measured in the same run):\n');
   console.log(t.join('\n'));
+  const floors = all.map(([, m]) => m['ratio.floor']!);
+  console.log(`\nFor scale: a bare node:http proxy that only parses and re-serialises the JSON both ways (bench/floor.ts) costs ${f2(median(floors))}× the passthrough (median over pairs; per pair in the floor column).`);
   if (quick || proxyTotals.requests < 100_000 || proxyTotals.streams < 10_000) console.log(`\n(memory row: ${quick ? '--quick ' : ''}load below the issue's 100k requests / 10k streams)`);
   console.log(`\nbench took ${f0((Date.now() - started) / 1000)} s`);
   writeFileSync(join(out, 'results.json'), JSON.stringify({ quick, runs: RUNS, wrk: WRK, pinned: PIN, medians: Object.fromEntries(med), idle: o.idle, warm: o.warm, end: o.end, totals: proxyTotals, bundle: o.bundleSize }, null, 2));
