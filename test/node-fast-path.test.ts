@@ -98,6 +98,24 @@ describe('Node fast path and Hono routes answer alike', () => {
     }
   });
 
+  it('a stream whose first event is slow still shows its status at once', async () => {
+    // A comment frame (no event), then the answer 400 ms later: the caller's headers must not wait.
+    const events = fixtureReply('anthropic', 'stream-text-basic.sse');
+    reply = undefined;
+    mock.reply({ ...events, chunks: [': thinking\n\n', ...(events.chunks ?? [])], delayMs: 400 });
+    const started = Date.now();
+    const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: bearer, body: json({ model: 'to-anthropic', messages: hello, stream: true }) });
+    const headersAfter = Date.now() - started;
+    const body = await res.text();
+    const bodyAfter = Date.now() - started;
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(headersAfter).toBeLessThan(300);
+    expect(bodyAfter).toBeGreaterThanOrEqual(400);
+    expect(body).toContain('data: [DONE]');
+    mock.reply(() => (reply ? fixtureReply(reply[0], reply[1]) : { status: 500, body: 'unexpected upstream call' }));
+  });
+
   it('takes the fast path only for the hot POST routes, and never with CORS configured', () => {
     const plain = createProxy({ config: parseConfig(e2eConfig('http://127.0.0.1:9')), fetch: nodeFetch });
     expect(plain.fastRoute('POST', '/v1/chat/completions')).toBeTypeOf('function');

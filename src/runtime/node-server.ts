@@ -74,8 +74,7 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
       res.end(body);
     } else {
       res.writeHead(status, headers);
-      // The caller sees the status at once, whenever the first event comes.
-      res.flushHeaders();
+      flushHeadersSoon(res);
       const incoming = body instanceof PipeBody ? incomingOf(body.upstream) : undefined;
       if (incoming) pipeNode(incoming, (body as PipeBody).step, res);
       else void pump(body instanceof PipeBody ? body.toStream() : body, res);
@@ -84,6 +83,24 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
     // A header Node refuses (a bug of ours): never a stack trace to the caller.
     failed(res);
   }
+}
+
+/**
+ * A stream's headers go out with its first event, in one write (one packet, one wake-up of the
+ * caller) as a byte-forwarding proxy would send them; if no event comes within
+ * HEADERS_ALONE_AFTER_MS, they go out alone, so the caller sees the status while the model thinks.
+ */
+const HEADERS_ALONE_AFTER_MS = 20;
+
+function flushHeadersSoon(res: ServerResponse): void {
+  const timer = setTimeout(() => {
+    // (`headersSent` is already true after writeHead; flushing headers already on the wire is a no-op.)
+    if (!res.writableEnded && !res.destroyed) res.flushHeaders();
+  }, HEADERS_ALONE_AFTER_MS);
+  const clear = () => clearTimeout(timer);
+  // `prefinish`/`close` end the wait at the latest; the first write sends the headers anyway.
+  res.once('close', clear);
+  res.once('prefinish', clear);
 }
 
 function failed(res: ServerResponse): void {
