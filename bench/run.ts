@@ -10,7 +10,7 @@
  * Results also go to .tmp/bench/results.json.
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -84,8 +84,16 @@ interface Child {
   stop(): void;
 }
 
+/**
+ * The V8 flags `npm start` gives Node (package.json's start script), so the proxy runs here as
+ * it runs there.
+ */
+const START_FLAGS: string[] =
+  (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.match(/--max-[\w-]+=\d+/g) ?? [];
+
 function start(file: string, argv: string[], core: number): Promise<Child> {
-  const proc = fork(join(out, file), argv, { execArgv: ['--expose-gc'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const flags = file === 'proxy.mjs' ? (process.env.BENCH_PROXY_FLAGS?.split(' ').filter(Boolean) ?? START_FLAGS) : [];
+  const proc = fork(join(out, file), argv, { execArgv: ['--expose-gc', ...flags], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   live.add(proc);
   proc.once('exit', () => live.delete(proc));
   let seq = 0;
@@ -270,7 +278,7 @@ type Sample = Record<string, number>;
 
 async function main() {
   if (PIN) pin(process.pid, 1);
-  console.log(`interlingua bench: ${quick ? 'quick' : 'full'}, ${RUNS} interleaved run(s), load generator ${WRK ? 'wrk' : 'autocannon'}, ${PIN ? 'proxy pinned to core 0, mock + load generator to core 1' : 'no CPU pinning'}, Node ${process.version}`);
+  console.log(`interlingua bench: ${quick ? 'quick' : 'full'}, proxy Node flags: ${(process.env.BENCH_PROXY_FLAGS ?? START_FLAGS.join(' ')) || 'none'}, ${RUNS} interleaved run(s), load generator ${WRK ? 'wrk' : 'autocannon'}, ${PIN ? 'proxy pinned to core 0, mock + load generator to core 1' : 'no CPU pinning'}, Node ${process.version}`);
   let bundleSize: { raw: number; gzip: number; parts: Record<string, number> } | undefined;
   try {
     bundleSize = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', join(root, 'bench', 'bundle-size.ts'), '--json'], { cwd: root, encoding: 'utf8' }).trim().split('\n').at(-1)!);
@@ -297,7 +305,7 @@ async function main() {
     }
 
     // Warm-up (JIT, pools), then the post-warm-up memory baseline.
-    for (let pass = 0; pass < (quick ? 1 : 2); pass++) {
+    for (let pass = 0; pass < 2; pass++) {
       for (const [caller, up] of PAIRS) {
         for (const stream of [false, true]) {
           const m = await load(proxy.port, request(caller, up, stream), 64, 1);
