@@ -8,6 +8,7 @@ import { lookup } from 'node:dns/promises';
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
 import { createProxy } from '../app.ts';
 import { ConfigError, configFromEnv, type Config } from '../config/load.ts';
 import { closeAgents, nodeFetch, readNodeBody } from './node-client.ts';
@@ -37,6 +38,19 @@ function stdoutLines(): (line: string) => void {
       setImmediate(flush);
     }
   };
+}
+
+/**
+ * V8's heap, sized for a proxy: after each full GC the old generation may grow to 1.5× what
+ * survived (V8's default factor goes up to 4×). A proxy's live heap is small and steady, and
+ * the default let promoted per-request garbage pile up to ~50 MB between full GCs; at 1.5× the
+ * peak under load falls by ~20 MB for a few more, short, full GCs (see README, Performance).
+ * The semi-space size is fixed at startup, so it is a flag of the start script
+ * (`--max-semi-space-size=8`). Unknown flags are ignored here, so a V8 without this one starts
+ * as usual.
+ */
+export function tuneHeap(): void {
+  setFlagsFromString('--heap-growing-percent=50');
 }
 
 export interface StartOptions {
@@ -115,6 +129,7 @@ async function main(): Promise<void> {
     process.stderr.write(`${(e as Error).message}\n`);
     process.exit(1);
   }
+  tuneHeap();
   const port = Number(values.port ?? process.env.PORT ?? 8787);
   const hostname = values.host ?? process.env.HOST ?? '127.0.0.1';
   const running = await startNode({ config, port, hostname });
