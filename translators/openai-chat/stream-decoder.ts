@@ -160,13 +160,14 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
     st.open = kind;
   }
 
-  private reasoning(choice: number, st: ChoiceState, delta: NonNullable<WireChoice['delta']>, out: StreamEvent[]): void {
-    const text = delta.reasoning_content ?? delta.reasoning;
+  private reasoning(choice: number, st: ChoiceState, text: string | undefined, details: NonNullable<WireChoice['delta']>['reasoning_details'], out: StreamEvent[]): void {
     if (text) {
       this.open('reasoning', choice, st, out);
       out.push({ type: 'reasoning-delta', choice, text });
     }
-    for (const part of decodeReasoning(delta.reasoning_details, undefined)) {
+    // Most chunks carry no reasoning details: no decoding pass for them.
+    if (details === undefined || details === null) return;
+    for (const part of decodeReasoning(details, undefined)) {
       if (part.redacted) {
         this.closeAll(choice, st, out);
         out.push({ type: 'reasoning-start', choice, redacted: part.redacted });
@@ -216,7 +217,7 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
     if (st.finished) return; // some servers repeat the finish chunk (e.g. with the usage)
     const delta = ch.delta ?? {};
     const content = splitContent(delta.content);
-    this.reasoning(idx, st, { ...delta, reasoning_content: delta.reasoning_content ?? delta.reasoning ?? (content.reasoning || undefined) }, out);
+    this.reasoning(idx, st, delta.reasoning_content ?? delta.reasoning ?? (content.reasoning || undefined), delta.reasoning_details, out);
     if (content.text) {
       this.open('text', idx, st, out);
       st.sawText = true;
