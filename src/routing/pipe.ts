@@ -6,7 +6,10 @@
  * into the caller's socket (runtime/node-server.ts), which saves two Web streams and their
  * promises per chunk.
  */
-export type Emit = (bytes: Uint8Array) => void;
+/** Caller output: bytes as forwarded, or text (translated frames; encoded by whoever needs bytes). */
+export type Emit = (chunk: Uint8Array | string) => void;
+
+const encoder = new TextEncoder();
 
 export interface ByteStep {
   /** Reading begins (starts the idle deadline). */
@@ -46,9 +49,9 @@ export function webPipe(body: ReadableStream<Uint8Array>, step: ByteStep): Reada
     async pull(controller) {
       // Keep reading until something is enqueued: a pull that enqueues nothing is not repeated.
       let emitted = false;
-      const emit: Emit = (bytes) => {
+      const emit: Emit = (chunk) => {
         emitted = true;
-        controller.enqueue(bytes);
+        controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
       };
       while (!emitted && !over) {
         let chunk: ReadableStreamReadResult<Uint8Array>;

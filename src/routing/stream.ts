@@ -6,7 +6,7 @@
  */
 import { ProxyError, type SseEvent, type StreamEvent, type StreamFrame, type StreamStep } from '../canonical/index.ts';
 import { createSseChunkParser } from '../sse/parse.ts';
-import { createSerializer, type Framing } from '../sse/serialize.ts';
+import { createTextSerializer, type Framing } from '../sse/serialize.ts';
 import { jsonOrText } from './debug.ts';
 import { idleTimer, type ByteStep, type Emit } from './pipe.ts';
 import { asProxyError, type RequestScope } from './scope.ts';
@@ -25,7 +25,7 @@ export interface TranslateStreamOptions {
 /** Translate an upstream stream into the caller's dialect. */
 export function translateStep(o: TranslateStreamOptions): ByteStep {
   const parser = createSseChunkParser(o.maxBufferSize);
-  const serializer = createSerializer(o.framing);
+  const serializer = createTextSerializer(o.framing);
   const { scope } = o;
   scope.streaming = true;
   // Wire dump only: what came in and what went out, dumped when the stream ends.
@@ -62,8 +62,8 @@ export function translateStep(o: TranslateStreamOptions): ByteStep {
     else encodeEvents(o.decoder.finish(), frames);
     for (const f of o.encoder.finish()) frames.push(f);
     trace?.caller.push(...frames);
-    const bytes = serializer.push(frames);
-    if (bytes) emit(bytes);
+    const text = serializer.push(frames);
+    if (text) emit(text);
     const tail = serializer.finish();
     if (tail) emit(tail);
     ended(error);
@@ -85,10 +85,10 @@ export function translateStep(o: TranslateStreamOptions): ByteStep {
       }
       if (frames.length === 0) return;
       trace?.caller.push(...frames);
-      const bytes = serializer.push(frames);
-      if (bytes) {
+      const text = serializer.push(frames);
+      if (text) {
         scope.markFirstByte();
-        emit(bytes);
+        emit(text);
       }
     },
     end(emit) {
@@ -168,8 +168,8 @@ export function passthroughStep(o: PassthroughOptions): ByteStep {
     if (done) return;
     if (verify && !upstreamReportedError) {
       const frames = [...verify.encoder.push({ type: 'error', error }), ...verify.encoder.finish()];
-      const bytes = createSerializer('sse').push(frames);
-      if (bytes) emit(bytes);
+      const text = createTextSerializer('sse').push(frames);
+      if (text) emit(text);
     }
     over();
   };

@@ -118,8 +118,9 @@ function failed(res: ServerResponse): void {
  */
 function pipeNode(up: IncomingMessage, step: ByteStep, res: ServerResponse): void {
   let over = false;
-  const emit: Emit = (bytes) => {
-    if (!res.write(bytes)) up.pause();
+  // Translated frames come as text: Node encodes them straight into the socket's write.
+  const emit: Emit = (chunk) => {
+    if (!res.write(chunk)) up.pause();
   };
   const onDrain = () => up.resume();
   const finish = () => {

@@ -8,11 +8,11 @@ export type Framing = 'sse' | 'json-array';
 
 const encoder = new TextEncoder();
 
-export interface FrameSerializer {
-  /** Bytes for these frames (may be empty). */
-  push(frames: StreamFrame[]): Uint8Array | undefined;
+export interface FrameSerializer<T = Uint8Array> {
+  /** The wire form of these frames (undefined when there are none). */
+  push(frames: StreamFrame[]): T | undefined;
   /** Closing bytes, if the framing has any. */
-  finish(): Uint8Array | undefined;
+  finish(): T | undefined;
 }
 
 function sseText(frame: StreamFrame): string {
@@ -22,14 +22,18 @@ function sseText(frame: StreamFrame): string {
   return `${head}data: ${data}\n\n`;
 }
 
-export function createSerializer(framing: Framing): FrameSerializer {
+/**
+ * Frames as text: what a runtime that writes strings to its socket (Node) takes as it is, without
+ * an encoding pass and a byte array per event.
+ */
+export function createTextSerializer(framing: Framing): FrameSerializer<string> {
   if (framing === 'sse') {
     return {
       push(frames) {
         if (frames.length === 0) return undefined;
         let text = '';
         for (const f of frames) text += sseText(f);
-        return encoder.encode(text);
+        return text;
       },
       finish: () => undefined,
     };
@@ -43,10 +47,17 @@ export function createSerializer(framing: Framing): FrameSerializer {
         text += started ? `,\r\n${f.data}` : `[${f.data}`;
         started = true;
       }
-      return encoder.encode(text);
+      return text;
     },
-    finish: () => encoder.encode(started ? ']' : '[]'),
+    finish: () => (started ? ']' : '[]'),
   };
+}
+
+/** Frames as UTF-8 bytes. */
+export function createSerializer(framing: Framing): FrameSerializer {
+  const text = createTextSerializer(framing);
+  const bytes = (t: string | undefined) => (t === undefined ? undefined : encoder.encode(t));
+  return { push: (frames) => bytes(text.push(frames)), finish: () => bytes(text.finish()) };
 }
 
 export function contentTypeOf(framing: Framing): string {
