@@ -150,7 +150,7 @@ export function createProxy(o: AppOptions): Proxy {
 
   // Gemini: `/v1beta/models/{model}:{method}` (SDK 2.x) and `/v1/models/{model}:{method}` (3.x).
   const geminiAction: Handler = async (scope, req, inbound) => {
-    const target = geminiTarget(req.path);
+    const target = pathAfter(req.path, 2);
     const colon = target.lastIndexOf(':');
     const model = colon > 0 ? target.slice(0, colon) : target;
     const method = colon > 0 ? target.slice(colon + 1) : '';
@@ -248,8 +248,4 @@ function pathAfter(path: string, skip: number): string {
   } catch {
     return rest;
   }
-}
-
-function geminiTarget(path: string): string {
-  return pathAfter(path, 2);
 }

@@ -85,12 +85,7 @@ export function createServe(o: ServeOptions) {
     };
 }
 
-/** A scope for answers outside any route (unknown routes, hosted images). */
-export function bareScope(route: string, now: () => number): RequestScope {
-  return new RequestScope(route, `req_${randomToken(24)}`, now);
-}
-
-/** The error reply of a scope made on the spot. */
+/** An error reply outside any flow (unknown routes, hosted images), with a scope made on the spot. */
 export function routeError(route: string, now: () => number, err: ProxyError, encode: (e: ProxyError) => EncodedError): Reply {
-  return errorReply(bareScope(route, now), err, encode);
+  return errorReply(new RequestScope(route, `req_${randomToken(24)}`, now), err, encode);
 }

@@ -13,7 +13,8 @@ import { queryRecord } from '../routing/inbound.ts';
 import type { Reply } from '../routing/respond.ts';
 import type { CallerRequest } from '../routing/serve.ts';
 import { PipeBody, type ByteStep, type Emit } from '../routing/pipe.ts';
-import { incomingOf, readIncoming } from './node-client.ts';
+import { readIncoming } from './node-client.ts';
+import { incomingOf } from './node-response.ts';
 
 /**
  * The IncomingMessage's own lowercased header object (Node already joins repeated headers with
