@@ -1,13 +1,13 @@
 /**
- * The Node entry serves the hot chat routes straight from node:http (runtime/node-server.ts) and
- * everything else through Hono. The same requests must get the same answers either way: each case
- * goes to a real Node server (fast path) and to the Hono app in-process (`app.fetch`, same config,
- * same upstream client), and status, content type, proxy headers and the (id-normalised) body
- * are compared.
+ * The Node entry serves every route straight from node:http (runtime/node-server.ts); Workers and
+ * tests go through the Hono app. Both hand the same route table a runtime-neutral request, so the
+ * same requests must get the same answers either way: each case goes to a real Node server and to
+ * the Hono app in-process (`app.fetch`, same config, same upstream client), and status, content
+ * type, proxy headers and the (id-normalised) body are compared.
  */
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, createProxy } from '../src/app.ts';
+import { createApp } from '../src/app.ts';
 import { parseConfig } from '../src/config/load.ts';
 import { nodeFetch } from '../src/runtime/node-client.ts';
 import { startNode } from '../src/runtime/node.ts';
@@ -16,9 +16,10 @@ import { INBOUND_KEY, e2eConfig } from './support/proxy.ts';
 
 interface Case {
   name: string;
+  method?: string;
   path: string;
   headers?: Record<string, string>;
-  body: string;
+  body?: string;
   reply?: [string, string];
 }
 
@@ -46,6 +47,11 @@ const CASES: Case[] = [
   { name: 'validation error', path: '/v1/messages', headers: anthropicAuth, body: json({ model: 'to-openai', messages: hello }) },
   { name: 'dry run', path: '/v1/chat/completions', headers: { ...bearer, 'x-interlingua-dry-run': '1' }, body: json({ model: 'to-gemini', messages: hello }) },
   { name: 'count tokens, estimated', path: '/v1/messages/count_tokens', headers: anthropicAuth, body: json({ model: 'to-openai', messages: hello }) },
+  { name: 'model list', method: 'GET', path: '/v1/models', headers: bearer },
+  { name: 'gemini model list', method: 'GET', path: '/v1beta/models', headers: googAuth },
+  { name: 'a gemini action is not a model to GET', method: 'GET', path: '/v1beta/models/to-openai:generateContent', headers: googAuth },
+  { name: 'unknown route', method: 'PUT', path: '/v1/chat/completions', headers: bearer },
+  { name: 'health', method: 'GET', path: '/health' },
 ];
 
 /** Ids, timestamps and the request id differ per call; everything else must not. */
@@ -57,7 +63,7 @@ function normalise(text: string): string {
 
 const HEADERS = ['content-type', 'x-interlingua-upstream', 'x-interlingua-warnings', 'x-interlingua-dry-run', 'x-interlingua-token-count', 'retry-after'];
 
-describe('Node fast path and Hono routes answer alike', () => {
+describe('the Node server and the Hono app answer alike', () => {
   let mock: MockUpstream;
   let url: string;
   let close: () => Promise<void>;
@@ -83,14 +89,14 @@ describe('Node fast path and Hono routes answer alike', () => {
 
   it.each(CASES)('$name', async (c) => {
     reply = c.reply;
-    const init = { method: 'POST', headers: c.headers ?? {}, body: c.body };
+    const init = { method: c.method ?? 'POST', headers: c.headers ?? {}, body: c.body };
     const viaNode = await fetch(url + c.path, init);
     const nodeBody = await viaNode.text();
     const viaHono = await app.fetch(new Request(`http://127.0.0.1${c.path}`, init));
     const honoBody = await viaHono.text();
     expect(viaNode.status).toBe(viaHono.status);
     for (const h of HEADERS) expect([h, viaNode.headers.get(h)]).toEqual([h, viaHono.headers.get(h)]);
-    expect(viaNode.headers.get('x-request-id')).toMatch(/^req_\w+$/);
+    if (c.path !== '/health') expect(viaNode.headers.get('x-request-id')).toMatch(/^req_\w+$/);
     expect(normalise(nodeBody)).toBe(normalise(honoBody));
     // The upstream saw the same request from both.
     if (c.reply && viaNode.status === 200) {
@@ -127,16 +133,29 @@ describe('Node fast path and Hono routes answer alike', () => {
     mock.reply(() => (reply ? fixtureReply(reply[0], reply[1]) : { status: 500, body: 'unexpected upstream call' }));
   });
 
-  it('takes the fast path only for the hot POST routes, and never with CORS configured', () => {
-    const plain = createProxy({ config: parseConfig(e2eConfig('http://127.0.0.1:9')), fetch: nodeFetch });
-    expect(plain.fastRoute('POST', '/v1/chat/completions')).toBeTypeOf('function');
-    expect(plain.fastRoute('POST', '/v1/messages')).toBeTypeOf('function');
-    expect(plain.fastRoute('POST', '/v1beta/models/gemini-2.5-flash:generateContent')).toBeTypeOf('function');
-    expect(plain.fastRoute('GET', '/v1/chat/completions')).toBeUndefined();
-    expect(plain.fastRoute('POST', '/v1/chat/completions/')).toBeUndefined();
-    expect(plain.fastRoute('POST', '/v1/images/generations')).toBeUndefined();
-    expect(plain.fastRoute('POST', '/v1beta/models/a%3Ab:generateContent')).toBeUndefined();
-    const withCors = createProxy({ config: parseConfig(e2eConfig('http://127.0.0.1:9', { cors: { origins: ['https://app.example'] } })), fetch: nodeFetch });
-    expect(withCors.fastRoute('POST', '/v1/chat/completions')).toBeUndefined();
+  it('CORS: the same preflight and allow headers on both runtimes, none for other origins', async () => {
+    const config = parseConfig(e2eConfig(mock.url, { cors: { origins: ['https://app.example'] } }));
+    const running = await startNode({ config, port: 0, log: () => {} });
+    const web = createApp({ config, fetch: nodeFetch });
+    try {
+      const preflight = { method: 'OPTIONS', headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } };
+      for (const res of [await fetch(`http://127.0.0.1:${running.port}/v1/chat/completions`, preflight), await web.fetch(new Request('http://127.0.0.1/v1/chat/completions', preflight))]) {
+        expect(res.status).toBe(204);
+        expect(res.headers.get('access-control-allow-origin')).toBe('https://app.example');
+        expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+        expect(res.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
+      }
+      reply = ['openai-chat', 'text-basic.json'];
+      const call = (origin: string) => ({ method: 'POST', headers: { ...bearer, origin }, body: json({ model: 'gpt-4o-mini', messages: hello }) });
+      const ok = await fetch(`http://127.0.0.1:${running.port}/v1/chat/completions`, call('https://app.example'));
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      expect(ok.headers.get('access-control-expose-headers')).toContain('x-interlingua-warnings');
+      const other = await web.fetch(new Request('http://127.0.0.1/v1/chat/completions', call('https://evil.example')));
+      expect(other.status).toBe(200);
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await running.close();
+    }
   });
 });

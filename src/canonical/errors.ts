@@ -67,6 +67,21 @@ export class ProxyError extends Error {
     this.requestId = init.requestId;
     this.upstreamType = init.upstreamType;
   }
+
+  /** A copy with some fields replaced (errors are immutable). */
+  with(init: ProxyErrorInit & { message?: string }): ProxyError {
+    const { message, ...rest } = init;
+    return new ProxyError(this.kind, message ?? this.message, {
+      status: this.status,
+      param: this.param,
+      code: this.code,
+      raw: this.raw,
+      retryAfter: this.retryAfter,
+      requestId: this.requestId,
+      upstreamType: this.upstreamType,
+      ...rest,
+    });
+  }
 }
 
 export function isProxyError(e: unknown): e is ProxyError {

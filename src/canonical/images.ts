@@ -2,6 +2,8 @@
  * Image generation: one request/response model for generate, edit and variation.
  */
 
+import { sumOf } from './usage.ts';
+
 export interface ImageInput {
   /** Raw bytes; never round-tripped through strings. */
   data: Uint8Array;
@@ -48,4 +50,20 @@ export interface ImageResponse {
   usage?: ImageUsage;
   /** gpt-image top-level fields (background, output_format, quality, size). */
   extras?: Record<string, unknown>;
+}
+
+/** Usage of several image calls as one (undefined when none reported any). */
+export function sumImageUsage(list: ReadonlyArray<ImageUsage | undefined>): ImageUsage | undefined {
+  const present = list.filter((u): u is ImageUsage => !!u);
+  if (present.length === 0) return undefined;
+  const out: ImageUsage = {
+    inputTokens: sumOf(present, 'inputTokens') ?? 0,
+    outputTokens: sumOf(present, 'outputTokens') ?? 0,
+    totalTokens: sumOf(present, 'totalTokens') ?? 0,
+  };
+  for (const k of ['inputTextTokens', 'inputImageTokens'] as const) {
+    const v = sumOf(present, k);
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
 }

@@ -14,9 +14,13 @@ import {
 
 export type Env = Record<string, string | undefined>;
 
-export interface Upstream extends Omit<UpstreamConfig, 'apiKey'> {
+export interface Upstream extends Omit<UpstreamConfig, 'apiKey' | 'headers'> {
   name: string;
   apiKey?: string;
+  /** Extra headers sent upstream, `env:` values resolved. */
+  headers?: Record<string, string>;
+  /** Lower-case names of those headers: every configured header value is treated as a secret. */
+  secretHeaders: ReadonlySet<string>;
   timeouts: Required<Timeouts>;
   retry: Required<RetryConfig>;
 }
@@ -94,6 +98,12 @@ function resolveSecret(value: string | undefined, path: string, env: Env): strin
   return resolved;
 }
 
+function resolveHeaders(headers: Record<string, string>, path: string, env: Env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name] = resolveSecret(value, `${path}.${name}`, env)!;
+  return out;
+}
+
 function globToRegex(pattern: string): RegExp {
   const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
   return new RegExp(`^${escaped}$`);
@@ -145,6 +155,8 @@ export function parseConfig(source: unknown, env: Env = {}): Config {
       name,
       baseUrl: u.baseUrl.replace(/\/+$/, ''),
       apiKey: resolveSecret(u.apiKey, `upstreams.${name}.apiKey`, env),
+      headers: u.headers && resolveHeaders(u.headers, `upstreams.${name}.headers`, env),
+      secretHeaders: new Set(Object.keys(u.headers ?? {}).map((h) => h.toLowerCase())),
       timeouts: { ...DEFAULT_TIMEOUTS, ...input.timeouts, ...u.timeouts },
       retry: { ...DEFAULT_RETRY, ...input.retry, ...u.retry },
     };

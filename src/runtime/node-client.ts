@@ -7,9 +7,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { ProxyError } from '../canonical/index.ts';
-import type { BodyReader } from '../routing/inbound.ts';
-import { readBodyViaRequest, tooLarge } from '../routing/inbound.ts';
-import type { Cancel, FetchLike } from '../routing/scope.ts';
+import type { Cancel, FetchLike } from '../canonical/index.ts';
+import { tooLarge } from '../http/inbound.ts';
 import { UpstreamResponse } from './node-response.ts';
 
 const agentOptions = { keepAlive: true, maxSockets: 512, maxFreeSockets: 64, scheduling: 'lifo' as const };
@@ -140,15 +139,8 @@ function signalCancel(signal: AbortSignal): Cancel {
   };
 }
 
-/** Read the raw Node request body with a size limit (no Web Request in between). */
-export const readNodeBody: BodyReader = (req, limit, incoming) => {
-  const msg = incoming as IncomingMessage | undefined;
-  if (!msg || typeof msg.on !== 'function' || msg.readableEnded) return readBodyViaRequest(req, limit);
-  return readIncoming(msg, limit);
-};
-
-/** The IncomingMessage's body as text, refused past `limit` bytes (declared or read). */
-export function readIncoming(msg: IncomingMessage, limit: number): Promise<string> {
+/** The IncomingMessage's body, refused past `limit` bytes (declared or read). */
+export function readIncoming(msg: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(msg.headers['content-length'] ?? 0);
   if (declared > limit) return Promise.reject(tooLarge(limit));
   return new Promise((resolve, reject) => {
@@ -164,7 +156,7 @@ export function readIncoming(msg: IncomingMessage, limit: number): Promise<strin
       }
       chunks.push(c);
     });
-    msg.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    msg.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     msg.once('error', reject);
   });
 }

@@ -237,6 +237,11 @@ export class UpstreamResponse {
 }
 Object.setPrototypeOf(UpstreamResponse.prototype, NativeResponse.prototype);
 
+/** A response of `nodeFetch` whose body nobody has read yet: its IncomingMessage can be piped directly. */
+export function isNodeResponse(res: Response): boolean {
+  return res instanceof UpstreamResponse && !res.bodyUsed;
+}
+
 /** The upstream IncomingMessage behind a `nodeFetch` response whose body nobody has read yet. */
 export function incomingOf(res: Response): IncomingMessage | undefined {
   return res instanceof UpstreamResponse ? res.takeIncoming() : undefined;

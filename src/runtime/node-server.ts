@@ -1,20 +1,17 @@
 /**
- * The Node request listener. The hot routes (chat completions, messages, Gemini generate/stream)
- * are served straight from node:http: headers from the IncomingMessage's own record, the body read
+ * The Node request listener: every request served straight from node:http through the app's one
+ * route table (`Proxy.dispatch`) — headers from the IncomingMessage's own record, the body read
  * from the socket, and the flow's `Reply` written with one `writeHead` + `end` (or one `write` per
- * stream chunk). No Web `Request` or `Response` is built on the way, which is most of what a
- * framework adapter costs per request on Node. Every other route goes to the Hono app through
- * @hono/node-server, so the answers are the same either way.
+ * stream chunk, the upstream sockets feeding the caller's). No Web `Request` or `Response` is
+ * built on the way, which is most of what a framework adapter costs per request on Node.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
 import type { Proxy } from '../app.ts';
-import { queryRecord } from '../routing/inbound.ts';
-import type { Reply } from '../routing/respond.ts';
-import type { CallerRequest } from '../routing/serve.ts';
-import { PipeBody, type ByteStep, type Emit } from '../routing/pipe.ts';
+import type { Reply } from '../flows/reply.ts';
+import { queryRecord, type CallerRequest } from '../http/inbound.ts';
+import type { ByteStep, Emit, PipeBody } from '../sse/byte-step.ts';
 import { readIncoming } from './node-client.ts';
-import { incomingOf } from './node-response.ts';
+import { incomingOf, isNodeResponse } from './node-response.ts';
 
 /**
  * The IncomingMessage's own lowercased header object (Node already joins repeated headers with
@@ -39,23 +36,32 @@ export function onResponseGone(res: ServerResponse, fn: () => void): void {
   });
 }
 
+/** A Host header fit to build the request's origin from (anything else: loopback). */
+const HOST = /^[A-Za-z0-9.\-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
+
+/** The IncomingMessage as the app's runtime-neutral request. */
+export function nodeCallerRequest(req: IncomingMessage, res: ServerResponse): CallerRequest {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const host = req.headers.host;
+  return {
+    method: req.method ?? 'GET',
+    path: q < 0 ? url : url.slice(0, q),
+    origin: `http://${host && HOST.test(host) ? host : '127.0.0.1'}`,
+    headers: incomingHeaders(req),
+    query: q < 0 ? {} : queryRecord(url),
+    bytes: async (limit) => {
+      const b = await readIncoming(req, limit);
+      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    },
+    text: async (limit) => (await readIncoming(req, limit)).toString('utf8'),
+    onGone: (fn) => onResponseGone(res, fn),
+  };
+}
+
 export function createNodeListener(proxy: Proxy): RequestListener {
-  const viaHono = getRequestListener(proxy.app.fetch);
   return (req, res) => {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
-    const route = proxy.fastRoute(req.method ?? 'GET', path);
-    if (!route) return void viaHono(req, res);
-    const caller: CallerRequest = {
-      method: 'POST',
-      path,
-      headers: incomingHeaders(req),
-      query: q < 0 ? {} : queryRecord(url),
-      text: (limit) => readIncoming(req, limit),
-      onGone: (fn) => onResponseGone(res, fn),
-    };
-    route(caller).then(
+    proxy.dispatch(nodeCallerRequest(req, res)).then(
       (reply) => writeReply(res, reply),
       () => failed(res),
     );
@@ -76,9 +82,7 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
     } else {
       res.writeHead(status, headers);
       flushHeadersSoon(res);
-      const incoming = body instanceof PipeBody ? incomingOf(body.upstream) : undefined;
-      if (incoming) pipeNode(incoming, (body as PipeBody).step, res);
-      else void pump(body instanceof PipeBody ? body.toStream() : body, res);
+      pipeReply(body, res);
     }
   } catch {
     // A header Node refuses (a bug of ours): never a stack trace to the caller.
@@ -114,60 +118,73 @@ function failed(res: ServerResponse): void {
 }
 
 /**
- * A streamed reply on Node: the upstream socket's data events through the step straight into the
- * caller's socket. A slow caller pauses the upstream; a gone caller cancels it.
+ * A streamed reply: on Node's own client the upstream sockets' data events go through the step
+ * straight into the caller's socket; any other upstream body (a Web stream) is read through the
+ * same step in a pull loop.
  */
-function pipeNode(up: IncomingMessage, step: ByteStep, res: ServerResponse): void {
+function pipeReply(body: PipeBody, res: ServerResponse): void {
+  if (body.upstreams.every(isNodeResponse)) pipeNode(body.upstreams.map((u) => incomingOf(u)!), body.step, res);
+  else void pump(body.toStream(), res);
+}
+
+/**
+ * The upstream sockets through the step into the caller's socket. A slow caller pauses every
+ * upstream; a gone caller cancels them; the step's end (done) stops them all.
+ */
+function pipeNode(ups: IncomingMessage[], step: ByteStep, res: ServerResponse): void {
   let over = false;
+  const open = ups.map(() => true);
   // Translated frames come as text: Node encodes them straight into the socket's write.
   const emit: Emit = (chunk) => {
-    if (!res.write(chunk)) up.pause();
+    if (!res.write(chunk)) for (const up of ups) up.pause();
   };
-  const onDrain = () => up.resume();
+  const onDrain = () => {
+    for (const up of ups) up.resume();
+  };
   const finish = () => {
     if (over) return;
     over = true;
-    up.off('data', onData);
     res.off('drain', onDrain);
+    ups.forEach((up, i) => {
+      up.removeAllListeners('data');
+      if (open[i]) up.destroy();
+    });
     if (!res.destroyed) res.end();
   };
   /** Run a step call; a throw (a bug of ours) ends both sides instead of the process. */
   const guarded = (fn: () => void) => {
+    if (over) return;
     try {
       fn();
     } catch {
       over = true;
       step.cancel();
-      up.destroy();
+      for (const up of ups) up.destroy();
       res.destroy();
+      return;
     }
-  };
-  const onData = (chunk: Buffer) =>
-    guarded(() => {
-      step.push(chunk, emit);
-      if (step.stopped) {
-        finish();
-        up.destroy();
-      }
-    });
-  const ended = (fn: () => void) => () => {
-    if (over) return;
-    guarded(fn);
-    finish();
+    if (step.done || open.every((o) => !o)) finish();
   };
   step.start();
-  up.on('data', onData);
   res.on('drain', onDrain);
-  up.once('end', ended(() => step.end(emit)));
-  up.once('error', (e) => ended(() => step.fail(e, emit))());
-  up.once('close', () => {
-    if (!up.complete) ended(() => step.fail(new Error('Upstream connection closed before the body was complete.'), emit))();
+  ups.forEach((up, lane) => {
+    const closeLane = (fn: () => void) => {
+      if (!open[lane]) return;
+      open[lane] = false;
+      guarded(fn);
+    };
+    up.on('data', (chunk: Buffer) => guarded(() => step.push(lane, chunk, emit)));
+    up.once('end', () => closeLane(() => step.end(lane, emit)));
+    up.once('error', (e) => closeLane(() => step.fail(lane, e, emit)));
+    up.once('close', () => {
+      if (!up.complete) closeLane(() => step.fail(lane, new Error('Upstream connection closed before the body was complete.'), emit));
+    });
   });
   res.once('close', () => {
     if (over) return;
     over = true;
     step.cancel();
-    up.destroy();
+    for (const up of ups) up.destroy();
   });
 }
 

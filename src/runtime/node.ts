@@ -5,14 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
-import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { createProxy } from '../app.ts';
 import { ConfigError, configFromEnv, type Config } from '../config/load.ts';
-import { closeAgents, nodeFetch, readNodeBody } from './node-client.ts';
-import { createNodeListener, incomingHeaders, onResponseGone } from './node-server.ts';
+import { closeAgents, nodeFetch } from './node-client.ts';
+import { createNodeListener } from './node-server.ts';
 
 /**
  * Log lines to stdout, gathered and written once per event-loop turn: one write syscall for all
@@ -65,19 +65,8 @@ export function startNode(o: StartOptions): Promise<{ server: Server; port: numb
   const proxy = createProxy({
     config: o.config,
     fetch: nodeFetch,
-    readBody: readNodeBody,
     log: (entry) => write(JSON.stringify(entry)),
     resolveHost: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
-    // The Hono routes (everything but the hot chat routes) on Node: the same record and watcher.
-    headersOf: (c) => {
-      const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-      return incoming ? incomingHeaders(incoming) : undefined;
-    },
-    onCallerGone: (c, fn) => {
-      const out = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-      if (out) onResponseGone(out, fn);
-      else c.req.raw.signal.addEventListener('abort', fn, { once: true });
-    },
   });
   const server = http.createServer(createNodeListener(proxy));
   return new Promise((resolve) => {

@@ -8,7 +8,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config/load.ts';
-import { memoryImageStore } from '../../src/routing/image-host.ts';
+import { memoryImageStore } from '../../src/upstream/image-store.ts';
 import { fixtureJson } from '../support/fixtures.ts';
 import { fixtureReply, startMockUpstream, type MockUpstream } from '../support/mock-upstream.ts';
 import { INBOUND_KEY } from '../support/proxy.ts';

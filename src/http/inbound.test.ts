@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBody } from './inbound.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../canonical/index.ts';
+import { parseJsonBody, publicOrigin, webCallerRequest } from './inbound.ts';
 
 const nested = (depth: number, make: (inner: unknown) => unknown): unknown => {
   let v: unknown = 'leaf';
@@ -28,5 +29,14 @@ describe('nestsDeeperThan', () => {
     expect(() => parseJsonBody(deep)).toThrow(/nests deeper than 256/);
     const ok = '['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH);
     expect(parseJsonBody(ok)).toBeInstanceOf(Array);
+  });
+});
+
+describe('publicOrigin', () => {
+  it('is the request URL, or the forwarded proto/host when present and well-formed', () => {
+    const at = (url: string, headers?: Record<string, string>) => publicOrigin(webCallerRequest(new Request(url, { headers })));
+    expect(at('http://127.0.0.1:8787/v1/images/generations')).toBe('http://127.0.0.1:8787');
+    expect(at('http://10.0.0.2:8787/x', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'img.example.com' })).toBe('https://img.example.com');
+    expect(at('http://a:1/x', { 'x-forwarded-proto': 'javascript', 'x-forwarded-host': 'evil/path' })).toBe('http://a:1');
   });
 });

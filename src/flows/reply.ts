@@ -1,13 +1,12 @@
 /**
- * Building caller responses: JSON bodies, errors in the caller's dialect, the proxy's own headers.
- * Flows answer with a `Reply` (status, a plain header record, a body), not a Web `Response`: the
- * Hono routes turn it into one (`toResponse`), and the Node fast path writes it straight to the
- * socket without building one.
+ * What flows answer: a `Reply` (status, a plain header record, a body), not a Web `Response` — the
+ * Web edge turns it into one (http/respond.ts), the Node server writes it straight to the socket.
+ * Also JSON bodies, errors in the caller's dialect, and the proxy's own headers.
  */
 import { ProxyError, warningToken } from '../canonical/index.ts';
 import type { EncodedError } from '../../translators/types.ts';
-import { PipeBody } from './pipe.ts';
-import type { RequestScope } from './scope.ts';
+import type { PipeBody } from '../sse/byte-step.ts';
+import type { RequestScope } from '../observe/scope.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -46,12 +45,7 @@ export function warningsHeader(tokens: string[]): string {
 export interface Reply {
   status: number;
   headers: Record<string, string>;
-  body: string | Uint8Array | ReadableStream<Uint8Array> | PipeBody | null;
-}
-
-export function toResponse(reply: Reply): Response {
-  const { body } = reply;
-  return new Response((body instanceof PipeBody ? body.toStream() : body) as BodyInit | null, { status: reply.status, headers: reply.headers });
+  body: string | Uint8Array | PipeBody | null;
 }
 
 export function jsonReply(scope: RequestScope, body: unknown, status = 200, extra?: Record<string, string>): Reply {
@@ -72,7 +66,8 @@ export function errorReply(
   err: ProxyError,
   encode: (e: ProxyError) => EncodedError,
 ): Reply {
-  const enc = encode(err);
+  // Every error names a request id (Anthropic's schema requires one): the upstream's, else ours.
+  const enc = encode(err.requestId ? err : err.with({ requestId: scope.requestId }));
   const extra: Record<string, string> = { ...enc.headers };
   if (err.retryAfter !== undefined && !('retry-after' in extra)) extra['retry-after'] = String(Math.ceil(err.retryAfter));
   return jsonReply(scope, enc.body, enc.status, extra);

@@ -5,13 +5,14 @@
  * caller's dialect; streamed as one chunk per image.
  */
 import { chatToImageRequest, imageResponseToChat, type ChatRequest, type ChatResponse, type StreamFrame } from '../canonical/index.ts';
-import { contentTypeOf, createSerializer } from '../sse/serialize.ts';
-import type { ChatCall, FlowDeps } from './chat-flow.ts';
-import { deliverImages, imageUpstreamOf, runImageCall } from './image-flow.ts';
-import { inlineRemoteMedia } from './media.ts';
-import type { ResolvedTarget } from './resolve.ts';
-import { jsonReply, proxyHeaders, type Reply } from './respond.ts';
-import type { RequestScope } from './scope.ts';
+import type { RequestScope } from '../observe/scope.ts';
+import { contentTypeOf, createTextSerializer } from '../sse/serialize.ts';
+import { inlineRemoteMedia } from '../upstream/guarded-fetch.ts';
+import type { ResolvedTarget } from '../upstream/resolve.ts';
+import { streamFramingOf, type ChatCall, type FlowDeps } from './context.ts';
+import { deliverImages, imageUpstreamOf, planImages, runImageCalls } from './image-calls.ts';
+import { dryRunReply } from './plan.ts';
+import { jsonReply, proxyHeaders, type Reply } from './reply.ts';
 
 /**
  * The rule: the route's first target is an `openai` upstream and the model it sends is an OpenAI
@@ -30,18 +31,20 @@ export async function chatImageFlow(
 ): Promise<Reply> {
   const upstream = imageUpstreamOf(deps, first, chatReq.model);
   // Image URLs in the caller's turn (Gemini fileData over http) become bytes first.
-  const req = await inlineRemoteMedia(chatReq, deps.guardedFetch, scope);
+  const req = scope.flags.dryRun ? chatReq : await inlineRemoteMedia(chatReq, deps.guardedFetch, scope);
   const converted = chatToImageRequest(req, req.model);
   scope.warn(converted.warnings);
   scope.warn([{ code: 'approximated', path: 'generationConfig.responseModalities', detail: 'images-api' }]);
-  const merged = await runImageCall(deps, scope, upstream, first, converted.value, call.callerKey);
+  const plans = planImages(deps, scope, upstream, first, converted.value, call.callerKey);
+  if (scope.flags.dryRun) return dryRunReply(scope, plans[0]!);
+  const merged = await runImageCalls(deps, scope, upstream, plans, converted.value);
   // Chat callers get images inline: a URL the upstream returned is fetched into base64.
   const delivered = await deliverImages(deps, scope, merged, 'b64_json', '', first.upstream.baseUrl);
   const response = imageResponseToChat(delivered, req, scope.newId('img-'));
   if (!req.stream) return jsonReply(scope, call.caller.encodeResponse(response, req, scope));
 
   // One chunk per image (the revised prompt, if any, rides with the first); usage on the last.
-  const framing = call.caller.streamFraming?.(call.input) ?? 'sse';
+  const framing = streamFramingOf(call);
   const frames: StreamFrame[] = [];
   const chunks: ChatResponse[] = [];
   for (const choice of response.choices) {
@@ -53,12 +56,8 @@ export async function chatImageFlow(
   }
   if (chunks.length > 0 && response.usage) chunks[chunks.length - 1]!.usage = response.usage;
   for (const chunk of chunks) frames.push({ data: JSON.stringify(call.caller.encodeResponse(chunk, req, scope)) });
-  const serializer = createSerializer(framing);
-  const head = serializer.push(frames) ?? new Uint8Array(0);
-  const tail = serializer.finish() ?? new Uint8Array(0);
-  const body = new Uint8Array(head.byteLength + tail.byteLength);
-  body.set(head);
-  body.set(tail, head.byteLength);
+  const serializer = createTextSerializer(framing);
+  const body = (serializer.push(frames) ?? '') + (serializer.finish() ?? '');
   scope.markFirstByte();
   return { status: 200, headers: proxyHeaders(scope, { 'content-type': contentTypeOf(framing), 'cache-control': 'no-cache' }), body };
 }

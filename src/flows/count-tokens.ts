@@ -4,12 +4,11 @@
  */
 import { ProxyError, textOf, type ChatRequest, type Part } from '../canonical/index.ts';
 import type { CallerInput, ChatCaller } from '../../translators/types.ts';
-import type { FlowDeps } from './chat-flow.ts';
-import { upstreamTarget } from './chat-flow.ts';
-import { resolveModel } from './resolve.ts';
-import { jsonReply, type Reply } from './respond.ts';
-import type { RequestScope } from './scope.ts';
-import { callUpstream } from './upstream-call.ts';
+import type { RequestScope } from '../observe/scope.ts';
+import { resolveModel } from '../upstream/resolve.ts';
+import { callPlanned, chatUpstreamOf, readBodyText, type FlowDeps } from './context.ts';
+import { dryRunReply, planCall, upstreamTarget } from './plan.ts';
+import { jsonReply, type Reply } from './reply.ts';
 
 /** Roughly four characters a token, plus a small per-message overhead. */
 export function estimateTokens(req: ChatRequest): number {
@@ -42,18 +41,21 @@ export async function countTokensFlow(
   scope.log.model = req.model;
   const resolved = resolveModel(deps.config, req.model);
   const first = resolved.targets[0]!;
-  const upstream = deps.registry.chatUpstreams[first.upstream.dialect];
-  if (!upstream.encodeCountTokens || !upstream.decodeCountTokens) {
+  const upstream = chatUpstreamOf(deps, first);
+  const { encodeCountTokens, decodeCountTokens } = upstream;
+  if (!encodeCountTokens || !decodeCountTokens) {
     scope.warn([{ code: 'estimated', path: 'input_tokens' }]);
     return jsonReply(scope, encode(estimateTokens(req)), 200, { 'x-interlingua-token-count': 'estimated' });
   }
-  const success = await callUpstream(deps.fetch, scope, {
-    targets: [first],
-    build: (t) => upstream.encodeCountTokens!(req, upstreamTarget(t, callerKey, deps.config), scope),
-    decodeError: (_t, status, body, headers) => upstream.decodeError(status, body, headers),
-  });
-  const body: unknown = await success.res.json().catch(() => {
-    throw new ProxyError('upstream', 'Upstream returned a token count that is not JSON.');
-  });
-  return jsonReply(scope, encode(upstream.decodeCountTokens(body)));
+  const attempts = planCall(scope, [first], (t) => ({ request: encodeCountTokens(req, upstreamTarget(t, callerKey, deps.config), scope), warnings: [], passthrough: false }));
+  if (scope.flags.dryRun) return dryRunReply(scope, attempts);
+  const success = await callPlanned(deps, scope, attempts, () => upstream.decodeError);
+  const text = await readBodyText(success, scope);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ProxyError('upstream', 'Upstream returned a token count that is not JSON.', { raw: text.slice(0, 2000) });
+  }
+  return jsonReply(scope, encode(decodeCountTokens(body)));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProxyError } from '../canonical/index.ts';
-import { cacheApiImageStore, fetchImageAsBase64, hostImage, memoryImageStore, publicOrigin, serveHosted, type CacheLike, type ImageStore } from './image-host.ts';
+import { cacheApiImageStore, fetchImageAsBase64, findHosted, hostImage, memoryImageStore, type CacheLike, type ImageStore } from './image-store.ts';
 
 const bytes = (n: number, fill = 1) => new Uint8Array(n).fill(fill);
 
@@ -70,30 +70,22 @@ describe('cacheApiImageStore', () => {
 });
 
 describe('hosting', () => {
-  it('hostImage gives an unguessable URL that serveHosted answers until expiry', async () => {
+  it('hostImage gives an unguessable URL that findHosted answers until expiry', async () => {
     let t = 0;
     const store = memoryImageStore({ now: () => t });
     const url = await hostImage(store, 'https://proxy.example', { b64: 'AAEC', mediaType: 'image/jpeg' });
     const m = /^https:\/\/proxy\.example\/v1\/images\/hosted\/([A-Za-z0-9]{40}\.jpg)$/.exec(url);
     expect(m).not.toBeNull();
-    const res = await serveHosted(store, m![1]!, t);
-    expect(res?.headers.get('content-type')).toBe('image/jpeg');
-    expect(new Uint8Array(await res!.arrayBuffer())).toEqual(new Uint8Array([0, 1, 2]));
-    expect(await serveHosted(store, '../etc/passwd', t)).toBeUndefined();
+    const found = await findHosted(store, m![1]!);
+    expect(found?.mediaType).toBe('image/jpeg');
+    expect(found?.bytes).toEqual(new Uint8Array([0, 1, 2]));
+    expect(await findHosted(store, '../etc/passwd')).toBeUndefined();
     t = 3_600_000;
-    expect(await serveHosted(store, m![1]!, t)).toBeUndefined();
+    expect(await findHosted(store, m![1]!)).toBeUndefined();
   });
 
   it('hostImage refuses base64 that does not decode', async () => {
     await expect(hostImage(memoryImageStore(), 'https://p', { b64: '...TRUNCATED' })).rejects.toMatchObject({ status: 502 });
-  });
-
-  it('publicOrigin: the request URL, or the forwarded proto/host when present', () => {
-    expect(publicOrigin(new Request('http://127.0.0.1:8787/v1/images/generations'))).toBe('http://127.0.0.1:8787');
-    const fwd = new Request('http://10.0.0.2:8787/x', { headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'img.example.com' } });
-    expect(publicOrigin(fwd)).toBe('https://img.example.com');
-    const bad = new Request('http://a:1/x', { headers: { 'x-forwarded-proto': 'javascript', 'x-forwarded-host': 'evil/path' } });
-    expect(publicOrigin(bad)).toBe('http://a:1');
   });
 
   it('fetchImageAsBase64 fetches from the upstream host only', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { warningsHeader } from './respond.ts';
+import { warningsHeader } from './reply.ts';
 
 describe('warnings header', () => {
   it('is a valid header value whatever the paths hold', () => {

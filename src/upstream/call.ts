@@ -1,30 +1,33 @@
 /**
  * Calling upstream: first-byte timeout, retries with backoff and jitter (honouring retry-after),
- * fallback through the route's upstreams, all before the first byte reaches the caller.
+ * fallback through the planned attempts, all before the first byte reaches the caller.
  */
-import { ProxyError } from '../canonical/index.ts';
+import { ProxyError, type FetchLike, type Warning } from '../canonical/index.ts';
 import type { UpstreamHttpRequest } from '../../translators/types.ts';
 import type { ResolvedTarget } from './resolve.ts';
-import { DryRun, assertStrict, jsonOrText, redactHeaders } from './debug.ts';
-import { asProxyError, type FetchLike, type RequestScope } from './scope.ts';
+import { jsonOrText } from '../observe/debug.ts';
+import { asProxyError, type RequestScope } from '../observe/scope.ts';
+import { redactHeaders, scrubError, secretValues } from './secrets.ts';
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504, 529]);
 
-export interface UpstreamSuccess {
-  res: Response;
+/** One target of a call with the request encoded for it. */
+export interface Attempt {
   target: ResolvedTarget;
   request: UpstreamHttpRequest;
-  /** Index of the target in the route (0 = first choice). */
-  targetIndex: number;
+  /** What the encoding could not carry: reported once this target is tried. */
+  warnings?: Warning[];
 }
 
-export interface CallPlan {
-  targets: ResolvedTarget[];
-  /** Build (encode) the request for one target; may throw a ProxyError for that dialect. */
-  build(target: ResolvedTarget): UpstreamHttpRequest;
-  /** Decode a failed upstream response for that target's dialect. */
-  decodeError(target: ResolvedTarget, status: number, body: string, headers: Record<string, string>): ProxyError;
+export interface UpstreamSuccess<A extends Attempt = Attempt> {
+  res: Response;
+  attempt: A;
+  /** Index of the attempt in the plan (0 = first choice). */
+  index: number;
 }
+
+/** Decode a failed upstream response in that target's dialect. */
+export type DecodeUpstreamError = (target: ResolvedTarget, status: number, body: string, headers: Record<string, string>) => ProxyError;
 
 export function headersToRecord(h: Headers): Record<string, string> {
   const out: Record<string, string> = {};
@@ -32,42 +35,6 @@ export function headersToRecord(h: Headers): Record<string, string> {
     out[key] = value;
   });
   return out;
-}
-
-const SECRET_HEADERS = ['authorization', 'x-api-key', 'x-goog-api-key', 'api-key'];
-/** Key shapes of the vendors, masked wherever an upstream echoes one back. */
-const KEY_PATTERNS: Array<[RegExp, string]> = [
-  [/\b(sk-(?:ant-|proj-)?)[A-Za-z0-9_*-]{8,}/g, '$1***'],
-  [/\bAIza[0-9A-Za-z_-]{10,}/g, 'AIza***'],
-];
-
-/** Strip anything that echoes a credential from an upstream error before the caller sees it. */
-export function scrubSecrets(err: ProxyError, req: UpstreamHttpRequest): ProxyError {
-  const secrets: string[] = [];
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (!SECRET_HEADERS.includes(name.toLowerCase())) continue;
-    const v = value.replace(/^Bearer\s+/i, '').trim();
-    if (v.length >= 4) secrets.push(v);
-  }
-  const clean = (text: string | undefined) => {
-    if (text === undefined) return undefined;
-    let out = text;
-    for (const s of secrets) out = out.split(s).join('***');
-    for (const [re, by] of KEY_PATTERNS) out = out.replace(re, by);
-    return out;
-  };
-  const message = clean(err.message)!;
-  const raw = clean(err.raw);
-  if (message === err.message && raw === err.raw) return err;
-  return new ProxyError(err.kind, message, {
-    status: err.status,
-    param: err.param,
-    code: err.code,
-    raw,
-    retryAfter: err.retryAfter,
-    requestId: err.requestId,
-    upstreamType: err.upstreamType,
-  });
 }
 
 /** `retry-after` in seconds (delta-seconds or an HTTP date), if present. */
@@ -142,27 +109,31 @@ async function fetchOnce(
 }
 
 /**
- * Try each target in order, each up to its retry count, until one answers 2xx. Returns that
- * response (body unread), or throws the last failure as a ProxyError.
+ * Try each attempt in order, each up to its upstream's retry count, until one answers 2xx.
+ * Returns that response (body unread), or throws the last failure as a ProxyError.
  */
-export async function callUpstream(fetch: FetchLike, scope: RequestScope, plan: CallPlan): Promise<UpstreamSuccess> {
+export async function callUpstream<A extends Attempt>(
+  fetch: FetchLike,
+  scope: RequestScope,
+  attempts: readonly A[],
+  decodeError: DecodeUpstreamError,
+): Promise<UpstreamSuccess<A>> {
   let last: ProxyError | undefined;
-  let attempts = 0;
-  for (let ti = 0; ti < plan.targets.length; ti++) {
-    const target = plan.targets[ti]!;
-    const { retry, timeouts } = target.upstream;
-    const request = plan.build(target);
-    if (scope.flags.strict) assertStrict(scope.warnings, target.upstream.name);
-    if (scope.flags.dryRun) throw new DryRun(request, target);
+  let tries = 0;
+  for (let ti = 0; ti < attempts.length; ti++) {
+    const attempt = attempts[ti]!;
+    const { target, request } = attempt;
+    const { retry, timeouts, secretHeaders } = target.upstream;
+    if (attempt.warnings) scope.warn(attempt.warnings);
     scope.dump?.(`upstream request → ${target.upstream.name}`, {
       method: request.method,
       url: request.url,
-      headers: redactHeaders(request.headers),
+      headers: redactHeaders(request.headers, secretHeaders),
       body: jsonOrText(request.body),
     });
     for (let n = 1; n <= retry.attempts; n++) {
-      attempts++;
-      scope.log.attempts = attempts;
+      tries++;
+      scope.log.attempts = tries;
       scope.log.upstream = target.upstream.name;
       let retryable = false;
       let waitSec: number | undefined;
@@ -172,16 +143,16 @@ export async function callUpstream(fetch: FetchLike, scope: RequestScope, plan: 
         scope.addUpstreamTime(scope.now() - sentAt);
         if (res.ok) {
           if (ti > 0) scope.log.fallback = true;
-          return { res, target, request, targetIndex: ti };
+          return { res, attempt, index: ti };
         }
         const body = await res.text();
         const headers = headersToRecord(res.headers);
-        last = scrubSecrets(plan.decodeError(target, res.status, body, headers), request);
+        last = scrubError(decodeError(target, res.status, body, headers), secretValues(request.headers, secretHeaders));
         retryable = RETRYABLE_STATUS.has(res.status);
         waitSec = last.retryAfter ?? parseRetryAfter(res.headers.get('retry-after'), scope.now());
       } catch (e) {
         last = asProxyError(e, scope);
-        // The caller went away: nothing more to try.
+        // The caller went away, or the request ran out of time: nothing more to try.
         if (scope.aborted) throw last;
         retryable = true;
       }

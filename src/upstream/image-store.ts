@@ -7,8 +7,8 @@
  * by default (Node), or `cacheApiImageStore(caches.default)` on Workers. Both are runtime-neutral.
  */
 import { ProxyError, base64ToBytes, bytesToBase64, imageExtension, type GeneratedImage } from '../canonical/index.ts';
-import type { GuardedFetch } from './media.ts';
-import { randomToken } from './scope.ts';
+import type { GuardedFetch } from './guarded-fetch.ts';
+import { randomToken } from '../observe/scope.ts';
 
 /** How long a hosted image stays reachable (OpenAI's own URLs last 60 minutes). */
 export const HOSTED_TTL_MS = 60 * 60 * 1000;
@@ -115,19 +115,6 @@ export function cacheApiImageStore(cache: CacheLike, now: () => number = Date.no
   };
 }
 
-/**
- * The origin callers reached the proxy at: the request URL's, or what a reverse proxy says in
- * `x-forwarded-proto` / `x-forwarded-host` when it sent them.
- */
-export function publicOrigin(req: Request): string {
-  const url = new URL(req.url);
-  const proto = req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
-  const host = req.headers.get('x-forwarded-host')?.split(',')[0]?.trim();
-  const scheme = proto === 'http' || proto === 'https' ? proto : url.protocol.slice(0, -1);
-  const authority = host && /^[A-Za-z0-9.\-:[\]]+$/.test(host) ? host : url.host;
-  return `${scheme}://${authority}`;
-}
-
 /** Hosted names: 40 random base62 characters (≈ 238 bits) and the image's extension. */
 const HOSTED_NAME = /^([A-Za-z0-9]{40})\.(png|jpg|webp|gif)$/;
 
@@ -141,22 +128,10 @@ export async function hostImage(store: ImageStore, origin: string, image: Genera
   return `${origin}${HOSTED_PREFIX}${id}.${imageExtension(mediaType)}`;
 }
 
-/** `GET /v1/images/hosted/<name>`: the bytes, or `undefined` (→ 404) when unknown or expired. */
-export async function serveHosted(store: ImageStore, name: string, now: number): Promise<Response | undefined> {
+/** A hosted image by its public name (`<40 chars>.<ext>`), or `undefined` when unknown or expired. */
+export async function findHosted(store: ImageStore, name: string): Promise<StoredImage | undefined> {
   const m = HOSTED_NAME.exec(name);
-  if (!m) return undefined;
-  const item = await store.get(m[1]!);
-  if (!item) return undefined;
-  const maxAge = Math.max(0, Math.floor((item.expiresAt - now) / 1000));
-  return new Response(item.bytes as Uint8Array<ArrayBuffer>, {
-    status: 200,
-    headers: {
-      'content-type': item.mediaType,
-      'content-length': String(item.bytes.byteLength),
-      'cache-control': `private, max-age=${maxAge}`,
-      'x-content-type-options': 'nosniff',
-    },
-  });
+  return m ? store.get(m[1]!) : undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProxyError } from '../canonical/index.ts';
-import { createGuardedFetch, isForbiddenAddress } from './media.ts';
+import { createGuardedFetch, isForbiddenAddress } from './guarded-fetch.ts';
 
 describe('guarded fetch', () => {
   it('classifies private, loopback, link-local and metadata addresses', () => {

@@ -2,36 +2,8 @@
  * Per-request state of the generic flow: ids, clock, warnings, the upstream abort controller and
  * the fields of the one log line written when the request ends.
  */
-import { ProxyError, type DialectId, type Warning } from '../canonical/index.ts';
+import { ProxyError, type Cancel, type DialectId, type Warning } from '../canonical/index.ts';
 import type { TranslateContext } from '../../translators/types.ts';
-
-/**
- * An abort source as cheap as a flag: what a runtime's own client needs of the request's abort
- * (an AbortController and its listeners cost several µs per request on Node 20).
- */
-export interface Cancel {
-  readonly aborted: boolean;
-  readonly reason: unknown;
-  /** Call `fn` on abort; returns the unsubscribe. */
-  onAbort(fn: () => void): () => void;
-}
-
-/** Upstream HTTP client. `connectTimeoutMs` is honoured where the runtime controls sockets. */
-export type FetchLike = ((
-  input: string,
-  init: RequestInit & {
-    connectTimeoutMs?: number;
-    firstByteTimeoutMs?: number;
-    /** Given instead of `signal` to a client that `handlesTimeouts`. */
-    cancel?: Cancel;
-  },
-) => Promise<Response>) & {
-  /**
-   * The client enforces `firstByteTimeoutMs` itself (rejecting with a ProxyError 'timeout'),
-   * so the flow need not build an AbortController and a timer per attempt.
-   */
-  handlesTimeouts?: boolean;
-};
 
 export interface LogEntry {
   time: string;
@@ -95,6 +67,9 @@ export class RequestScope implements TranslateContext, Cancel {
   streaming = false;
   private onDone?: () => void;
   private firstByteAt?: number;
+  #deadline?: ReturnType<typeof setTimeout>;
+  /** How a stream ended, when it ended with an error (for the log line). */
+  #streamError?: ProxyError;
 
   constructor(
     route: string,
@@ -168,17 +143,34 @@ export class RequestScope implements TranslateContext, Cancel {
     if (list) for (const fn of list) fn();
   }
 
+  /**
+   * The whole request, stream included, must be over within `ms` (`timeouts.totalMs`): past it
+   * the upstream work is aborted with a timeout, which a non-stream request answers with a 504 and
+   * a stream ends with its dialect's error event. Cleared when the request is over.
+   */
+  setDeadline(ms: number): void {
+    if (this.#deadline !== undefined || this.aborted) return;
+    this.#deadline = setTimeout(() => this.abort(new ProxyError('timeout', `The request did not complete within ${ms} ms (timeouts.totalMs).`)), ms);
+  }
+
   /** Run `fn` once the request is over: now, or at the end of its stream. */
   whenDone(fn: () => void): void {
     if (this.streaming) this.onDone = fn;
-    else fn();
+    else this.#over(fn);
   }
 
-  /** A stream has ended (however it ended). */
-  streamEnded(): void {
+  /** A stream has ended (however it ended; `error` when it ended with one). */
+  streamEnded(error?: ProxyError): void {
+    if (error) this.#streamError = error;
     const fn = this.onDone;
     this.onDone = undefined;
     this.streaming = false;
+    this.#over(fn);
+  }
+
+  #over(fn?: () => void): void {
+    clearTimeout(this.#deadline);
+    this.#deadline = undefined;
     fn?.();
   }
 
@@ -198,7 +190,8 @@ export class RequestScope implements TranslateContext, Cancel {
     this.log.durationMs = end - this.started;
     if (this.firstByteAt !== undefined) this.log.ttfbMs = this.firstByteAt - this.started;
     if (this.warnings.length) this.log.warnings = this.warnings.map((w) => `${w.code}:${w.path}`);
-    if (error) this.log.error = error;
+    const failed = error ?? (this.#streamError && `${this.#streamError.kind}: ${this.#streamError.message}`);
+    if (failed) this.log.error = failed;
     return this.log;
   }
 }

@@ -3,11 +3,11 @@
  * where it can be asked (upstreams with a key of their own), kept behind a short cache. An
  * upstream model is listed only when the config routes that name to that upstream.
  */
+import type { FetchLike } from '../canonical/index.ts';
 import type { ModelInfo } from '../../translators/types.ts';
 import type { Registry } from '../../translators/index.ts';
 import type { Config, Upstream } from '../config/load.ts';
-import { listedModels, resolveModel } from './resolve.ts';
-import type { FetchLike } from './scope.ts';
+import { listedModels, resolveModel } from '../upstream/resolve.ts';
 
 const TTL_MS = 5 * 60_000;
 const TIMEOUT_MS = 5_000;

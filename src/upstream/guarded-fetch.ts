@@ -3,9 +3,7 @@
  * image results to encode): http/https only, no loopback/private/link-local/metadata addresses
  * unless allow-listed, every redirect re-checked, size cap, timeout, content-type check.
  */
-import { ProxyError, type ChatRequest, type MediaSource, type Message, type Part } from '../canonical/index.ts';
-import { readCapped } from './inbound.ts';
-import type { FetchLike } from './scope.ts';
+import { ProxyError, bytesToBase64, readCapped, type ChatRequest, type FetchLike, type MediaSource, type Message, type Part } from '../canonical/index.ts';
 
 export interface FetchedMedia {
   data: Uint8Array;
@@ -96,16 +94,10 @@ export function createGuardedFetch(o: GuardOptions): GuardedFetch {
   };
 }
 
-export function toBase64(bytes: Uint8Array): string {
-  let bin = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(bin);
-}
-
 async function inlineSource(source: MediaSource, fetch: GuardedFetch, signal: AbortSignal): Promise<MediaSource> {
   if (source.type !== 'url' || !/^https?:/i.test(source.url)) return source;
   const got = await fetch(source.url, { signal });
-  return { type: 'base64', mediaType: source.mediaType ?? got.mediaType, data: toBase64(got.data) };
+  return { type: 'base64', mediaType: source.mediaType ?? got.mediaType, data: bytesToBase64(got.data) };
 }
 
 async function inlinePart(p: Part, fetch: GuardedFetch, signal: AbortSignal): Promise<Part> {

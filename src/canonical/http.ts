@@ -1,0 +1,69 @@
+/**
+ * HTTP helpers every layer shares, whichever runtime makes the call: the upstream client's shape
+ * (`FetchLike`), a cheap abort source (`Cancel`), and reading a body under a size cap with
+ * nothing but Web standard APIs.
+ */
+
+/**
+ * An abort source as cheap as a flag: what a runtime's own client needs of the request's abort
+ * (an AbortController and its listeners cost several µs per request on Node 20).
+ */
+export interface Cancel {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  /** Call `fn` on abort; returns the unsubscribe. */
+  onAbort(fn: () => void): () => void;
+}
+
+/** Upstream HTTP client. `connectTimeoutMs` is honoured where the runtime controls sockets. */
+export type FetchLike = ((
+  input: string,
+  init: RequestInit & {
+    connectTimeoutMs?: number;
+    firstByteTimeoutMs?: number;
+    /** Given instead of `signal` to a client that `handlesTimeouts`. */
+    cancel?: Cancel;
+  },
+) => Promise<Response>) & {
+  /**
+   * The client enforces `firstByteTimeoutMs` itself (rejecting with a ProxyError 'timeout'),
+   * so the flow need not build an AbortController and a timer per attempt.
+   */
+  handlesTimeouts?: boolean;
+};
+
+/**
+ * All bytes of a body, refused with `tooBig()` past `limit` — checked against a declared
+ * content-length first, then while reading (a body need not declare its size).
+ */
+export async function readCapped(
+  body: ReadableStream<Uint8Array> | null,
+  declaredLength: string | null,
+  limit: number,
+  tooBig: () => Error,
+): Promise<Uint8Array> {
+  if (Number(declaredLength ?? 0) > limit) throw tooBig();
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooBig();
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+

@@ -1,0 +1,78 @@
+/**
+ * The one generic chat flow: decode → route → plan (encode per target) → call → decode → encode,
+ * for every pair of dialects, with same-dialect passthrough as the fast, lossless special case.
+ * `n > 1` against a one-choice upstream goes to the fan-out flow; image output asked of an OpenAI
+ * image model to the chat-to-images flow.
+ */
+import { asksForImages, type ChatRequest } from '../canonical/index.ts';
+import type { RequestScope } from '../observe/scope.ts';
+import { inlineRemoteMedia } from '../upstream/guarded-fetch.ts';
+import { resolveModel } from '../upstream/resolve.ts';
+import { chatImageFlow, isOpenAIImageTarget } from './chat-to-images.ts';
+import {
+  assertEventStream,
+  callPlanned,
+  chatUpstreamOf,
+  decodeText,
+  keptUpstreamHeaders,
+  planChat,
+  readBodyText,
+  readResponse,
+  streamReply,
+  type ChatCall,
+  type FlowDeps,
+} from './context.ts';
+import { fanOutFlow } from './fan-out.ts';
+import { dryRunReply } from './plan.ts';
+import { jsonReply, proxyHeaders, type Reply } from './reply.ts';
+
+export async function chatFlow(deps: FlowDeps, scope: RequestScope, call: ChatCall): Promise<Reply> {
+  const { caller } = call;
+  scope.log.caller = caller.id;
+
+  const decoded = caller.decodeRequest(call.input, scope);
+  scope.warn(decoded.warnings);
+  let req: ChatRequest = decoded.value;
+  scope.log.model = req.model;
+
+  const resolved = resolveModel(deps.config, req.model);
+  if (resolved.route?.strict) scope.flags.strict = true;
+  const first = resolved.targets[0]!;
+  // Image output asked of an OpenAI image model: an images call, not a chat call.
+  if (asksForImages(req) && isOpenAIImageTarget(first)) return chatImageFlow(deps, scope, call, req, first);
+  // The upstream cannot return several choices in one call.
+  const n = req.candidateCount ?? 1;
+  if (n > 1 && !chatUpstreamOf(deps, first).multipleChoices) return fanOutFlow(deps, scope, call, req, resolved, n);
+
+  // Media the upstream cannot fetch itself is fetched (guarded) and inlined first; a dry-run
+  // shows the URLs instead of fetching them.
+  if ((chatUpstreamOf(deps, first).inlineMediaOnly || first.upstream.inlineMedia) && !scope.flags.dryRun) {
+    req = await inlineRemoteMedia(req, deps.guardedFetch, scope);
+  }
+
+  const attempts = planChat(deps, scope, call, req, resolved.targets, { defaultMaxTokens: resolved.route?.defaultMaxTokens, allowPassthrough: true });
+  if (scope.flags.dryRun) return dryRunReply(scope, attempts);
+  const success = await callPlanned(deps, scope, attempts, (t) => chatUpstreamOf(deps, t).decodeError);
+  const upstream = chatUpstreamOf(deps, success.attempt.target);
+  const { res } = success;
+  const idleMs = success.attempt.target.upstream.timeouts.idleMs;
+
+  if (success.attempt.passthrough) {
+    const headers = keptUpstreamHeaders(res);
+    if (req.stream) {
+      await assertEventStream(success, scope);
+      return streamReply(deps, scope, call, req, [{ res, upstream, idleMs }], { passthrough: true, headers });
+    }
+    // Forward the bytes untouched, but only once they are known to be a response.
+    const text = await readBodyText(success, scope);
+    decodeText(text, success, upstream, req, scope, false);
+    return { status: res.status, headers: proxyHeaders(scope, headers), body: text };
+  }
+
+  if (req.stream) {
+    await assertEventStream(success, scope);
+    return streamReply(deps, scope, call, req, [{ res, upstream, idleMs }], { passthrough: false });
+  }
+  const response = await readResponse(success, upstream, req, scope);
+  return jsonReply(scope, caller.encodeResponse(response, req, scope), 200);
+}

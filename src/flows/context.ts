@@ -1,0 +1,197 @@
+/**
+ * The plumbing every flow shares: what a flow is given (`FlowDeps`), one chat call's input, the
+ * planned upstream call with its deadline, reading and checking a non-stream upstream body, and
+ * turning an upstream stream into the caller's streamed reply through the one pipeline.
+ */
+import { MAX_JSON_DEPTH, ProxyError, mayCarrySignatures, nestsDeeperThan, type ChatRequest, type ChatResponse, type FetchLike } from '../canonical/index.ts';
+import type { CallerInput, ChatCaller, ChatUpstream } from '../../translators/types.ts';
+import type { Registry } from '../../translators/index.ts';
+import type { Config } from '../config/load.ts';
+import { asProxyError, type RequestScope } from '../observe/scope.ts';
+import { PipeBody } from '../sse/byte-step.ts';
+import { streamPipeline } from '../sse/pipeline.ts';
+import { contentTypeOf, type Framing } from '../sse/serialize.ts';
+import { callUpstream, type UpstreamSuccess } from '../upstream/call.ts';
+import type { GuardedFetch } from '../upstream/guarded-fetch.ts';
+import type { ImageStore } from '../upstream/image-store.ts';
+import type { ResolvedTarget } from '../upstream/resolve.ts';
+import { planCall, upstreamTarget, type PlannedAttempt } from './plan.ts';
+import { proxyHeaders, type Reply } from './reply.ts';
+
+export interface FlowDeps {
+  config: Config;
+  registry: Registry;
+  fetch: FetchLike;
+  guardedFetch: GuardedFetch;
+  /** Where images are hosted for callers that want a URL. */
+  imageStore: ImageStore;
+}
+
+export interface ChatCall {
+  caller: ChatCaller;
+  input: CallerInput;
+  /** The body as received, for byte-exact passthrough. */
+  rawBody: string;
+  /** The caller's credential, forwarded to upstreams that have no key of their own. */
+  callerKey?: string;
+}
+
+/** Call the planned attempts in order (retries and fallbacks inside), under the request's deadline. */
+export function callPlanned<A extends PlannedAttempt>(
+  deps: FlowDeps,
+  scope: RequestScope,
+  attempts: readonly A[],
+  decodeError: (t: ResolvedTarget) => ChatUpstream['decodeError'],
+): Promise<UpstreamSuccess<A>> {
+  scope.setDeadline(attempts[0]!.target.upstream.timeouts.totalMs);
+  return callUpstream(deps.fetch, scope, attempts, (t, status, body, headers) => decodeError(t)(status, body, headers));
+}
+
+/** The chat upstream dialect of a target. */
+export function chatUpstreamOf(deps: FlowDeps, t: ResolvedTarget): ChatUpstream {
+  return deps.registry.chatUpstreams[t.upstream.dialect];
+}
+
+/**
+ * Encode a chat request for each target (a pure plan): a same-dialect target gets the caller's
+ * own body with only model and credentials changed, unless it carries a signature another vendor
+ * issued (then it is translated, which drops what the upstream did not issue) or the caller wants
+ * a stream framing the upstream does not speak.
+ */
+export function planChat(
+  deps: FlowDeps,
+  scope: RequestScope,
+  call: ChatCall,
+  req: ChatRequest,
+  targets: readonly ResolvedTarget[],
+  o: { defaultMaxTokens?: number; allowPassthrough: boolean },
+): PlannedAttempt[] {
+  const framing = streamFramingOf(call);
+  return planCall(scope, targets, (t) => {
+    const upstream = chatUpstreamOf(deps, t);
+    const target = upstreamTarget(t, call.callerKey, deps.config, o.defaultMaxTokens);
+    const same =
+      o.allowPassthrough && upstream.id === call.caller.id && (!req.stream || framing === 'sse') && !mayCarrySignatures(call.rawBody);
+    if (same) return { request: withTargetHeaders(upstream.encodePassthrough(call.input, call.rawBody, target), target.options.headers), warnings: [], passthrough: true };
+    const enc = upstream.encodeRequest(req, target, scope);
+    return { request: withTargetHeaders(enc.value, target.options.headers), warnings: enc.warnings, passthrough: false };
+  });
+}
+
+function withTargetHeaders<R extends { headers: Record<string, string> }>(req: R, headers: Record<string, string> | undefined): R {
+  return headers ? { ...req, headers: { ...headers, ...req.headers } } : req;
+}
+
+export function streamFramingOf(call: ChatCall): Framing {
+  return call.caller.streamFraming?.(call.input) ?? 'sse';
+}
+
+/** Read and decode a non-stream upstream body; garbage becomes a 502 in the caller's dialect. */
+export async function readResponse(
+  success: UpstreamSuccess,
+  upstream: ChatUpstream,
+  req: ChatRequest,
+  scope: RequestScope,
+): Promise<ChatResponse> {
+  return decodeText(await readBodyText(success, scope), success, upstream, req, scope);
+}
+
+/** Parse and decode an upstream body; garbage (not JSON, wrong shape, an error inside) → 502. */
+export function decodeText(
+  text: string,
+  success: UpstreamSuccess,
+  upstream: ChatUpstream,
+  req: ChatRequest,
+  scope: RequestScope,
+  /** A model-side failure (Gemini MALFORMED_FUNCTION_CALL) becomes an error for foreign callers. */
+  failOnErrorFinish = true,
+): ChatResponse {
+  const name = success.attempt.target.upstream.name;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ProxyError('upstream', `Upstream ${name} returned a body that is not JSON.`, { raw: text.slice(0, 2000) });
+  }
+  if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
+    throw new ProxyError('upstream', `Upstream ${name} returned JSON nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  }
+  let response: ChatResponse;
+  try {
+    response = upstream.decodeResponse(body, req, scope);
+  } catch (e) {
+    if (e instanceof ProxyError) throw e;
+    throw new ProxyError('upstream', `Upstream ${name} returned a response of an unexpected shape.`);
+  }
+  scope.usage(response.usage?.inputTokens, response.usage?.outputTokens);
+  scope.dump?.(`upstream response ← ${name}`, body);
+  if (failOnErrorFinish && response.choices.length > 0 && response.choices.every((c) => c.finishReason.unified === 'error')) {
+    const raw = response.choices[0]!.finishReason.raw ?? 'error';
+    throw new ProxyError('upstream', `Upstream stopped with ${raw}: the model produced an invalid response.`, { code: raw });
+  }
+  return response;
+}
+
+/** Read a whole upstream body, bounded by the upstream's idle timeout. */
+export async function readBodyText(success: UpstreamSuccess, scope: RequestScope): Promise<string> {
+  const { idleMs } = success.attempt.target.upstream.timeouts;
+  const timer = setTimeout(() => scope.abort(new ProxyError('timeout', `Upstream body not received within ${idleMs} ms.`)), idleMs);
+  try {
+    const text = await success.res.text();
+    scope.markFirstByte();
+    return text;
+  } catch (e) {
+    throw asProxyError(e, scope);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Copy the upstream headers worth keeping into fresh caller headers (never mutate upstream's). */
+export function keptUpstreamHeaders(res: Response): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ['content-type', 'retry-after', 'request-id', 'x-request-id', 'openai-processing-ms']) {
+    const v = res.headers.get(name);
+    if (v !== null) out[name === 'x-request-id' ? 'x-upstream-request-id' : name] = v;
+  }
+  return out;
+}
+
+/**
+ * An upstream answer to a stream request that is not an event stream (an HTML error page, a JSON
+ * body) is a 502 before the caller's stream starts. A missing content type is given the benefit
+ * of the doubt: the pipeline then ends garbage with an error event.
+ */
+export async function assertEventStream(success: UpstreamSuccess, scope: RequestScope): Promise<void> {
+  const { res } = success;
+  if (res.status === 204 || res.status === 205) throw new ProxyError('upstream', 'Upstream returned no stream body.');
+  const type = res.headers.get('content-type');
+  if (type === null || /^\s*text\/event-stream\b/i.test(type)) return;
+  const text = await readBodyText(success, scope).catch(() => '');
+  throw new ProxyError('upstream', `Upstream ${success.attempt.target.upstream.name} answered a stream request with ${type.split(';')[0]} instead of an event stream.`, {
+    raw: text.slice(0, 2000),
+  });
+}
+
+/** The caller's streamed reply: the upstream bodies through the one pipeline. */
+export function streamReply(
+  deps: FlowDeps,
+  scope: RequestScope,
+  call: ChatCall,
+  req: ChatRequest,
+  successes: ReadonlyArray<{ res: Response; upstream: ChatUpstream; idleMs: number }>,
+  o: { passthrough: boolean; headers?: Record<string, string> },
+): Reply {
+  const framing = streamFramingOf(call);
+  const step = streamPipeline({
+    scope,
+    decoders: successes.map((s) => s.upstream.createStreamDecoder(req, scope)),
+    encoder: call.caller.createStreamEncoder(successes.length > 1 ? { ...req, candidateCount: successes.length } : req, scope),
+    framing,
+    passthrough: o.passthrough,
+    maxFrameBytes: deps.config.limits.maxSseBufferBytes,
+    idleMs: Math.max(...successes.map((s) => s.idleMs)),
+  });
+  const headers = proxyHeaders(scope, { ...o.headers, 'content-type': contentTypeOf(framing), 'cache-control': 'no-cache' });
+  return { status: 200, headers, body: new PipeBody(successes.map((s) => s.res), step) };
+}

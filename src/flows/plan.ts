@@ -1,0 +1,113 @@
+/**
+ * Planning an upstream call, a pure step before any I/O: each target of the route encoded for its
+ * dialect (with what the encoding could not carry), strict mode applied, and the dry-run answer
+ * made from the plan instead of from a call.
+ *
+ * Strict mode keeps only the targets that carry the request without loss: a lossless first
+ * choice is still tried, a lossy fallback never is; when no target is lossless the request is a
+ * 400 naming what could not be carried, and nothing is sent.
+ */
+import { ProxyError, warningToken, type Warning } from '../canonical/index.ts';
+import type { UpstreamTarget } from '../../translators/types.ts';
+import type { Config } from '../config/load.ts';
+import type { Attempt } from '../upstream/call.ts';
+import type { ResolvedTarget } from '../upstream/resolve.ts';
+import { redactHeaders } from '../upstream/secrets.ts';
+import type { RequestScope } from '../observe/scope.ts';
+import { elideBase64 } from '../observe/debug.ts';
+import { jsonReply, type Reply } from './reply.ts';
+
+/** One planned attempt: where, what, what it loses, and whether it is a same-dialect passthrough. */
+export interface PlannedAttempt extends Attempt {
+  warnings: Warning[];
+  passthrough: boolean;
+}
+
+/** What a dialect's encoder needs to know of a routed target. */
+export function upstreamTarget(t: ResolvedTarget, callerKey: string | undefined, config: Config, defaultMaxTokens?: number): UpstreamTarget {
+  const u = t.upstream;
+  return {
+    name: u.name,
+    baseUrl: u.baseUrl,
+    model: t.model,
+    apiKey: u.apiKey ?? (config.keys.length === 0 ? callerKey : undefined),
+    options: {
+      defaultMaxTokens: defaultMaxTokens ?? u.defaultMaxTokens,
+      anthropicVersion: u.anthropicVersion,
+      anthropicBeta: u.anthropicBeta,
+      imageMask: u.imageMask,
+      headers: u.headers,
+    },
+  };
+}
+
+/** Warnings strict mode refuses: everything that changes meaning (estimates are not). */
+export function lossOf(warnings: readonly Warning[]): Warning[] {
+  return warnings.filter((w) => w.code !== 'estimated');
+}
+
+function strictError(lost: Warning[], upstream: string): ProxyError {
+  const tokens = [...new Set(lost.map(warningToken))];
+  return new ProxyError('invalid-request', `Strict mode: this request cannot be carried to upstream '${upstream}' without loss: ${tokens.join(', ')}.`, {
+    code: 'strict_mode_violation',
+    param: lost[0]!.path,
+  });
+}
+
+/**
+ * Encode the request for every target in fallback order. `encode` may throw a ProxyError (the
+ * request cannot be sent to that dialect at all), which refuses the call.
+ */
+export function planCall(
+  scope: RequestScope,
+  targets: readonly ResolvedTarget[],
+  encode: (t: ResolvedTarget) => Omit<PlannedAttempt, 'target'>,
+): PlannedAttempt[] {
+  const attempts = targets.map((target) => ({ target, ...encode(target) }));
+  if (!scope.flags.strict) return attempts;
+  const decodeLoss = lossOf(scope.warnings);
+  if (decodeLoss.length > 0) throw strictError(decodeLoss, attempts[0]!.target.upstream.name);
+  const clean = attempts.filter((a) => lossOf(a.warnings).length === 0);
+  if (clean.length === 0) throw strictError(lossOf(attempts[0]!.warnings), attempts[0]!.target.upstream.name);
+  return clean;
+}
+
+/** The body as the dry-run shows it: JSON parsed, multipart as fields, large base64 elided. */
+function shownBody(body: unknown): unknown {
+  if (typeof body === 'string') {
+    try {
+      return elideBase64(JSON.parse(body));
+    } catch {
+      return body;
+    }
+  }
+  if (body === undefined) return undefined;
+  const fields: Record<string, string> = {};
+  (body as FormData).forEach((v, k) => {
+    fields[k] = typeof v === 'string' ? v : `<file ${(v as Blob).size} bytes, ${(v as Blob).type || 'unknown type'}>`;
+  });
+  return { multipart: fields };
+}
+
+/** The exact request the first attempt would send — method, URL, headers (secrets masked), body. */
+export function dryRunReply(scope: RequestScope, attempts: readonly PlannedAttempt[]): Reply {
+  const [first, ...fallbacks] = attempts;
+  const { target, request } = first!;
+  scope.warn(first!.warnings);
+  const warnings = scope.warnings;
+  const body: Record<string, unknown> = {
+    dryRun: true,
+    upstream: { name: target.upstream.name, dialect: target.upstream.dialect, model: target.model },
+    request: {
+      method: request.method,
+      url: request.url,
+      headers: redactHeaders(request.headers, target.upstream.secretHeaders),
+      body: shownBody(request.body),
+    },
+    warnings: [...new Set(warnings.map(warningToken))],
+  };
+  if (fallbacks.length > 0) {
+    body.fallbacks = fallbacks.map((a) => ({ upstream: a.target.upstream.name, model: a.target.model, url: a.request.url }));
+  }
+  return jsonReply(scope, body, 200, { 'x-interlingua-dry-run': 'true' });
+}

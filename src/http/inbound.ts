@@ -1,0 +1,120 @@
+/**
+ * The caller's request as every route sees it, whichever runtime received it (`CallerRequest`),
+ * and the inbound plumbing shared by the routes: bodies under a size limit, JSON parsed into a
+ * caller error, multipart forms, headers and query as plain records, the public origin.
+ */
+import { MAX_JSON_DEPTH, ProxyError, nestsDeeperThan, readCapped } from '../canonical/index.ts';
+import type { CallerInput } from '../../translators/types.ts';
+
+/** A caller's request, from whichever runtime received it. */
+export interface CallerRequest {
+  method: string;
+  /** The path, without the query. */
+  path: string;
+  /** Scheme and authority the request arrived at (`http://127.0.0.1:8787`). */
+  origin: string;
+  /** Lowercased header names; repeated headers joined with `, `. */
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  /** The body's bytes, refused past `limit`. */
+  bytes(limit: number): Promise<Uint8Array>;
+  /** The body as text, refused past `limit` bytes. */
+  text(limit: number): Promise<string>;
+  /** Call `fn` if the caller goes away before its reply is complete. */
+  onGone(fn: () => void): void;
+}
+
+/** A Web `Request` (Workers, Hono, tests) as a CallerRequest. */
+export function webCallerRequest(req: Request): CallerRequest {
+  const url = new URL(req.url);
+  const bytes = (limit: number) => readCapped(req.body, req.headers.get('content-length'), limit, () => tooLarge(limit));
+  return {
+    method: req.method,
+    path: url.pathname,
+    origin: url.origin,
+    headers: headerRecord(req.headers),
+    query: queryRecord(req.url),
+    bytes,
+    text: async (limit) => new TextDecoder().decode(await bytes(limit)),
+    onGone: (fn) => req.signal?.addEventListener('abort', fn, { once: true }),
+  };
+}
+
+export function tooLarge(limit: number): ProxyError {
+  return new ProxyError('too-large', `Request body exceeds the limit of ${limit} bytes.`, { code: 'request_too_large' });
+}
+
+export function parseJsonBody(text: string): unknown {
+  if (!text.trim()) throw new ProxyError('invalid-request', 'The request body is empty; expected a JSON object.');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ProxyError(
+      'invalid-request',
+      'We could not parse the JSON body of your request. The body must be valid JSON.',
+      { code: 'invalid_json' },
+    );
+  }
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+    throw new ProxyError('invalid-request', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`, { code: 'invalid_json' });
+  }
+  return value;
+}
+
+/** A multipart/form-data body, read under `limit` and parsed by the platform's own parser. */
+export async function readMultipart(req: CallerRequest, limit: number, what: string): Promise<FormData> {
+  const type = req.headers['content-type'] ?? '';
+  if (!type.toLowerCase().startsWith('multipart/form-data')) {
+    throw new ProxyError('invalid-request', `The ${what} route takes multipart/form-data, not '${type || 'no content type'}'.`);
+  }
+  const bytes = await req.bytes(limit);
+  try {
+    return await new Response(bytes as Uint8Array<ArrayBuffer>, { headers: { 'content-type': type } }).formData();
+  } catch {
+    throw new ProxyError('invalid-request', 'The multipart body could not be parsed.');
+  }
+}
+
+export function headerRecord(h: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  h.forEach((v, k) => {
+    out[k] = k in out ? `${out[k]}, ${v}` : v;
+  });
+  return out;
+}
+
+export function queryRecord(url: string): Record<string, string> {
+  const q = url.indexOf('?');
+  if (q < 0) return {};
+  const out: Record<string, string> = {};
+  new URLSearchParams(url.slice(q + 1)).forEach((v, k) => {
+    out[k] = v;
+  });
+  return out;
+}
+
+/**
+ * The origin callers reached the proxy at: the request's, or what a reverse proxy says in
+ * `x-forwarded-proto` / `x-forwarded-host` when it sent them.
+ */
+export function publicOrigin(req: Pick<CallerRequest, 'origin' | 'headers'>): string {
+  const url = new URL(req.origin);
+  const proto = req.headers['x-forwarded-proto']?.split(',')[0]?.trim().toLowerCase();
+  const host = req.headers['x-forwarded-host']?.split(',')[0]?.trim();
+  const scheme = proto === 'http' || proto === 'https' ? proto : url.protocol.slice(0, -1);
+  const authority = host && /^[A-Za-z0-9.\-:[\]]+$/.test(host) ? host : url.host;
+  return `${scheme}://${authority}`;
+}
+
+/** What every route reads of the caller's request once: lowercased headers and the query. */
+export interface Inbound {
+  headers: Record<string, string>;
+  query: Record<string, string>;
+  /** The caller's credential, from whichever place its dialect puts it. */
+  credential?: string;
+}
+
+export function callerInput(inbound: Inbound, body: unknown, params: Record<string, string> = {}): CallerInput {
+  return { body, headers: inbound.headers, params, query: inbound.query };
+}

@@ -1,0 +1,244 @@
+/**
+ * THE stream pipeline: every streamed reply — translated, same-dialect passthrough, and `n > 1`
+ * fan-out merged from several upstream streams — goes through this one byte step (byte-step.ts),
+ * with one set of checks:
+ *
+ *   upstream bytes → SSE events (eventsource-parser, frame size capped) → canonical events (the
+ *   upstream dialect's decoder) → [fan-in] → the caller's frames (the caller dialect's encoder)
+ *   → text out, each upstream chunk handled and emitted before the next.
+ *
+ * Passthrough (same dialect) forwards the upstream's own bytes, whole frames only, each frame
+ * decoded first so that nothing unchecked reaches the caller; nothing well-formed is re-serialised.
+ *
+ * Every stream ends either the way its dialect ends a complete answer, because the upstream
+ * completed, or with the caller dialect's error event and a proper close: an oversized frame, a
+ * frame that does not decode (half-written, invalid JSON, wrong shape), an in-stream error object,
+ * an upstream that stops before its terminator (decoders report that at `finish()`), a stream
+ * with no events, idle and total deadlines (they abort the request; the runtime then fails the
+ * lanes), and network failures.
+ */
+import { ProxyError, type SseEvent, type StreamEvent, type StreamFrame, type StreamStep } from '../canonical/index.ts';
+import { jsonOrText } from '../observe/debug.ts';
+import { asProxyError, type RequestScope } from '../observe/scope.ts';
+import { idleTimer, type ByteStep, type Emit } from './byte-step.ts';
+import { FanIn } from './fan-in.ts';
+import { createSseChunkParser, type SseChunkParser } from './parse.ts';
+import { createTextSerializer, type Framing } from './serialize.ts';
+
+export interface StreamPipelineOptions {
+  scope: RequestScope;
+  /** One decoder per upstream body; several merge into choices (fan-out). */
+  decoders: ReadonlyArray<StreamStep<SseEvent, StreamEvent>>;
+  /** The caller's encoder: every frame when translating, only the closing error when forwarding. */
+  encoder: StreamStep<StreamEvent, StreamFrame>;
+  framing: Framing;
+  /** Same dialect both sides: forward the upstream's frames byte for byte once checked. */
+  passthrough?: boolean;
+  /** Largest SSE frame accepted from the upstream (`limits.maxSseBufferBytes`). */
+  maxFrameBytes: number;
+  /** Longest silence of an upstream body. */
+  idleMs: number;
+}
+
+interface Lane {
+  parser: SseChunkParser;
+  decoder: StreamStep<SseEvent, StreamEvent>;
+  idle: { touch(): void; stop(): void };
+  open: boolean;
+  /** Passthrough: bytes of a frame not yet complete. */
+  held?: Uint8Array;
+}
+
+const FRAME_END = new Uint8Array([10, 10]);
+
+export function streamPipeline(o: StreamPipelineOptions): ByteStep {
+  const { scope, encoder } = o;
+  scope.streaming = true;
+  const serializer = createTextSerializer(o.framing);
+  const fanIn = o.decoders.length > 1 ? new FanIn() : undefined;
+  // Wire dump only: what came in and what we made, dumped when the stream ends.
+  const trace = scope.dump ? { upstream: [] as SseEvent[], caller: [] as StreamFrame[] } : undefined;
+  const onIdle = () => scope.abort(new ProxyError('timeout', `Upstream stream was idle for ${o.idleMs} ms.`));
+  const lanes: Lane[] = o.decoders.map((decoder) => ({
+    parser: createSseChunkParser(o.maxFrameBytes),
+    decoder,
+    idle: idleTimer(o.idleMs, onIdle),
+    open: true,
+  }));
+  let done = false;
+
+  const send = (frames: StreamFrame[], emit: Emit) => {
+    if (frames.length === 0) return;
+    trace?.caller.push(...frames);
+    const text = serializer.push(frames);
+    if (text) {
+      scope.markFirstByte();
+      emit(text);
+    }
+  };
+
+  const ended = (error?: ProxyError) => {
+    for (const l of lanes) l.idle.stop();
+    if (trace) {
+      scope.dump!('upstream events', trace.upstream.map((e) => (e.event ? { event: e.event, data: jsonOrText(e.data) } : jsonOrText(e.data))));
+      if (trace.caller.length) scope.dump!(o.passthrough ? 'caller frames (added to the forwarded stream)' : 'caller frames', trace.caller.map((f) => (f.event ? { event: f.event, data: jsonOrText(f.data) } : jsonOrText(f.data))));
+    }
+    scope.streamEnded(error);
+  };
+
+  /** End the reply: the error event (or, translating, the summed usage) and the encoder's close. */
+  const close = (emit: Emit, frames: StreamFrame[], error?: ProxyError) => {
+    if (done) return;
+    done = true;
+    if (error) frames.push(...encoder.push({ type: 'error', error }));
+    else if (fanIn) {
+      const usage = fanIn.usage();
+      if (usage) {
+        scope.usage(usage.inputTokens, usage.outputTokens);
+        frames.push(...encoder.push({ type: 'usage', usage }));
+      }
+    }
+    if (error || !o.passthrough) frames.push(...encoder.finish());
+    send(frames, emit);
+    const tail = serializer.finish();
+    if (tail) emit(tail);
+    ended(error);
+  };
+
+  /**
+   * Hand decoded events on (translating: to the encoder). Returns false once the stream has
+   * closed on an error event.
+   */
+  const deliver = (lane: number, events: StreamEvent[], frames: StreamFrame[], emit: Emit): boolean => {
+    for (const ev of events) {
+      if (ev.type === 'error') {
+        close(emit, frames, ev.error);
+        return false;
+      }
+      if (ev.type === 'usage' && !fanIn) scope.usage(ev.usage.inputTokens, ev.usage.outputTokens);
+      if (o.passthrough) continue;
+      const out = fanIn ? fanIn.route(lane, ev) : ev;
+      if (out) frames.push(...encoder.push(out));
+    }
+    return true;
+  };
+
+  /** Decode the events a parser produced; false once closed. */
+  const decode = (lane: number, events: SseEvent[], frames: StreamFrame[], emit: Emit): boolean => {
+    const l = lanes[lane]!;
+    for (const e of events) {
+      trace?.upstream.push(e);
+      if (!deliver(lane, l.decoder.push(e), frames, emit)) return false;
+    }
+    if (l.parser.error) {
+      close(emit, frames, new ProxyError('upstream', `Upstream stream frame too large: ${l.parser.error.message}`));
+      return false;
+    }
+    return true;
+  };
+
+  const translatePush = (lane: number, chunk: Uint8Array, emit: Emit) => {
+    const frames: StreamFrame[] = [];
+    if (decode(lane, lanes[lane]!.parser.push(chunk), frames, emit)) send(frames, emit);
+  };
+
+  /** Forward whole frames that decode; a frame that does not closes the stream with an error. */
+  const forwardPush = (lane: number, chunk: Uint8Array, emit: Emit) => {
+    const l = lanes[lane]!;
+    const data = l.held ? concat(l.held, chunk) : chunk;
+    let at = 0;
+    let sent = 0;
+    const flush = () => {
+      if (at > sent) {
+        scope.markFirstByte();
+        emit(data.subarray(sent, at));
+        sent = at;
+      }
+    };
+    // Closing on a bad frame: the good frames before it go out first, then the error.
+    const flushThenEmit: Emit = (text) => {
+      flush();
+      emit(text);
+    };
+    for (let end = nextFrameEnd(data, 0); end > 0; end = nextFrameEnd(data, at)) {
+      if (!decode(lane, l.parser.push(data.subarray(at, end)), [], flushThenEmit)) return;
+      at = end;
+    }
+    l.held = at < data.length ? data.slice(at) : undefined;
+    flush();
+    if (l.held && l.held.byteLength > o.maxFrameBytes) {
+      close(emit, [], new ProxyError('upstream', `Upstream stream frame too large: over ${o.maxFrameBytes} bytes.`));
+    }
+  };
+
+  const endLane = (lane: number, emit: Emit) => {
+    const l = lanes[lane]!;
+    l.open = false;
+    l.idle.stop();
+    const frames: StreamFrame[] = [];
+    let completed: Uint8Array | undefined;
+    if (o.passthrough && l.held) {
+      // A last frame the upstream did not end with a blank line is completed, so the caller's
+      // SSE parser dispatches it too — once it is known to decode.
+      completed = concat(l.held, FRAME_END);
+      l.held = undefined;
+      if (!decode(lane, l.parser.push(completed), frames, emit)) return;
+    }
+    if (!decode(lane, l.parser.finish(), frames, emit)) return;
+    if (completed) emit(completed);
+    if (l.parser.eventCount === 0) {
+      const msg = l.parser.sawBytes ? 'Upstream sent a stream with no events.' : 'Upstream closed the stream without sending anything.';
+      return close(emit, frames, new ProxyError('upstream', msg));
+    }
+    if (!deliver(lane, l.decoder.finish(), frames, emit)) return;
+    if (lanes.every((x) => !x.open)) close(emit, frames);
+    else send(frames, emit);
+  };
+
+  return {
+    get done() {
+      return done;
+    },
+    start() {
+      for (const l of lanes) l.idle.touch();
+    },
+    push(lane, chunk, emit) {
+      if (done) return;
+      lanes[lane]!.idle.touch();
+      if (o.passthrough) forwardPush(lane, chunk, emit);
+      else translatePush(lane, chunk, emit);
+    },
+    end(lane, emit) {
+      if (done || !lanes[lane]!.open) return;
+      endLane(lane, emit);
+    },
+    fail(_lane, e, emit) {
+      close(emit, [], asProxyError(e, scope));
+    },
+    cancel() {
+      if (done) return;
+      // The caller went away: stop the upstreams at once.
+      done = true;
+      const gone = new ProxyError('upstream', 'Caller disconnected.');
+      scope.abort(gone);
+      ended(gone);
+    },
+  };
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** Offset just past the first blank line (`\n\n` or `\n\r\n`) at or after `from`; 0 if none. */
+function nextFrameEnd(data: Uint8Array, from: number): number {
+  for (let i = data.indexOf(10, from); i >= 0; i = data.indexOf(10, i + 1)) {
+    const next = data[i + 1];
+    if (next === 10) return i + 2;
+    if (next === 13 && data[i + 2] === 10) return i + 3;
+  }
+  return 0;
+}
