@@ -23,6 +23,12 @@ export type FetchLike = ((
     firstByteTimeoutMs?: number;
     /** Given instead of `signal` to a client that `handlesTimeouts`. */
     cancel?: Cancel;
+    /**
+     * Connect to this address (checked by the guarded fetcher) instead of resolving the URL's
+     * host again; TLS and the Host header still use the host. Honoured where the runtime controls
+     * sockets (Node).
+     */
+    pinnedAddress?: string;
   },
 ) => Promise<Response>) & {
   /**

@@ -6,6 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 import { ProxyError } from '../canonical/index.ts';
 import type { Cancel, FetchLike } from '../canonical/index.ts';
 import { tooLarge } from '../http/inbound.ts';
@@ -80,7 +81,10 @@ async function nodeRequest(input: string, init: Parameters<FetchLike>[1]): Promi
   const cancel = init.cancel ?? (init.signal ? signalCancel(init.signal) : undefined);
   if (cancel?.aborted) throw cancel.reason;
   return new Promise<Response>((resolve, reject) => {
-    const options = { hostname: url.hostname, port: url.port, path: url.path, auth: url.auth, method: init.method ?? 'GET', headers };
+    const options: http.RequestOptions = { hostname: url.hostname, port: url.port, path: url.path, auth: url.auth, method: init.method ?? 'GET', headers };
+    // The guarded fetcher checked this address: connect to it, not to a second DNS answer.
+    const pinned = init.pinnedAddress;
+    if (pinned) options.lookup = (_host, opts, cb) => pinnedLookup(pinned, opts, cb);
     const req = url.https ? https.request({ ...options, agent: httpsAgent }) : http.request({ ...options, agent: httpAgent });
     const onAbort = () => req.destroy(cancel?.reason instanceof Error ? cancel.reason : new Error('aborted'));
     if (init.connectTimeoutMs) {
@@ -122,6 +126,13 @@ async function nodeRequest(input: string, init: Parameters<FetchLike>[1]): Promi
     });
     req.end(payload);
   });
+}
+
+/** A `dns.lookup` that always answers the one address given, in the shape the caller asked for. */
+function pinnedLookup(address: string, opts: { all?: boolean }, cb: (...args: any[]) => void): void {
+  const family = isIP(address);
+  if (opts.all) cb(null, [{ address, family }]);
+  else cb(null, address, family);
 }
 
 function signalCancel(signal: AbortSignal): Cancel {

@@ -155,7 +155,7 @@ export async function fetchImageAsBase64(
   if (host !== allowed) {
     throw new ProxyError('upstream', `The upstream returned an image URL on another host (${host}); only ${allowed} is fetched. Ask for response_format url instead.`, { status: 502 });
   }
-  const got = await fetch(url, { accept: /^image\//, signal });
+  const got = await fetch(url, { accept: (t) => t.startsWith('image/'), signal });
   const { url: _url, ...rest } = image;
   return { ...rest, b64: bytesToBase64(got.data), mediaType: got.mediaType };
 }
