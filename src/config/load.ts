@@ -51,6 +51,10 @@ export interface Config {
   fetchAllowHosts: string[];
   log: { requests: boolean; debug: boolean };
   metrics: boolean;
+  /** Refuse lossy translations on every route that does not say otherwise. */
+  strict: boolean;
+  /** `upstream/model` addressing is on. */
+  upstreamPrefix: boolean;
 }
 
 export class ConfigError extends Error {
@@ -109,7 +113,7 @@ function globToRegex(pattern: string): RegExp {
   return new RegExp(`^${escaped}$`);
 }
 
-function compileRoute(pattern: string, route: RouteConfig, upstreams: Record<string, unknown>): Route {
+function compileRoute(pattern: string, route: RouteConfig, upstreams: Record<string, unknown>, strict: boolean): Route {
   const list = Array.isArray(route.upstream) ? route.upstream : [route.upstream];
   const targets = list.map((t, i): RouteTarget => {
     const target = typeof t === 'string' ? { upstream: t, model: route.model } : { model: route.model, ...t };
@@ -119,7 +123,7 @@ function compileRoute(pattern: string, route: RouteConfig, upstreams: Record<str
     }
     return target;
   });
-  return { pattern, targets, strict: route.strict ?? false, defaultMaxTokens: route.defaultMaxTokens };
+  return { pattern, targets, strict: route.strict ?? strict, defaultMaxTokens: route.defaultMaxTokens };
 }
 
 /** Literal characters outrank wildcards: `claude-3-*` beats `claude-*` beats `*`. */
@@ -175,7 +179,7 @@ export function parseConfig(source: unknown, env: Env = {}): Config {
   const exact = new Map<string, Route>();
   const globs: Array<Route & { regex: RegExp }> = [];
   for (const [pattern, route] of Object.entries(input.models)) {
-    const compiled = compileRoute(pattern, route, upstreams);
+    const compiled = compileRoute(pattern, route, upstreams, input.strict ?? false);
     if (pattern.includes('*')) globs.push({ ...compiled, regex: globToRegex(pattern) });
     else exact.set(pattern, compiled);
   }
@@ -196,6 +200,8 @@ export function parseConfig(source: unknown, env: Env = {}): Config {
     fetchAllowHosts: input.fetchAllowHosts ?? [],
     log: { requests: input.log?.requests ?? true, debug: input.log?.debug ?? false },
     metrics: input.metrics ?? false,
+    strict: input.strict ?? false,
+    upstreamPrefix: input.upstreamPrefix ?? true,
   };
 }
 

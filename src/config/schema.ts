@@ -82,6 +82,10 @@ export const ConfigSchema = v.strictObject({
   log: v.optional(v.strictObject({ requests: v.optional(v.boolean()), debug: v.optional(v.boolean()) })),
   /** Serve Prometheus metrics at GET /metrics. */
   metrics: v.optional(v.boolean()),
+  /** Every route refuses lossy translations (a route's own `strict: false` turns it off there). */
+  strict: v.optional(v.boolean()),
+  /** `upstream/model` in a request picks that upstream directly (default true). */
+  upstreamPrefix: v.optional(v.boolean()),
 });
 
 export type ConfigInput = v.InferOutput<typeof ConfigSchema>;

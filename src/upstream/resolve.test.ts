@@ -46,6 +46,38 @@ describe('resolveModel', () => {
     expect(r.targets[0]!.model).toBe('o3-mini');
   });
 
+  it('lets an exact models entry win over upstream/model addressing', () => {
+    const c = parseConfig({
+      upstreams: { openai: { dialect: 'openai', baseUrl: 'https://api.openai.com/v1' }, router: { dialect: 'openai', baseUrl: 'https://openrouter.ai/api/v1' } },
+      models: { 'openai/gpt-4o': { upstream: 'router' }, '*': { upstream: 'router' } },
+    });
+    expect(resolveModel(c, 'openai/gpt-4o').targets.map((t) => [t.upstream.name, t.model])).toEqual([['router', 'openai/gpt-4o']]);
+    expect(resolveModel(c, 'openai/gpt-4o-mini').targets.map((t) => [t.upstream.name, t.model])).toEqual([['openai', 'gpt-4o-mini']]);
+  });
+
+  it('with upstreamPrefix off, a slash name is routed by the models table like any other', () => {
+    const c = parseConfig({
+      upstreamPrefix: false,
+      upstreams: { openai: { dialect: 'openai', baseUrl: 'https://api.openai.com/v1' }, router: { dialect: 'openai', baseUrl: 'https://openrouter.ai/api/v1' } },
+      models: { 'gpt-*': { upstream: 'openai' }, '*/*': { upstream: 'router' } },
+    });
+    expect(resolveModel(c, 'openai/gpt-4o').targets.map((t) => [t.upstream.name, t.model])).toEqual([['router', 'openai/gpt-4o']]);
+    const strictOnly = parseConfig({ upstreamPrefix: false, upstreams: { openai: { dialect: 'openai', baseUrl: 'https://api.openai.com/v1' } }, models: { 'gpt-4o': { upstream: 'openai' } } });
+    expect(() => resolveModel(strictOnly, 'openai/o3')).toThrow(/does not exist/);
+  });
+
+  it('upstream/model takes the settings of the route its bare name has, and the global strict', () => {
+    const c = parseConfig({
+      upstreams: { claude: { dialect: 'anthropic', baseUrl: 'https://api.anthropic.com' }, openai: { dialect: 'openai', baseUrl: 'https://api.openai.com/v1' } },
+      models: { 'claude-*': { upstream: 'claude', strict: true, defaultMaxTokens: 777 }, '*': { upstream: 'openai' } },
+    });
+    expect(resolveModel(c, 'claude/claude-opus-4').route).toMatchObject({ strict: true, defaultMaxTokens: 777 });
+    expect(resolveModel(c, 'openai/o3').route?.strict).toBe(false);
+    const everywhere = parseConfig({ strict: true, upstreams: { openai: { dialect: 'openai', baseUrl: 'https://api.openai.com/v1' } }, models: { 'gpt-*': { upstream: 'openai' } } });
+    expect(resolveModel(everywhere, 'openai/o3').route?.strict).toBe(true);
+    expect(resolveModel(everywhere, 'gpt-4o').route?.strict).toBe(true);
+  });
+
   it('treats a slash name whose prefix is no upstream as a plain model name', () => {
     expect(() => resolveModel(config, 'meta/llama')).toThrow(ProxyError);
   });

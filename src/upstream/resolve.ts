@@ -1,5 +1,5 @@
 /**
- * Model → upstream choice: `upstream/model` addressing, exact names, then globs (most specific
+ * Model → upstream choice: exact names, `upstream/model` addressing, then globs (most specific
  * first). Returns the ordered list of attempts a request may fall back through.
  */
 import { ProxyError } from '../canonical/index.ts';
@@ -16,23 +16,46 @@ export interface ResolvedRoute {
   targets: ResolvedTarget[];
 }
 
+/** The route the models table gives a name (exact first, then globs), if any. */
+function routeOf(config: Config, model: string): Route | undefined {
+  return config.exact.get(model) ?? config.globs.find((g) => g.regex.test(model));
+}
+
+function targetsOf(config: Config, route: Route, model: string): ResolvedTarget[] {
+  return route.targets.map((t) => ({ upstream: config.upstreams[t.upstream]!, model: t.model ?? model }));
+}
+
+/**
+ * An exact `models` entry wins; then `upstream/model` names that upstream directly (unless
+ * `upstreamPrefix` is off), with the settings (strict, defaultMaxTokens) of the route the bare
+ * name has; then the globs, most specific first.
+ */
 export function resolveModel(config: Config, model: string): ResolvedRoute {
+  const exact = config.exact.get(model);
+  if (exact) return { route: exact, targets: targetsOf(config, exact, model) };
   const slash = model.indexOf('/');
-  if (slash > 0) {
+  if (config.upstreamPrefix && slash > 0) {
     const upstream = config.upstreams[model.slice(0, slash)];
-    if (upstream) return { targets: [{ upstream, model: model.slice(slash + 1) }] };
+    if (upstream) {
+      const bare = model.slice(slash + 1);
+      const settings = routeOf(config, bare);
+      const route: Route = {
+        pattern: model,
+        targets: [{ upstream: upstream.name, model: bare }],
+        strict: settings?.strict ?? config.strict,
+        defaultMaxTokens: settings?.defaultMaxTokens,
+      };
+      return { route, targets: [{ upstream, model: bare }] };
+    }
   }
-  const route = config.exact.get(model) ?? config.globs.find((g) => g.regex.test(model));
+  const route = routeOf(config, model);
   if (!route) {
     throw new ProxyError('not-found', `The model '${model}' does not exist or is not routed by this proxy.`, {
       param: 'model',
       code: 'model_not_found',
     });
   }
-  return {
-    route,
-    targets: route.targets.map((t) => ({ upstream: config.upstreams[t.upstream]!, model: t.model ?? model })),
-  };
+  return { route, targets: targetsOf(config, route, model) };
 }
 
 /** The models a caller may name, for `GET /models` listings. */
