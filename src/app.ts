@@ -71,7 +71,7 @@ export function createProxy(o: AppOptions): Proxy {
     config,
     registry: reg,
     fetch: o.fetch,
-    guardedFetch: o.guardedFetch ?? createGuardedFetch({ fetch: o.fetch, allowHosts: config.fetchAllowHosts, resolveHost: o.resolveHost }),
+    guardedFetch: o.guardedFetch ?? createGuardedFetch({ fetch: o.fetch, allowHosts: config.fetchAllowHosts, resolveHost: o.resolveHost, ...config.mediaFetch }),
     imageStore: o.imageStore ?? memoryImageStore({ now }),
   };
   const metrics = config.metrics ? new Metrics() : undefined;

@@ -49,6 +49,7 @@ export interface Config {
   limits: { maxBodyBytes: number; maxMultipartBytes: number; maxSseBufferBytes: number };
   cors?: { origins: string[] };
   fetchAllowHosts: string[];
+  mediaFetch: { timeoutMs: number; maxBytes: number; maxRedirects: number };
   log: { requests: boolean; debug: boolean };
   metrics: boolean;
   /** Refuse lossy translations on every route that does not say otherwise. */
@@ -198,6 +199,11 @@ export function parseConfig(source: unknown, env: Env = {}): Config {
     },
     cors: input.cors,
     fetchAllowHosts: input.fetchAllowHosts ?? [],
+    mediaFetch: {
+      timeoutMs: input.mediaFetch?.timeoutMs ?? 15_000,
+      maxBytes: input.mediaFetch?.maxBytes ?? 20 * 1024 * 1024,
+      maxRedirects: input.mediaFetch?.maxRedirects ?? 3,
+    },
     log: { requests: input.log?.requests ?? true, debug: input.log?.debug ?? false },
     metrics: input.metrics ?? false,
     strict: input.strict ?? false,

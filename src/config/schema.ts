@@ -78,6 +78,14 @@ export const ConfigSchema = v.strictObject({
   cors: v.optional(v.strictObject({ origins: v.array(v.string()) })),
   /** Hosts the guarded URL fetcher may reach even though they are private/loopback. */
   fetchAllowHosts: v.optional(v.array(v.string())),
+  /** The guarded fetcher of media URLs: one deadline for the whole fetch, a size cap, redirects. */
+  mediaFetch: v.optional(
+    v.strictObject({
+      timeoutMs: v.optional(positiveInt),
+      maxBytes: v.optional(positiveInt),
+      maxRedirects: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10))),
+    }),
+  ),
   /** One JSON line per request; `debug` adds the redacted wire dump of every request. */
   log: v.optional(v.strictObject({ requests: v.optional(v.boolean()), debug: v.optional(v.boolean()) })),
   /** Serve Prometheus metrics at GET /metrics. */

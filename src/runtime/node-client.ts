@@ -15,11 +15,16 @@ import { UpstreamResponse } from './node-response.ts';
 const agentOptions = { keepAlive: true, maxSockets: 512, maxFreeSockets: 64, scheduling: 'lifo' as const };
 const httpAgent = new http.Agent(agentOptions);
 const httpsAgent = new https.Agent(agentOptions);
+/**
+ * Connections to pinned addresses (the guarded fetcher's) have pools of their own: a socket made
+ * for an unchecked lookup is never reused for a checked fetch, nor the other way round.
+ */
+const pinnedHttpAgent = new http.Agent({ ...agentOptions, maxSockets: 64 });
+const pinnedHttpsAgent = new https.Agent({ ...agentOptions, maxSockets: 64 });
 
 /** Close pooled sockets (graceful shutdown, tests). */
 export function closeAgents(): void {
-  httpAgent.destroy();
-  httpsAgent.destroy();
+  for (const a of [httpAgent, httpsAgent, pinnedHttpAgent, pinnedHttpsAgent]) a.destroy();
 }
 
 /** The request body as bytes: at once for a string or bytes (every JSON call), else encoded. */
@@ -85,7 +90,9 @@ async function nodeRequest(input: string, init: Parameters<FetchLike>[1]): Promi
     // The guarded fetcher checked this address: connect to it, not to a second DNS answer.
     const pinned = init.pinnedAddress;
     if (pinned) options.lookup = (_host, opts, cb) => pinnedLookup(pinned, opts, cb);
-    const req = url.https ? https.request({ ...options, agent: httpsAgent }) : http.request({ ...options, agent: httpAgent });
+    const req = url.https
+      ? https.request({ ...options, agent: pinned ? pinnedHttpsAgent : httpsAgent })
+      : http.request({ ...options, agent: pinned ? pinnedHttpAgent : httpAgent });
     const onAbort = () => req.destroy(cancel?.reason instanceof Error ? cancel.reason : new Error('aborted'));
     if (init.connectTimeoutMs) {
       const limit = init.connectTimeoutMs;
