@@ -6,8 +6,7 @@
 import { serveControl } from './control.ts';
 
 const configText = process.argv[2]!;
-// node.ts starts its CLI when it is the main module; in this bundle it shares our URL, so hide it.
-process.argv[1] = 'bench-proxy';
+// cli.ts runs only as the program itself; this bundle imports node.ts, the library.
 const { configFromEnv } = await import('../src/config/load.ts');
 const { startNode, tuneHeap } = await import('../src/runtime/node.ts');
 tuneHeap();

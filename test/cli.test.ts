@@ -1,10 +1,11 @@
 /**
- * The Node entry as a newcomer runs it: `npm start` serves with the built-in default config,
+ * The command line as a newcomer runs it: `npm start` serves with the built-in default config,
  * `--config`/`--port` work, a bad config stops the start naming the field, SIGTERM shuts down
- * gracefully.
+ * gracefully, `--help` and bad arguments answer in one line without a stack trace, `check`
+ * validates without starting, and a checkout path with a space in it still starts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,8 +14,10 @@ const root = join(import.meta.dirname, '..');
 const tsx = join(root, 'node_modules', '.bin', 'tsx');
 let child: ChildProcess | undefined;
 
-function start(args: string[], env: Record<string, string> = {}) {
-  child = spawn(tsx, ['src/runtime/node.ts', ...args], { cwd: root, env: { ...process.env, ...env, INTERLINGUA_CONFIG: env.INTERLINGUA_CONFIG ?? '' } });
+const cliEnv = (env: Record<string, string>) => ({ ...process.env, PORT: '', HOST: '', ...env, INTERLINGUA_CONFIG: env.INTERLINGUA_CONFIG ?? '' });
+
+function start(args: string[], env: Record<string, string> = {}, entry = 'src/runtime/cli.ts') {
+  child = spawn(tsx, [entry, ...args], { cwd: root, env: cliEnv(env) });
   let stderr = '';
   let stdout = '';
   child.stderr!.on('data', (d) => (stderr += d));
@@ -80,6 +83,59 @@ describe('node entry', () => {
     const url = await p.listening;
     const models = (await (await fetch(`${url}/v1/models`)).json()) as { data: Array<{ id: string }> };
     expect(models.data.map((m) => m.id)).toEqual(['inline']);
+    child!.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+  });
+
+  it('--help prints the usage and exits 0', () => {
+    const r = spawnSync(tsx, ['src/runtime/cli.ts', '--help'], { cwd: root, env: cliEnv({}), encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: interlingua \[options\]/);
+    expect(r.stdout).toContain('--port N');
+    expect(r.stdout).toContain('PORT, HOST');
+  });
+
+  it.each([
+    [['--port', 'abc'], /--port must be a whole number from 0 to 65535, not 'abc'/],
+    [['--port', '70000'], /--port must be a whole number/],
+    [['--nope'], /Unknown option '--nope'/],
+    [['serve', 'now'], /unknown command 'serve now'/],
+  ])('%j is one line on stderr, exit 2, no stack trace', (args, message) => {
+    const r = spawnSync(tsx, ['src/runtime/cli.ts', ...args], { cwd: root, env: cliEnv({}), encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).not.toMatch(/\bat \S+ \(|node:internal/);
+  });
+
+  it('PORT from the environment is checked the same way', () => {
+    const r = spawnSync(tsx, ['src/runtime/cli.ts'], { cwd: root, env: cliEnv({ PORT: 'eighty' }), encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/PORT must be a whole number from 0 to 65535, not 'eighty'/);
+  });
+
+  it('check validates the config and prints its routes without starting', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'il-'));
+    const file = join(dir, 'c.json');
+    writeFileSync(file, JSON.stringify({ upstreams: { claude: { dialect: 'anthropic', baseUrl: 'https://api.anthropic.com' }, oai: { dialect: 'openai', baseUrl: 'https://api.openai.com/v1' } }, models: { 'gpt-4o': { upstream: ['claude', 'oai'], model: 'claude-sonnet-4-5', strict: true }, '*': { upstream: 'oai' } } }));
+    const r = spawnSync(tsx, ['src/runtime/cli.ts', 'check', '--config', file], { cwd: root, env: cliEnv({}), encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`config ${file}: valid`);
+    expect(r.stdout).toContain('gpt-4o → claude as claude-sonnet-4-5 (anthropic, https://api.anthropic.com), then oai as claude-sonnet-4-5 (openai, https://api.openai.com/v1) [strict]');
+    expect(r.stdout).toContain('* → oai (openai, https://api.openai.com/v1)');
+    writeFileSync(file, JSON.stringify({ upstreams: {}, models: { x: { upstream: 'nope' } } }));
+    const bad = spawnSync(tsx, ['src/runtime/cli.ts', 'check', '--config', file], { cwd: root, env: cliEnv({}), encoding: 'utf8' });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/models\["x"\]\.upstream: no upstream named "nope"/);
+  });
+
+  it('starts from a checkout whose path contains a space', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'il space-'));
+    const link = join(dir, 'my checkout');
+    symlinkSync(root, link);
+    const p = start(['--port', '0'], {}, join(link, 'src', 'runtime', 'cli.ts'));
+    const url = await p.listening;
+    expect((await (await fetch(`${url}/health`)).json())).toEqual({ status: 'ok' });
     child!.kill('SIGTERM');
     expect(await p.exited).toBe(0);
   });

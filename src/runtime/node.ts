@@ -1,17 +1,16 @@
 /**
- * Node entry: `npm start -- --config FILE --port N`. Reads the config (file, or
- * `INTERLINGUA_CONFIG` as a path or inline JSON, else the built-in default), serves the app with
- * the Node fast paths, logs one JSON line per request, and shuts down gracefully on SIGTERM.
+ * Node runtime: starting the server (`startNode`: the app on node:http with the pooled upstream
+ * client, one JSON log line per request) and reading its config (a file, or `INTERLINGUA_CONFIG`
+ * as a path or inline JSON, else the built-in default). The command line is cli.ts.
  */
 import { readFileSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { createProxy } from '../app.ts';
 import { ConfigError, configFromEnv, type Config } from '../config/load.ts';
-import { closeAgents, nodeFetch } from './node-client.ts';
+import { nodeFetch } from './node-client.ts';
 import { createNodeListener } from './node-server.ts';
 
 /**
@@ -98,44 +97,3 @@ export function loadNodeConfig(configPath: string | undefined, env: NodeJS.Proce
   }
   return configFromEnv(env, text);
 }
-
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      config: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      debug: { type: 'boolean' },
-    },
-  });
-  let config: Config;
-  try {
-    config = loadNodeConfig(values.config, process.env);
-    // --debug: the redacted wire dump of every request, on stderr.
-    if (values.debug) config.log.debug = true;
-  } catch (e) {
-    process.stderr.write(`${(e as Error).message}\n`);
-    process.exit(1);
-  }
-  tuneHeap();
-  const port = Number(values.port ?? process.env.PORT ?? 8787);
-  const hostname = values.host ?? process.env.HOST ?? '127.0.0.1';
-  const running = await startNode({ config, port, hostname });
-  process.stderr.write(`interlingua listening on http://${hostname}:${running.port}\n`);
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    process.stderr.write('interlingua: shutting down, finishing open requests\n');
-    const force = setTimeout(() => process.exit(0), 10_000);
-    force.unref();
-    void running.close().then(() => {
-      closeAgents();
-      process.exit(0);
-    });
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) void main();
