@@ -102,20 +102,8 @@ export function createProxy(o: AppOptions): Proxy {
       return countTokensFlow(deps, scope, caller, callerInput(inbound, body, params), inbound.credential);
     };
 
-  /** The caller dialect of a model-list request: the path, else the credential's place. */
-  const listCaller = (req: CallerRequest): ChatCaller => {
-    if (req.path.startsWith('/v1beta/')) return gemini;
-    if (req.headers['anthropic-version'] || req.headers['compat-version']) return anthropic;
-    if (req.headers['x-goog-api-key'] || req.query.key) return gemini;
-    return openai;
-  };
-  /** The dialect an unknown route or a failure outside any handler answers in, by its path. */
-  const pathCaller = (req: CallerRequest): ChatCaller => {
-    if (req.path.startsWith('/v1beta/') || (req.path.startsWith('/v1/models/') && req.path.includes(':'))) return gemini;
-    if (req.path.startsWith('/v1/messages')) return anthropic;
-    if (req.path === '/v1/models' || req.path.startsWith('/v1/models/')) return listCaller(req);
-    return openai;
-  };
+  const listCaller = (req: CallerRequest) => listCallerOf(reg, req);
+  const pathCaller = (req: CallerRequest) => pathCallerOf(reg, req);
 
   // Gemini: `/v1beta/models/{model}:{method}` (SDK 2.x) and `/v1/models/{model}:{method}` (3.x).
   const geminiAction: Route = (req, params) => {
@@ -219,6 +207,37 @@ export function createProxy(o: AppOptions): Proxy {
     return cors ? cors.decorate(req, reply) : reply;
   };
 
+  const app = new Hono();
+  app.all('*', async (c) => toResponse(await dispatch(webCallerRequest(c.req.raw))));
+  return { dispatch, app };
+}
+
+/** The caller dialect of a model-list request: the path, else the credential's place. */
+function listCallerOf(reg: Registry, req: CallerRequest): ChatCaller {
+  if (req.path.startsWith('/v1beta/')) return reg.chatCallers.gemini;
+  if (req.headers['anthropic-version'] || req.headers['compat-version']) return reg.chatCallers.anthropic;
+  if (req.headers['x-goog-api-key'] || req.query.key) return reg.chatCallers.gemini;
+  return reg.chatCallers['openai-chat'];
+}
+
+/** The dialect an unknown route or a failure outside any handler answers in, by its path. */
+function pathCallerOf(reg: Registry, req: CallerRequest): ChatCaller {
+  if (req.path.startsWith('/v1beta/') || (req.path.startsWith('/v1/models/') && req.path.includes(':'))) return reg.chatCallers.gemini;
+  if (req.path.startsWith('/v1/messages')) return reg.chatCallers.anthropic;
+  if (req.path === '/v1/models' || req.path.startsWith('/v1/models/')) return listCallerOf(reg, req);
+  return reg.chatCallers['openai-chat'];
+}
+
+/**
+ * A proxy whose config did not validate (Workers build it per isolate, so they cannot refuse to
+ * start): every request is a 500 in the caller's own dialect, naming the field and the rule.
+ */
+export function misconfiguredProxy(message: string, reg: Registry = registry): Proxy {
+  const dispatch = async (req: CallerRequest): Promise<Reply> => {
+    const scope = new RequestScope('misconfigured', `req_${randomToken(24)}`, Date.now);
+    const err = new ProxyError('upstream', `Interlingua is misconfigured: ${message}`, { status: 500, code: 'invalid_config' });
+    return errorReply(scope, err, pathCallerOf(reg, req).encodeError);
+  };
   const app = new Hono();
   app.all('*', async (c) => toResponse(await dispatch(webCallerRequest(c.req.raw))));
   return { dispatch, app };

@@ -73,8 +73,14 @@ export async function deliverImages(
   const images = await Promise.all(
     res.images.map(async (image) => {
       if (format === 'url' && image.url === undefined && image.b64 !== undefined) {
+        const url = await hostImage(deps.imageStore, origin, image);
+        if (url === undefined) {
+          // Nowhere to host it: the image comes inline instead, and the caller is told.
+          scope.warn([{ code: 'approximated', path: 'response_format', detail: 'b64_json' }]);
+          return image;
+        }
         const { b64: _b64, ...rest } = image;
-        return { ...rest, url: await hostImage(deps.imageStore, origin, image) };
+        return { ...rest, url };
       }
       if (format === 'b64_json' && image.b64 === undefined && image.url !== undefined) {
         return fetchImageAsBase64(deps.guardedFetch, upstreamBaseUrl, image, scope.upstreamAbort.signal);

@@ -10,10 +10,10 @@
  * its build step fails on one.
  */
 import type { ExecutionContext } from 'hono';
-import { cacheApiImageStore, createApp } from '../app.ts';
+import { cacheApiImageStore, createApp, misconfiguredProxy } from '../app.ts';
 import { configFromEnv, type Env } from '../config/load.ts';
 
-type Built = { app: ReturnType<typeof createApp> } | { error: string };
+type Built = { app: ReturnType<typeof createApp> };
 
 /** Keyed by the env object: one build per isolate (and per env, should a runtime pass several). */
 const built = new WeakMap<object, Built>();
@@ -44,7 +44,7 @@ function build(env: Record<string, unknown>): Built {
       // V8 quotes the text around a syntax error; say where it is instead.
       const at = /position \d+(?: \(line \d+ column \d+\))?/.exec((e as Error).message)?.[0];
       const hint = text.trim().startsWith('{') ? '' : '; on Workers it holds the JSON document itself, not a path';
-      return { error: `invalid config: INTERLINGUA_CONFIG is not valid JSON${at ? ` (at ${at})` : ''}${hint}` };
+      return broken(`invalid config: INTERLINGUA_CONFIG is not valid JSON${at ? ` (at ${at})` : ''}${hint}`);
     }
   }
   try {
@@ -58,8 +58,14 @@ function build(env: Record<string, unknown>): Built {
     });
     return { app };
   } catch (e) {
-    return { error: publicConfigError(e) };
+    return broken(publicConfigError(e));
   }
+}
+
+/** Every request answered with the config error, in the caller's dialect; said once in the log. */
+function broken(error: string): Built {
+  console.error(`interlingua: ${error}`);
+  return { app: misconfiguredProxy(error).app };
 }
 
 function appFor(env: Record<string, unknown>): Built {
@@ -67,15 +73,8 @@ function appFor(env: Record<string, unknown>): Built {
   if (!b) {
     b = build(env);
     built.set(env, b);
-    if ('error' in b) console.error(`interlingua: ${b.error}`);
   }
   return b;
-}
-
-/** A broken config answers every request with a 500 that says why (every SDK reads `error.message`). */
-function configErrorResponse(message: string): Response {
-  const body = { type: 'error', error: { type: 'server_error', code: 'invalid_config', message: `Interlingua is misconfigured: ${message}` } };
-  return new Response(JSON.stringify(body), { status: 500, headers: { 'content-type': 'application/json' } });
 }
 
 /**
@@ -86,9 +85,7 @@ const NO_BINDINGS = Object.freeze({});
 
 export default {
   fetch(request: Request, env: Record<string, unknown>, ctx: ExecutionContext): Response | Promise<Response> {
-    const b = appFor(env);
-    if ('error' in b) return configErrorResponse(b.error);
-    return b.app.fetch(request, NO_BINDINGS, ctx);
+    return appFor(env).app.fetch(request, NO_BINDINGS, ctx);
   },
 };
 

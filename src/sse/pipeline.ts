@@ -128,6 +128,11 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
     const l = lanes[lane]!;
     for (const e of events) {
       trace?.upstream.push(e);
+      // The parser caps what it buffers across chunks; a frame that came whole is measured here.
+      if (e.data.length > o.maxFrameBytes) {
+        close(emit, frames, new ProxyError('upstream', `Upstream stream frame too large: over ${o.maxFrameBytes} bytes.`));
+        return false;
+      }
       if (!deliver(lane, l.decoder.push(e), frames, emit)) return false;
     }
     if (l.parser.error) {

@@ -74,7 +74,7 @@ describe('hosting', () => {
     let t = 0;
     const store = memoryImageStore({ now: () => t });
     const url = await hostImage(store, 'https://proxy.example', { b64: 'AAEC', mediaType: 'image/jpeg' });
-    const m = /^https:\/\/proxy\.example\/v1\/images\/hosted\/([A-Za-z0-9]{40}\.jpg)$/.exec(url);
+    const m = /^https:\/\/proxy\.example\/v1\/images\/hosted\/([A-Za-z0-9]{40}\.jpg)$/.exec(url ?? '');
     expect(m).not.toBeNull();
     const found = await findHosted(store, m![1]!);
     expect(found?.mediaType).toBe('image/jpeg');
@@ -82,6 +82,11 @@ describe('hosting', () => {
     expect(await findHosted(store, '../etc/passwd')).toBeUndefined();
     t = 3_600_000;
     expect(await findHosted(store, m![1]!)).toBeUndefined();
+  });
+
+  it('hostImage gives no URL when the store kept nothing (the Cache API on workers.dev)', async () => {
+    const forgetful: ImageStore = { put: async () => {}, get: async () => undefined };
+    expect(await hostImage(forgetful, 'https://p', { b64: 'AAEC', mediaType: 'image/png' })).toBeUndefined();
   });
 
   it('hostImage refuses base64 that does not decode', async () => {

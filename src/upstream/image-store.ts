@@ -118,13 +118,18 @@ export function cacheApiImageStore(cache: CacheLike, now: () => number = Date.no
 /** Hosted names: 40 random base62 characters (≈ 238 bits) and the image's extension. */
 const HOSTED_NAME = /^([A-Za-z0-9]{40})\.(png|jpg|webp|gif)$/;
 
-/** Store a base64 image and give its URL. */
-export async function hostImage(store: ImageStore, origin: string, image: GeneratedImage): Promise<string> {
+/**
+ * Store a base64 image and give its URL — or `undefined` when the store kept nothing (the Cache
+ * API on a `workers.dev` hostname accepts a put and stores nothing): the image is read back, so a
+ * URL is only handed out when it will answer.
+ */
+export async function hostImage(store: ImageStore, origin: string, image: GeneratedImage): Promise<string | undefined> {
   const bytes = base64ToBytes(image.b64 ?? '');
   if (!bytes || bytes.byteLength === 0) throw new ProxyError('upstream', 'The upstream returned an image that is not valid base64.', { status: 502 });
   const mediaType = image.mediaType ?? 'image/png';
   const id = randomToken(40);
   await store.put(id, bytes, mediaType, HOSTED_TTL_MS);
+  if (!(await store.get(id))) return undefined;
   return `${origin}${HOSTED_PREFIX}${id}.${imageExtension(mediaType)}`;
 }
 

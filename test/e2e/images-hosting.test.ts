@@ -1,13 +1,16 @@
 /**
- * Hosted image URLs expire after 60 minutes. The clock is injected through `createApp` (no
- * runtime entry takes one), so this suite serves the app itself on Node with @hono/node-server;
- * serving the URL on both targets is covered in images-openai.test.ts.
+ * Hosted image URLs expire after 60 minutes. The clock is injected through `createProxy` (no
+ * runtime entry takes one), so this suite serves the app itself on Node's listener; serving the
+ * URL on both targets is covered in images-openai.test.ts. A store that keeps nothing (the Cache
+ * API on workers.dev) gives the image inline instead of a dead URL.
  */
-import { serve, type ServerType } from '@hono/node-server';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/app.ts';
+import { createProxy, type ImageStore } from '../../src/app.ts';
 import { parseConfig } from '../../src/config/load.ts';
+import { createNodeListener } from '../../src/runtime/node-server.ts';
 import { memoryImageStore } from '../../src/upstream/image-store.ts';
 import { fixtureJson } from '../support/fixtures.ts';
 import { fixtureReply, startMockUpstream, type MockUpstream } from '../support/mock-upstream.ts';
@@ -18,7 +21,7 @@ const MINUTE = 60_000;
 
 describe('node: hosted image URLs expire (injected clock)', () => {
   let mock: MockUpstream;
-  let server: ServerType;
+  let server: http.Server;
   let url: string;
   let client: OpenAI;
   let offset = 0;
@@ -26,15 +29,7 @@ describe('node: hosted image URLs expire (injected clock)', () => {
 
   beforeAll(async () => {
     mock = await startMockUpstream();
-    const app = createApp({
-      config: parseConfig(imagesConfig(mock.url)),
-      fetch: (input, init) => fetch(input, init),
-      now,
-      imageStore: memoryImageStore({ now, maxBytes: 1024 * 1024 }),
-    });
-    url = await new Promise<string>((resolve) => {
-      server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve(`http://127.0.0.1:${info.port}`));
-    });
+    url = await serveProxy(mock.url, { now, imageStore: memoryImageStore({ now, maxBytes: 1024 * 1024 }) }, (s) => (server = s));
     client = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${url}/v1`, maxRetries: 0 });
   });
   afterAll(async () => {
@@ -76,3 +71,36 @@ describe('node: hosted image URLs expire (injected clock)', () => {
     expect(err).toBeInstanceOf(OpenAI.AuthenticationError);
   });
 });
+
+describe('node: a store that keeps nothing', () => {
+  let mock: MockUpstream;
+  let server: http.Server;
+  let client: OpenAI;
+  beforeAll(async () => {
+    mock = await startMockUpstream();
+    const forgetful: ImageStore = { put: async () => {}, get: async () => undefined };
+    const url = await serveProxy(mock.url, { imageStore: forgetful }, (s) => (server = s));
+    client = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${url}/v1`, maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await new Promise<void>((r) => server.close(() => r()));
+    await mock.close();
+  });
+
+  it('answers b64_json and says so, instead of a URL that would never answer', async () => {
+    mock.reply(fixtureReply('openai-images', 'generations-b64-revised-prompt.json'));
+    const expected = fixtureJson('openai-images', 'generations-b64-revised-prompt.json');
+    const { data, response } = await client.images.generate({ model: 'gpt-image-1', prompt: 'otter', response_format: 'url' }).withResponse();
+    expect(data.data![0]!.url).toBeUndefined();
+    expect(data.data![0]!.b64_json).toBe(expected.data[0].b64_json);
+    expect(response.headers.get('x-interlingua-warnings')).toContain('approximated:response_format=b64_json');
+  });
+});
+
+async function serveProxy(mockUrl: string, extra: Partial<Parameters<typeof createProxy>[0]>, keep: (s: http.Server) => void): Promise<string> {
+  const proxy = createProxy({ config: parseConfig(imagesConfig(mockUrl)), fetch: (input, init) => fetch(input, init), ...extra });
+  const server = http.createServer(createNodeListener(proxy));
+  keep(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}

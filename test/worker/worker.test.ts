@@ -124,17 +124,22 @@ describe('worker with a broken INTERLINGUA_CONFIG', () => {
       /MISSING_KEY/,
     ],
   ];
-  it.each(cases)('%s: every request gets a 500 that says why, and the Worker keeps answering', async (_, text, why, secret) => {
+  it.each(cases)('%s: every request gets a 500 that says why, in its own dialect, and the Worker keeps answering', async (_, text, why, secret) => {
     const w = await startWorker({ INTERLINGUA_CONFIG: text });
     try {
-      for (const path of ['/health', '/v1/chat/completions']) {
-        const res = await fetch(`${w.url}${path}`, { method: path === '/health' ? 'GET' : 'POST', body: path === '/health' ? undefined : '{}' });
+      const asked: Array<[string, string, (b: any) => string]> = [
+        ['GET', '/health', (b) => (expect(b.error.code).toBe('invalid_config'), b.error.message)],
+        ['POST', '/v1/chat/completions', (b) => (expect(b.error.code).toBe('invalid_config'), b.error.message)],
+        ['POST', '/v1/messages', (b) => (expect(b.type).toBe('error'), b.error.message)],
+        ['POST', '/v1beta/models/gemini-2.5-flash:generateContent', (b) => (expect(b.error.status).toBe('INTERNAL'), b.error.message)],
+      ];
+      for (const [method, path, messageOf] of asked) {
+        const res = await fetch(`${w.url}${path}`, { method, body: method === 'GET' ? undefined : '{}' });
         expect(res.status).toBe(500);
-        const body = (await res.json()) as { error: { message: string; code: string } };
-        expect(body.error.code).toBe('invalid_config');
-        expect(body.error.message).toMatch(/^Interlingua is misconfigured: invalid config/);
-        expect(body.error.message).toMatch(why);
-        if (secret) expect(body.error.message).not.toContain(secret);
+        const message = messageOf(await res.json());
+        expect(message).toMatch(/^Interlingua is misconfigured: invalid config/);
+        expect(message).toMatch(why);
+        if (secret) expect(message).not.toContain(secret);
       }
       await expect.poll(() => w.logs.join('\n')).toMatch(why);
       if (secret) expect(w.logs.join('\n')).not.toContain(secret);
