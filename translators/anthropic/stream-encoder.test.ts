@@ -217,7 +217,7 @@ describe('anthropic stream encoder: OpenAI-shaped input', () => {
     ];
     expect(enc.finish()).toEqual([]);
     expect(enc.push({ type: 'text-delta', text: 'x' })).toEqual([]);
-    expect(out.at(-1)).toEqual({ event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }) });
+    expect(out.at(-1)).toEqual({ event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' }, request_id: null }) });
   });
 
   it('an empty upstream still yields a complete message', async () => {

@@ -174,7 +174,7 @@ export interface AnthropicMessage {
 export interface AnthropicErrorBody {
   type: 'error';
   error: { type: string; message: string };
-  request_id?: string;
+  request_id: string | null;
 }
 
 export const AnthropicUsageSchema = v.looseObject({
