@@ -14,7 +14,7 @@ import {
 import type { ModelInfo, TranslateContext } from '../types.ts';
 import { encodeStopReason } from './finish-reason.ts';
 import { encodeUsage } from './usage.ts';
-import type { AnthropicMessage, AnthropicResponseBlock } from './wire.ts';
+import { DIRECT_CALLER, type AnthropicMessage, type AnthropicResponseBlock } from './wire.ts';
 
 /** A signature as the caller must echo it: raw for Anthropic's own, a carrier for others. */
 export function wireSignature(sig: Signature): string {
@@ -50,12 +50,12 @@ export function encodeBlocks(parts: readonly Part[]): AnthropicResponseBlock[] {
     switch (p.type) {
       case 'text':
         if (p.text !== '') {
-          blocks.push({ type: 'text', text: p.text, ...(p.citations?.length ? { citations: p.citations } : {}) });
+          blocks.push({ type: 'text', text: p.text, citations: p.citations?.length ? p.citations : null });
         }
         if (p.signature) blocks.push({ type: 'thinking', thinking: '', signature: wireSignature(p.signature) });
         break;
       case 'refusal':
-        if (p.text !== '') blocks.push({ type: 'text', text: p.text });
+        if (p.text !== '') blocks.push({ type: 'text', text: p.text, citations: null });
         break;
       case 'reasoning':
         if (p.redacted) blocks.push({ type: 'redacted_thinking', data: wireSignature(p.redacted) });
@@ -73,6 +73,7 @@ export function encodeBlocks(parts: readonly Part[]): AnthropicResponseBlock[] {
           id: encodeToolCallId(p.id, p.signature),
           name: p.name,
           input: inputOf(p.arguments),
+          caller: DIRECT_CALLER,
         });
         break;
       case 'image':
@@ -110,6 +111,10 @@ export function encodeResponse(res: ChatResponse, req: ChatRequest, ctx: Transla
     content,
     stop_reason,
     stop_sequence,
+    // Required (nullable) in `Message`; an Anthropic upstream's refusal details are kept.
+    stop_details: choice?.extras?.dialect === 'anthropic' ? (choice.extras.fields.stop_details ?? null) : null,
+    container: null,
+    diagnostics: null,
     usage: encodeUsage(res.usage),
   };
 }
@@ -119,12 +124,24 @@ function rfc3339(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/**
+ * `ListResponse[ModelInfo]`. What the proxy does not know about a model (capabilities, token
+ * limits, deprecation dates, model line) is null, as `ModelInfo` allows; a configured, routable
+ * model is `active`.
+ */
 export function encodeModelList(models: ModelInfo[]): unknown {
   const data = models.map((m) => ({
     type: 'model',
     id: m.id,
     display_name: m.id,
     created_at: rfc3339(m.created),
+    capabilities: null,
+    max_input_tokens: null,
+    max_tokens: null,
+    lifecycle: 'active',
+    deprecated_at: null,
+    retires_at: null,
+    line: null,
   }));
   return {
     data,
