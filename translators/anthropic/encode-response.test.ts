@@ -109,6 +109,15 @@ describe('anthropic encodeResponse', () => {
     expect(out.stop_reason).toBe('tool_use');
   });
 
+  it('citations: Anthropic kinds kept, another vendor\'s (OpenAI url_citation) dropped, none → null', () => {
+    const anthropicCitation = { type: 'web_search_result_location', cited_text: 'x', url: 'https://a', title: 'A', encrypted_index: 'e' };
+    const openaiCitation = { type: 'url_citation', url_citation: { start_index: 0, end_index: 1, url: 'https://b', title: 'B' } };
+    const text = (citations: unknown[]) =>
+      encodeResponse(res({ choices: [{ index: 0, content: [{ type: 'text', text: 't', citations }], finishReason: { unified: 'stop' } }] }), REQ, testContext()).content[0];
+    expect(text([anthropicCitation, openaiCitation])).toEqual({ type: 'text', text: 't', citations: [anthropicCitation] });
+    expect(text([openaiCitation])).toEqual({ type: 'text', text: 't', citations: null });
+  });
+
   it('prompt blocked → refusal with no content', () => {
     const out = encodeResponse(res({ choices: [], promptBlocked: { reason: 'SAFETY' } }), REQ, testContext());
     expect(out).toMatchObject({ content: [], stop_reason: 'refusal', stop_sequence: null });

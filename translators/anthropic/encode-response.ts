@@ -34,6 +34,23 @@ export function inputOf(args: string): Record<string, unknown> {
   }
 }
 
+/** The citation kinds of an Anthropic text block (`TextCitation`); another vendor's have no place here. */
+const CITATION_TYPES = new Set([
+  'char_location',
+  'page_location',
+  'content_block_location',
+  'web_search_result_location',
+  'search_result_location',
+]);
+
+/** A text block's `citations`: the Anthropic ones it carries, else null (the field is required). */
+export function citationsOf(citations: unknown[] | undefined): unknown[] | null {
+  const own = (citations ?? []).filter(
+    (c) => !!c && typeof c === 'object' && CITATION_TYPES.has(String((c as Record<string, unknown>).type)),
+  );
+  return own.length ? own : null;
+}
+
 /** A message id the SDKs accept (`msg_…`). */
 export function messageId(id: string, ctx: TranslateContext): string {
   return id.startsWith('msg_') ? id : ctx.newId('msg_');
@@ -50,7 +67,7 @@ export function encodeBlocks(parts: readonly Part[]): AnthropicResponseBlock[] {
     switch (p.type) {
       case 'text':
         if (p.text !== '') {
-          blocks.push({ type: 'text', text: p.text, citations: p.citations?.length ? p.citations : null });
+          blocks.push({ type: 'text', text: p.text, citations: citationsOf(p.citations) });
         }
         if (p.signature) blocks.push({ type: 'thinking', thinking: '', signature: wireSignature(p.signature) });
         break;
