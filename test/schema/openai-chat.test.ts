@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { StreamEvent, StreamFrame } from '../../src/canonical/index.ts';
 import { openaiChat } from '../../translators/openai-chat/index.ts';
 import { testContext } from '../support/fixtures.ts';
-import { fixtureErrors, fixtureResponses, fixtureStreams, scenarioErrors, scenarioResponses, scenarioStreams, type Sample } from './sources.ts';
+import { fixtureErrors, fixtureResponses, fixtureStreams, logprobSamples, scenarioErrors, scenarioResponses, scenarioStreams, type Sample } from './sources.ts';
 import { checker, type Allowance } from './validate.ts';
 
 const finishError = (def: string, at: RegExp): Allowance => ({
@@ -58,7 +58,7 @@ function encodeStream(s: Sample<StreamEvent[]>): StreamFrame[][] {
 const label = <T,>(samples: Sample<T>[]) => samples.map((s) => [s.name, s] as const);
 
 describe('OpenAI chat caller: bodies conform to CreateChatCompletionResponse', () => {
-  it.each(label([...fixtureResponses(), ...scenarioResponses()]))('%s', (_name, s) => {
+  it.each(label([...fixtureResponses(), ...scenarioResponses(), logprobSamples().response]))('%s', (_name, s) => {
     expect(check.problems('CreateChatCompletionResponse', openaiChat.encodeResponse(s.value, s.req, testContext()))).toEqual([]);
   });
 
@@ -74,7 +74,7 @@ describe('OpenAI chat caller: bodies conform to CreateChatCompletionResponse', (
 });
 
 describe('OpenAI chat caller: every chunk conforms, the stream ends with [DONE]', () => {
-  it.each(label([...fixtureStreams(), ...scenarioStreams()]))('%s', (_name, s) => {
+  it.each(label([...fixtureStreams(), ...scenarioStreams(), logprobSamples().stream]))('%s', (_name, s) => {
     for (const frames of encodeStream(s)) expect(frameProblems(frames)).toEqual([]);
   });
 

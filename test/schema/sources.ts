@@ -148,6 +148,37 @@ export function scenarioResponses(): Sample<ChatResponse>[] {
   return out;
 }
 
+/** A Gemini upstream answer with `logprobsResult` (no fixture has one), as its decoder reads it. */
+const geminiLogprobs = {
+  logProbabilitySum: -0.7,
+  topCandidates: [
+    { candidates: [{ token: 'Hé', tokenId: 7, logProbability: -0.1 }, { token: 'Hi', tokenId: 8, logProbability: -2.3 }] },
+    { candidates: [{ token: '!', tokenId: 9, logProbability: -0.6 }] },
+  ],
+  chosenCandidates: [
+    { token: 'Hé', tokenId: 7, logProbability: -0.1 },
+    { token: '!', tokenId: 9, logProbability: -0.6 },
+  ],
+};
+const geminiBody = {
+  candidates: [{ content: { role: 'model', parts: [{ text: 'Hé!' }] }, finishReason: 'STOP', index: 0, logprobsResult: geminiLogprobs }],
+  usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 2, totalTokenCount: 5 },
+  modelVersion: 'gemini-2.5-flash',
+  responseId: 'r1',
+};
+
+export function logprobSamples(): { response: Sample<ChatResponse>; stream: Sample<StreamEvent[]> } {
+  const gemini = chatDialects.find((d) => d.id === 'gemini')!;
+  const req = baseRequest({ logprobs: true, topLogprobs: 2 });
+  const sreq = { ...req, stream: true, streamUsage: true };
+  const dec = gemini.createStreamDecoder(sreq, testContext());
+  const events = [...dec.push({ data: JSON.stringify(geminiBody) }), ...dec.finish()];
+  return {
+    response: { name: 'Gemini logprobsResult', req, value: gemini.decodeResponse(geminiBody, req, testContext()) },
+    stream: { name: 'Gemini logprobsResult (stream)', req: sreq, value: events },
+  };
+}
+
 /** Hand-built streams: interleaved parallel tool calls, foreign signatures, refusal, each finish. */
 export function scenarioStreams(): Sample<StreamEvent[]>[] {
   const start: StreamEvent = { type: 'message-start', id: 'chatcmpl-9', model: 'upstream-model', created: 1_700_000_000 };
