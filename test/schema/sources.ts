@@ -107,6 +107,8 @@ const richParts: Part[] = [
   { type: 'tool-call', id: 'call_1', name: 'weather', arguments: '{"city":"Paris"}', signature: { origin: 'gemini', value: GEMINI_SIG } },
   { type: 'tool-call', id: 'toolu_2', name: 'time', arguments: '{"tz":"CET"}' },
   { type: 'tool-call', id: 'call_3', name: 'noargs', arguments: '' },
+  // Kimi's id style on OpenAI-compatible hosts: not [a-zA-Z0-9_-].
+  { type: 'tool-call', id: 'functions.get_weather:3', name: 'get_weather', arguments: '{"city":"Oslo"}' },
 ];
 
 /** Hand-built responses: every finish reason, all part kinds, refusals, a blocked prompt, n=2. */
@@ -194,7 +196,7 @@ export function scenarioStreams(): Sample<StreamEvent[]>[] {
     { type: 'text-delta', text: 'Checking both.' },
     { type: 'text-end', signature: { origin: 'gemini', value: GEMINI_SIG } },
     { type: 'tool-call-start', index: 0, id: 'call_a', name: 'weather', signature: { origin: 'gemini', value: GEMINI_SIG } },
-    { type: 'tool-call-start', index: 1, id: 'call_b', name: 'time' },
+    { type: 'tool-call-start', index: 1, id: 'functions.time:1', name: 'time' },
     { type: 'tool-call-delta', index: 0, argumentsDelta: '{"city":' },
     { type: 'tool-call-delta', index: 1, argumentsDelta: '{"tz":"CET"}' },
     { type: 'tool-call-delta', index: 0, argumentsDelta: '"Paris"}' },

@@ -5,7 +5,6 @@
 import {
   assertNever,
   encodeSignature,
-  encodeToolCallId,
   type ChatRequest,
   type ChatResponse,
   type Part,
@@ -13,6 +12,7 @@ import {
 } from '../../src/canonical/index.ts';
 import type { ModelInfo, TranslateContext } from '../types.ts';
 import { encodeStopReason } from './finish-reason.ts';
+import { callerToolId } from './tool-id.ts';
 import { encodeUsage } from './usage.ts';
 import { DIRECT_CALLER, type AnthropicMessage, type AnthropicResponseBlock } from './wire.ts';
 
@@ -87,7 +87,7 @@ export function encodeBlocks(parts: readonly Part[]): AnthropicResponseBlock[] {
       case 'tool-call':
         blocks.push({
           type: 'tool_use',
-          id: encodeToolCallId(p.id, p.signature),
+          id: callerToolId(p.id, p.signature),
           name: p.name,
           input: inputOf(p.arguments),
           caller: DIRECT_CALLER,

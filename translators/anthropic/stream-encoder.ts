@@ -15,7 +15,6 @@
  */
 import {
   assertNever,
-  encodeToolCallId,
   type ChatRequest,
   type FinishReason,
   type Signature,
@@ -28,6 +27,7 @@ import type { TranslateContext } from '../types.ts';
 import { messageId, wireSignature } from './encode-response.ts';
 import { encodeErrorBody } from './errors.ts';
 import { encodeStopReason } from './finish-reason.ts';
+import { callerToolId } from './tool-id.ts';
 import { encodeDeltaUsage, encodeUsage } from './usage.ts';
 import { DIRECT_CALLER } from './wire.ts';
 
@@ -243,7 +243,7 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
         frame('content_block_start', {
           type: 'content_block_start',
           index: this.nextIndex,
-          content_block: { type: 'tool_use', id: encodeToolCallId(t.id, t.signature), name: t.name, input: {}, caller: DIRECT_CALLER },
+          content_block: { type: 'tool_use', id: callerToolId(t.id, t.signature), name: t.name, input: {}, caller: DIRECT_CALLER },
         }),
       );
       this.open = { kind: 'tool', index: t.index };
