@@ -11,14 +11,56 @@ import type { Signature } from './parts.ts';
 
 const anthropicSig: Signature = { origin: 'anthropic', value: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds/+=' };
 const geminiSig: Signature = { origin: 'gemini', value: 'CiQB0e2Kb7 ünïcode ✓' };
+const openaiSig: Signature = { origin: 'openai', value: 'gAAAAABo-encrypted' };
+
+/** RFC 4648 §4 base64, padded: what pydantic's `Base64Bytes` and Go's `[]byte` accept. */
+const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Genuine vendor values, as captured in this repo's fixtures (prefixes are enough to matter). */
+const GENUINE = [
+  'EtoFCtcFAb4+9vtfe4MXRxQjw48U1WKrR/7lYsgFkVi/bepqsSPjY0VU7HEzkeCBIfy1fu5', // Gemini 3 text
+  'CikBcsjafFK168IbtVtoxVV0Tsn8O+eU45rzJahzwuKGmMbdMdfpmNpgBwplAXLI2nyA', // Gemini 2.5 tool call
+  'AY89a18a8/Loc2wl5oft+F3qHoU4VPX0L9ljRtKxfjhEuimSIqhzYEJAGT', // Vertex
+  'CAISqwQKhwEIEBgCKkAciZInI2gcLrwOU5o9XFlIxHw9HaLIY6V9wHoK2E0w9TFrU5619C4C', // Anthropic
+  'EvQBCkYICxgCKkAxhD4NUKFzudtZ6NzbZdEiBACI', // Anthropic (stream)
+  'skip_thought_signature_validator', // Gemini's documented bypass value
+];
 
 describe('signature carriers', () => {
-  it('round-trip a signature through a string field, origin kept', () => {
-    for (const sig of [anthropicSig, geminiSig]) {
+  it('a carried signature is standard base64 bytes (Gemini thoughtSignature is format: byte)', () => {
+    for (const sig of [anthropicSig, geminiSig, openaiSig, { origin: 'anthropic' as const, value: '' }]) {
       const carried = encodeSignature(sig);
-      expect(carried).toMatch(/^il1[ag]\.[A-Za-z0-9_-]+$/);
+      expect(carried).toMatch(STANDARD_BASE64);
+      expect(carried.startsWith('/2lsMW')).toBe(true);
       expect(decodeSignature(carried)).toEqual(sig);
     }
+  });
+
+  it('the origin tag is inside the bytes: 0xFF "il1" + letter, then the value', () => {
+    const bytes = Uint8Array.from(atob(encodeSignature({ origin: 'anthropic', value: 'xyz' })), (c) => c.charCodeAt(0));
+    expect([...bytes]).toEqual([0xff, 0x69, 0x6c, 0x31, 0x61, 0x78, 0x79, 0x7a]);
+  });
+
+  it('still reads the first format (il1a.<base64url>) that callers may echo from earlier turns', () => {
+    const first = `il1a.${btoa(anthropicSig.value).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;
+    expect(decodeSignature(first)).toEqual(anthropicSig);
+    expect(decodeSignature('il1g.Q2lRQg')).toEqual({ origin: 'gemini', value: 'CiQB' });
+  });
+
+  it('never reads a genuine vendor value as a carrier', () => {
+    for (const raw of GENUINE) expect(decodeSignature(raw)).toBeUndefined();
+  });
+
+  it('rejects look-alikes: wrong letter, broken header, not base64, invalid UTF-8', () => {
+    const bad = (bytes: number[]) => btoa(String.fromCharCode(...bytes));
+    expect(decodeSignature(bad([0xff, 0x69, 0x6c, 0x31, 0x78, 0x41]))).toBeUndefined(); // letter x
+    expect(decodeSignature(bad([0xff, 0x69, 0x6c, 0x32, 0x61, 0x41]))).toBeUndefined(); // il2
+    expect(decodeSignature(bad([0xff, 0x69, 0x6c, 0x31, 0x61, 0xc3]))).toBeUndefined(); // truncated UTF-8
+    expect(decodeSignature('/2lsMWE!')).toBeUndefined();
+    expect(decodeSignature('/2lsMWFFcVFC')).toEqual({ origin: 'anthropic', value: 'EqQB' });
+    expect(decodeSignature('/2lsMWFFcVFC'.replace('/', '_'))).toBeUndefined(); // base64url is not the carrier
+    expect(decodeSignature('il1x.abc')).toBeUndefined();
+    expect(decodeSignature('EqQBCgIYAhIM')).toBeUndefined();
   });
 
   it('round-trip through a tool-call id that stays [A-Za-z0-9_-]', () => {
@@ -28,9 +70,7 @@ describe('signature carriers', () => {
     expect(encodeToolCallId('toolu_01', undefined)).toBe('toolu_01');
   });
 
-  it('leaves ordinary values alone', () => {
-    expect(decodeSignature('EqQBCgIYAhIM')).toBeUndefined();
-    expect(decodeSignature('il1x.abc')).toBeUndefined();
+  it('leaves ordinary ids alone', () => {
     expect(decodeToolCallId('call_abc')).toEqual({ id: 'call_abc' });
     // A marker without a decodable payload is an ordinary id.
     expect(decodeToolCallId('call__il1z!!')).toEqual({ id: 'call__il1z!!' });
@@ -43,8 +83,15 @@ describe('signature carriers', () => {
   });
 
   it('mayCarrySignatures finds carried values in raw bodies, and only those', () => {
+    const carried = encodeSignature(anthropicSig);
     expect(mayCarrySignatures(JSON.stringify({ tool_call_id: encodeToolCallId('c1', geminiSig) }))).toBe(true);
-    expect(mayCarrySignatures(JSON.stringify({ signature: encodeSignature(anthropicSig) }))).toBe(true);
-    expect(mayCarrySignatures(JSON.stringify({ signature: anthropicSig.value, text: 'the il1 library' }))).toBe(false);
+    expect(mayCarrySignatures(JSON.stringify({ thoughtSignature: carried }))).toBe(true);
+    // Serializers that escape `/` (PHP's json_encode, some Java ones).
+    expect(mayCarrySignatures(`{"thoughtSignature":"${carried.replace('/', '\\/')}"}`)).toBe(true);
+    expect(mayCarrySignatures(`{"thoughtSignature":"${carried.replace('/', '\\u002f')}"}`)).toBe(true);
+    expect(mayCarrySignatures(JSON.stringify({ signature: 'il1a.RXFR' }))).toBe(true);
+    for (const raw of GENUINE) {
+      expect(mayCarrySignatures(JSON.stringify({ signature: raw, text: 'the il1 library, /2ls' }))).toBe(false);
+    }
   });
 });

@@ -6,8 +6,26 @@
  * the caller echoes unchanged: a tool-call id, or a string field on the assistant message. Every
  * carried value is tagged with its origin vendor so it is only ever replayed to that vendor.
  *
- * Formats: a message field holds `il1` + origin letter + `.` + base64url(utf-8 value); a tool-call
- * id holds `<original id>__il1` + origin letter + base64url(value), so it stays `[A-Za-z0-9_-]`.
+ * Message-field carrier (`encodeSignature`): STANDARD base64 (RFC 4648 §4, padded) of
+ *   0xFF 'i' 'l' '1' <origin letter o|a|g> <utf-8 bytes of the value>
+ * so it is valid wherever the field is typed as bytes (Gemini `Part.thoughtSignature` is
+ * `format: byte`; Python's pydantic and Go's `[]byte` reject anything but base64). It always starts
+ * with `/2lsMW`.
+ *
+ * Why a genuine vendor value is never read as a carrier: a carrier's first byte is 0xFF, and
+ * its next four are `il1` and a known origin letter (40 fixed bits), the rest valid UTF-8. Vendor
+ * signatures are base64 of serialized protocol buffers (Gemini thought signatures start 0x12 or
+ * 0x0A, Anthropic thinking signatures 0x12 or 0x08, Vertex's observed ones 0x01): no protobuf
+ * message can start with 0xFF, whose low three bits name wire type 7, which does not exist; nor
+ * can UTF-8 text, in which 0xFF never occurs. So a vendor value of either kind can never match,
+ * and opaque bytes of some future format would match only by a 1-in-2^40 chance. Anything that
+ * does not match is the vendor's own (raw) value.
+ *
+ * Read as well, never written: the first format, `il1` + origin letter + `.` + base64url(value),
+ * which callers may still echo from earlier turns.
+ *
+ * Tool-call id carrier (`encodeToolCallId`): `<original id>__il1` + origin letter +
+ * base64url(value), so the id stays `[A-Za-z0-9_-]` (ids are strings in every dialect).
  */
 import type { Signature, Vendor } from './parts.ts';
 
@@ -15,37 +33,84 @@ const letterOf: Record<Vendor, string> = { openai: 'o', anthropic: 'a', gemini: 
 const vendorOf: Record<string, Vendor> = { o: 'openai', a: 'anthropic', g: 'gemini' };
 
 const ID_MARK = '__il1';
+/** 0xFF `i` `l` `1`: the header of a message-field carrier, before the origin letter. */
+const HEADER = [0xff, 0x69, 0x6c, 0x31] as const;
+/** Every carrier's base64 starts so: 0xFF `i` `l` → `/2ls`, then `1` + letter → `MW…`. */
+const B64_PREFIX = '/2lsMW';
 
-function toBase64Url(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let bin = '';
-  for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]!);
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+function utf8Bytes(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
 }
 
-function fromBase64Url(b64: string): string | undefined {
+function bytesToBinary(bytes: Uint8Array): string {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]!);
+  return bin;
+}
+
+function binaryToBytes(bin: string): Uint8Array {
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return bytes;
+}
+
+function utf8Text(bytes: Uint8Array): string | undefined {
   try {
-    const std = b64.replace(/-/g, '+').replace(/_/g, '/');
-    const bin = atob(std + '='.repeat((4 - (std.length % 4)) % 4));
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     return undefined;
   }
 }
 
-/** `il1a.<b64url>`: a signature as a self-describing string (for a message field). */
-export function encodeSignature(sig: Signature): string {
-  return `il1${letterOf[sig.origin]}.${toBase64Url(sig.value)}`;
+function toBase64Url(text: string): string {
+  return btoa(bytesToBinary(utf8Bytes(text))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/** The inverse of `encodeSignature`; `undefined` for anything that is not a carrier. */
-export function decodeSignature(text: string): Signature | undefined {
+function fromBase64Url(b64: string): string | undefined {
+  try {
+    const std = b64.replace(/-/g, '+').replace(/_/g, '/');
+    return utf8Text(binaryToBytes(atob(std + '='.repeat((4 - (std.length % 4)) % 4))));
+  } catch {
+    return undefined;
+  }
+}
+
+const STANDARD_B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** A signature as standard base64 bytes, self-describing (see the header comment). */
+export function encodeSignature(sig: Signature): string {
+  const value = utf8Bytes(sig.value);
+  const bytes = new Uint8Array(HEADER.length + 1 + value.length);
+  bytes.set(HEADER, 0);
+  bytes[HEADER.length] = letterOf[sig.origin].charCodeAt(0);
+  bytes.set(value, HEADER.length + 1);
+  return btoa(bytesToBinary(bytes));
+}
+
+function decodeCarrierBytes(text: string): Signature | undefined {
+  if (!text.startsWith(B64_PREFIX) || !STANDARD_B64.test(text)) return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = binaryToBytes(atob(text));
+  } catch {
+    return undefined;
+  }
+  if (bytes.length <= HEADER.length || HEADER.some((b, i) => bytes[i] !== b)) return undefined;
+  const origin = vendorOf[String.fromCharCode(bytes[HEADER.length]!)];
+  const value = origin && utf8Text(bytes.subarray(HEADER.length + 1));
+  return origin && value !== undefined ? { origin, value } : undefined;
+}
+
+function decodeFirstFormat(text: string): Signature | undefined {
   if (!text.startsWith('il1') || text[4] !== '.') return undefined;
   const origin = vendorOf[text[3]!];
   const value = origin && fromBase64Url(text.slice(5));
   return origin && value !== undefined ? { origin, value } : undefined;
+}
+
+/** The inverse of `encodeSignature` (also reads the first `il1a.<b64url>` format); `undefined` for anything else. */
+export function decodeSignature(text: string): Signature | undefined {
+  return decodeCarrierBytes(text) ?? decodeFirstFormat(text);
 }
 
 /** A tool-call id that also carries a signature; the plain id when there is none. */
@@ -66,12 +131,18 @@ export function decodeToolCallId(wireId: string): { id: string; signature?: Sign
 }
 
 /**
- * Whether a raw wire body may hold a carried value (a carrier tool-call id, or an `il1…`
- * string value). A cheap scan, so same-dialect passthrough can hand such bodies to translation,
- * which strips what the upstream did not issue, instead of forwarding them byte for byte.
+ * Whether a raw wire body may hold a carried value: a carrier tool-call id, a string value
+ * starting with the carrier's base64 prefix (`/` possibly JSON-escaped as `\/` or `\u002f`), or a
+ * first-format `il1…` string. A cheap scan, so same-dialect passthrough can hand such bodies to
+ * translation, which strips what the upstream did not issue, instead of forwarding them byte for
+ * byte. False positives only cost the passthrough.
  */
 export function mayCarrySignatures(wireText: string): boolean {
-  return wireText.includes(ID_MARK) || /"il1[oag]\./.test(wireText);
+  return (
+    wireText.includes(ID_MARK) ||
+    /"(?:\/|\\\/|\\u002[fF])2lsMW/.test(wireText) ||
+    /"il1[oag]\./.test(wireText)
+  );
 }
 
 /** Keep a signature only when it goes back to the vendor that issued it. */

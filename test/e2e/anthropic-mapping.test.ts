@@ -50,7 +50,7 @@ describe.each(TARGETS)('%s: Anthropic SDK field mappings → OpenAI / Gemini', (
       h.mock.reply(fixtureReply('openai-chat', 'refusal.json'));
       const r = await client.messages.create(ask('to-openai'));
       expect(r.stop_reason).toBe('refusal');
-      expect(r.content).toEqual([{ type: 'text', text: refusal }]);
+      expect(r.content).toEqual([{ type: 'text', text: refusal, citations: null }]);
 
       h.mock.reply(fixtureReply('gemini', 'candidate-safety-block.json'));
       expect((await client.messages.create(ask('to-gemini'))).stop_reason).toBe('refusal');
@@ -80,7 +80,7 @@ describe.each(TARGETS)('%s: Anthropic SDK field mappings → OpenAI / Gemini', (
       expect(rf.type).toBe('json_schema');
       expect(rf.json_schema.schema).toEqual(schema);
       const expected = fixtureJson('openai-chat', 'structured-output-json-schema.json').choices[0].message.content;
-      expect(o.content).toEqual([{ type: 'text', text: expected }]);
+      expect(o.content).toEqual([{ type: 'text', text: expected, citations: null }]);
 
       h.mock.reply(fixtureReply('gemini', 'structured-output-response-json-schema.json'));
       await client.messages.create(ask('to-gemini', { output_config: req.output_config }));

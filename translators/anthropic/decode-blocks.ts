@@ -5,7 +5,6 @@
 import * as v from 'valibot';
 import {
   decodeSignature,
-  decodeToolCallId,
   type FilePart,
   type ImagePart,
   type MediaSource,
@@ -13,6 +12,7 @@ import {
   type Signature,
   type Warning,
 } from '../../src/canonical/index.ts';
+import { decodeCallerToolId } from './tool-id.ts';
 import { utf8ToBase64 } from './base64.ts';
 import { invalid, parseWire } from './validate.ts';
 import {
@@ -91,7 +91,7 @@ function decodeBlock(block: unknown, path: string, warnings: Warning[]): Part | 
       return decodeDocument(block, path, warnings);
     case 'tool_use': {
       const b = parseWire(AnthropicBlockSchemas.tool_use, block, path);
-      const { id, signature } = decodeToolCallId(b.id);
+      const { id, signature } = decodeCallerToolId(b.id);
       const input = b.input ?? {};
       return {
         type: 'tool-call',
@@ -107,7 +107,7 @@ function decodeBlock(block: unknown, path: string, warnings: Warning[]): Part | 
       const content = b.content == null ? [] : decodeContent(b.content, `${path}.content`, warnings);
       return {
         type: 'tool-result',
-        callId: decodeToolCallId(b.tool_use_id).id,
+        callId: decodeCallerToolId(b.tool_use_id).id,
         content,
         ...(b.is_error ? { isError: true } : {}),
         ...hints(b.cache_control),

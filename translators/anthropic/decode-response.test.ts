@@ -72,7 +72,9 @@ describe('anthropic decodeResponse: fixtures', () => {
     expect((c.extras?.fields.serverBlocks as Array<{ index: number }>).map((s) => s.index)).toEqual([0, 1]);
     // Back to an Anthropic caller: the same blocks in the same order.
     const again = encodeResponse(r, REQ, testContext());
-    expect(again.content).toEqual(fixtureJson('anthropic', 'server-tool-web-search-citations.json').content);
+    // (a text block without citations gets the `citations: null` the OpenAPI document requires)
+    const wire = fixtureJson('anthropic', 'server-tool-web-search-citations.json').content as Array<Record<string, unknown>>;
+    expect(again.content).toEqual(wire.map((blk) => (blk.type === 'text' ? { citations: null, ...blk } : blk)));
   });
 
   it('redacted thinking; unreadable bodies are upstream errors', () => {

@@ -29,12 +29,15 @@ describe('anthropic encodeResponse', () => {
       expect(out.model).toBe(wire.model);
       expect(out.stop_reason).toBe(wire.stop_reason);
       expect(out.stop_sequence).toBe(wire.stop_sequence);
-      expect(out.content).toEqual(wire.content.map(({ caller: _c, ...b }: Record<string, unknown>) => b));
-      expect(out.usage).toEqual({
+      // The service omits a text block's null `citations`, which the OpenAPI document requires.
+      expect(out.content).toEqual(wire.content.map((b: Record<string, unknown>) => (b.type === 'text' ? { citations: null, ...b } : b)));
+      expect(out.stop_details).toEqual(wire.stop_details ?? null);
+      expect(out.usage).toMatchObject({
         input_tokens: wire.usage.input_tokens,
         output_tokens: wire.usage.output_tokens,
         cache_creation_input_tokens: wire.usage.cache_creation_input_tokens,
         cache_read_input_tokens: wire.usage.cache_read_input_tokens,
+        cache_creation: wire.usage.cache_creation,
       });
     }
   });
@@ -45,11 +48,25 @@ describe('anthropic encodeResponse', () => {
       REQ,
       testContext(),
     );
-    expect(out.usage).toEqual({ input_tokens: 300, cache_read_input_tokens: 600, cache_creation_input_tokens: 100, output_tokens: 50 });
+    expect(out.usage).toEqual({
+      input_tokens: 300,
+      cache_read_input_tokens: 600,
+      cache_creation_input_tokens: 100,
+      cache_creation: { ephemeral_5m_input_tokens: 100, ephemeral_1h_input_tokens: 0 },
+      output_tokens: 50,
+      output_tokens_details: null,
+      server_tool_use: null,
+      service_tier: null,
+      inference_geo: null,
+      speed: null,
+    });
+    expect(out).toMatchObject({ stop_details: null, container: null, diagnostics: null });
     expect(out.id).toBe('msg_test0001');
     expect(out.type).toBe('message');
     expect(out.role).toBe('assistant');
-    expect(encodeResponse(res(), REQ, testContext()).usage).toEqual({ input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+    expect(encodeResponse(res(), REQ, testContext()).usage).toMatchObject({ input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+    const thinking = encodeResponse(res({ usage: { inputTokens: 10, outputTokens: 40, totalTokens: 50, reasoningTokens: 30 } }), REQ, testContext());
+    expect(thinking.usage.output_tokens_details).toEqual({ thinking_tokens: 30 });
   });
 
   it('parts: carriers for foreign signatures, tool input objects, refusal as text', () => {
@@ -78,17 +95,27 @@ describe('anthropic encodeResponse', () => {
     const [r, red, text, sigBlock, t1, t2, t3, refusal] = out.content as Array<Record<string, any>>;
     expect(decodeSignature(r!.signature)).toEqual(gem);
     expect(decodeSignature(red!.data)).toEqual({ origin: 'openai', value: 'enc' });
-    expect(text).toEqual({ type: 'text', text: 'answer' });
+    expect(text).toEqual({ type: 'text', text: 'answer', citations: null });
     expect(sigBlock).toMatchObject({ type: 'thinking', thinking: '' });
     expect(decodeSignature(sigBlock!.signature)).toEqual(gem);
     expect(decodeToolCallId(t1!.id)).toEqual({ id: 'call_1', signature: gem });
     expect(t1!.id).toMatch(/^[a-zA-Z0-9_-]+$/);
     expect(t1!.input).toEqual({ a: 1 });
+    for (const t of [t1, t2, t3]) expect(t!.caller).toEqual({ type: 'direct' });
     expect(t2!.input).toEqual({});
     expect(t3!.input).toEqual({});
-    expect(refusal).toEqual({ type: 'text', text: 'I cannot' });
+    expect(refusal).toEqual({ type: 'text', text: 'I cannot', citations: null });
     // Gemini reports STOP for function calls: the caller sees tool_use.
     expect(out.stop_reason).toBe('tool_use');
+  });
+
+  it('citations: Anthropic kinds kept, another vendor\'s (OpenAI url_citation) dropped, none → null', () => {
+    const anthropicCitation = { type: 'web_search_result_location', cited_text: 'x', url: 'https://a', title: 'A', encrypted_index: 'e' };
+    const openaiCitation = { type: 'url_citation', url_citation: { start_index: 0, end_index: 1, url: 'https://b', title: 'B' } };
+    const text = (citations: unknown[]) =>
+      encodeResponse(res({ choices: [{ index: 0, content: [{ type: 'text', text: 't', citations }], finishReason: { unified: 'stop' } }] }), REQ, testContext()).content[0];
+    expect(text([anthropicCitation, openaiCitation])).toEqual({ type: 'text', text: 't', citations: [anthropicCitation] });
+    expect(text([openaiCitation])).toEqual({ type: 'text', text: 't', citations: null });
   });
 
   it('prompt blocked → refusal with no content', () => {
@@ -97,10 +124,11 @@ describe('anthropic encodeResponse', () => {
   });
 
   it('model list and count_tokens', () => {
+    const unknown = { capabilities: null, max_input_tokens: null, max_tokens: null, lifecycle: 'active', deprecated_at: null, retires_at: null, line: null };
     expect(encodeModelList([{ id: 'claude-a', ownedBy: 'x', created: 1_739_923_200 }, { id: 'gpt-b', ownedBy: 'y', created: 0 }])).toEqual({
       data: [
-        { type: 'model', id: 'claude-a', display_name: 'claude-a', created_at: '2025-02-19T00:00:00Z' },
-        { type: 'model', id: 'gpt-b', display_name: 'gpt-b', created_at: '1970-01-01T00:00:00Z' },
+        { type: 'model', id: 'claude-a', display_name: 'claude-a', created_at: '2025-02-19T00:00:00Z', ...unknown },
+        { type: 'model', id: 'gpt-b', display_name: 'gpt-b', created_at: '1970-01-01T00:00:00Z', ...unknown },
       ],
       has_more: false,
       first_id: 'claude-a',

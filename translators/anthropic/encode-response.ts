@@ -5,7 +5,6 @@
 import {
   assertNever,
   encodeSignature,
-  encodeToolCallId,
   type ChatRequest,
   type ChatResponse,
   type Part,
@@ -13,8 +12,9 @@ import {
 } from '../../src/canonical/index.ts';
 import type { ModelInfo, TranslateContext } from '../types.ts';
 import { encodeStopReason } from './finish-reason.ts';
+import { callerToolId } from './tool-id.ts';
 import { encodeUsage } from './usage.ts';
-import type { AnthropicMessage, AnthropicResponseBlock } from './wire.ts';
+import { DIRECT_CALLER, type AnthropicMessage, type AnthropicResponseBlock } from './wire.ts';
 
 /** A signature as the caller must echo it: raw for Anthropic's own, a carrier for others. */
 export function wireSignature(sig: Signature): string {
@@ -34,6 +34,23 @@ export function inputOf(args: string): Record<string, unknown> {
   }
 }
 
+/** The citation kinds of an Anthropic text block (`TextCitation`); another vendor's have no place here. */
+const CITATION_TYPES = new Set([
+  'char_location',
+  'page_location',
+  'content_block_location',
+  'web_search_result_location',
+  'search_result_location',
+]);
+
+/** A text block's `citations`: the Anthropic ones it carries, else null (the field is required). */
+export function citationsOf(citations: unknown[] | undefined): unknown[] | null {
+  const own = (citations ?? []).filter(
+    (c) => !!c && typeof c === 'object' && CITATION_TYPES.has(String((c as Record<string, unknown>).type)),
+  );
+  return own.length ? own : null;
+}
+
 /** A message id the SDKs accept (`msg_…`). */
 export function messageId(id: string, ctx: TranslateContext): string {
   return id.startsWith('msg_') ? id : ctx.newId('msg_');
@@ -50,12 +67,12 @@ export function encodeBlocks(parts: readonly Part[]): AnthropicResponseBlock[] {
     switch (p.type) {
       case 'text':
         if (p.text !== '') {
-          blocks.push({ type: 'text', text: p.text, ...(p.citations?.length ? { citations: p.citations } : {}) });
+          blocks.push({ type: 'text', text: p.text, citations: citationsOf(p.citations) });
         }
         if (p.signature) blocks.push({ type: 'thinking', thinking: '', signature: wireSignature(p.signature) });
         break;
       case 'refusal':
-        if (p.text !== '') blocks.push({ type: 'text', text: p.text });
+        if (p.text !== '') blocks.push({ type: 'text', text: p.text, citations: null });
         break;
       case 'reasoning':
         if (p.redacted) blocks.push({ type: 'redacted_thinking', data: wireSignature(p.redacted) });
@@ -70,9 +87,10 @@ export function encodeBlocks(parts: readonly Part[]): AnthropicResponseBlock[] {
       case 'tool-call':
         blocks.push({
           type: 'tool_use',
-          id: encodeToolCallId(p.id, p.signature),
+          id: callerToolId(p.id, p.signature),
           name: p.name,
           input: inputOf(p.arguments),
+          caller: DIRECT_CALLER,
         });
         break;
       case 'image':
@@ -110,6 +128,10 @@ export function encodeResponse(res: ChatResponse, req: ChatRequest, ctx: Transla
     content,
     stop_reason,
     stop_sequence,
+    // Required (nullable) in `Message`; an Anthropic upstream's refusal details are kept.
+    stop_details: choice?.extras?.dialect === 'anthropic' ? (choice.extras.fields.stop_details ?? null) : null,
+    container: null,
+    diagnostics: null,
     usage: encodeUsage(res.usage),
   };
 }
@@ -119,12 +141,24 @@ function rfc3339(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
+/**
+ * `ListResponse[ModelInfo]`. What the proxy does not know about a model (capabilities, token
+ * limits, deprecation dates, model line) is null, as `ModelInfo` allows; a configured, routable
+ * model is `active`.
+ */
 export function encodeModelList(models: ModelInfo[]): unknown {
   const data = models.map((m) => ({
     type: 'model',
     id: m.id,
     display_name: m.id,
     created_at: rfc3339(m.created),
+    capabilities: null,
+    max_input_tokens: null,
+    max_tokens: null,
+    lifecycle: 'active',
+    deprecated_at: null,
+    retires_at: null,
+    line: null,
   }));
   return {
     data,

@@ -59,14 +59,21 @@ describe('anthropic encodeError table', () => {
   it.each(table)('%s → %i %s', (kind, status, type) => {
     const enc = encodeError(new ProxyError(kind, 'boom'));
     expect(enc.status).toBe(status);
-    expect(enc.body).toEqual({ type: 'error', error: { type, message: 'boom' } });
+    expect(enc.body).toEqual({ type: 'error', error: { type, message: 'boom' }, request_id: null });
+  });
+
+  it('request_id is always there: the error\'s own id, else null (ErrorResponse requires it)', () => {
+    expect(encodeError(new ProxyError('timeout', 'slow', { requestId: 'req_proxy_1' })).body).toMatchObject({ request_id: 'req_proxy_1' });
+    const body = encodeError(new ProxyError('invalid-request', 'bad')).body as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(['error', 'request_id', 'type']);
+    expect(body.request_id).toBeNull();
   });
 
   it('an OpenAI upstream error keeps its status class, not its type', () => {
     const err = new ProxyError('rate-limit', 'quota', { upstreamType: 'insufficient_quota', retryAfter: 2.5 });
     expect(encodeError(err)).toEqual({
       status: 429,
-      body: { type: 'error', error: { type: 'rate_limit_error', message: 'quota' } },
+      body: { type: 'error', error: { type: 'rate_limit_error', message: 'quota' }, request_id: null },
       headers: { 'retry-after': '3', 'x-should-retry': 'true' },
     });
     expect(encodeError(new ProxyError('upstream', 'x', { status: 400 })).status).toBe(500);

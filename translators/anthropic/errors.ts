@@ -138,13 +138,14 @@ export function wireErrorOf(err: ProxyError): { type: string; status: number } {
   }
 }
 
+/**
+ * `ErrorResponse`: `request_id` is required (string or null) next to `type` and `error`; every
+ * real error carries it, and strict clients (generated from the OpenAPI document) reject a body
+ * without it. The flow fills `requestId` with the upstream's id, or its own for errors it makes.
+ */
 export function encodeErrorBody(err: ProxyError): AnthropicErrorBody {
   const { type } = wireErrorOf(err);
-  return {
-    type: 'error',
-    error: { type, message: err.message },
-    ...(err.requestId ? { request_id: err.requestId } : {}),
-  };
+  return { type: 'error', error: { type, message: err.message }, request_id: err.requestId ?? null };
 }
 
 export function encodeError(err: ProxyError): EncodedError {

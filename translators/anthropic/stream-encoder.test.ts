@@ -64,7 +64,15 @@ function expectAnthropicOrder(frames: StreamFrame[]): void {
       case 'message_delta':
         expect(open).toBeNull();
         expect(d.delta.stop_reason).toEqual(expect.any(String));
-        expect(Object.keys(d.usage).sort()).toEqual(['cache_creation_input_tokens', 'cache_read_input_tokens', 'input_tokens', 'output_tokens']);
+        // MessageDeltaUsage: every field present (nullable ones as null).
+        expect(Object.keys(d.usage).sort()).toEqual([
+          'cache_creation_input_tokens',
+          'cache_read_input_tokens',
+          'input_tokens',
+          'output_tokens',
+          'output_tokens_details',
+          'server_tool_use',
+        ]);
         break;
       case 'message_stop':
         ended = true;
@@ -100,7 +108,7 @@ describe('anthropic stream encoder: fixtures through decoder → encoder', () =>
     expect(msg.id).toBe('msg_01AusY9WEbCaj3N7Tv5J4YjH');
     expect(msg.model).toBe('claude-haiku-4-5-20251001');
     expect(msg.content).toEqual([
-      { type: 'tool_use', id: 'toolu_018acGYLtfR52q9yDbWaEdQZ', name: 'get_weather', input: { location: 'San Francisco, CA', units: 'f' } },
+      { type: 'tool_use', id: 'toolu_018acGYLtfR52q9yDbWaEdQZ', name: 'get_weather', input: { location: 'San Francisco, CA', units: 'f' }, caller: { type: 'direct' } },
     ]);
     expect(msg.stop_reason).toBe('tool_use');
     expect(msg.usage).toMatchObject({ input_tokens: 656, output_tokens: 74, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 });
@@ -108,7 +116,7 @@ describe('anthropic stream encoder: fixtures through decoder → encoder', () =>
 
   it('stream-tool-use-no-args: input {}', async () => {
     const msg = await sdkFinalMessage(encodeAll(decodeFixture('stream-tool-use-no-args.sse')));
-    expect(msg.content[1]).toEqual({ type: 'tool_use', id: 'toolu_01QE1WLsSVp5hy5Q3GmGTmjP', name: 'updateIssueList', input: {} });
+    expect(msg.content[1]).toEqual({ type: 'tool_use', id: 'toolu_01QE1WLsSVp5hy5Q3GmGTmjP', name: 'updateIssueList', input: {}, caller: { type: 'direct' } });
   });
 
   it('stream-thinking-signature: thinking + signature round-trip unchanged', async () => {
@@ -155,17 +163,27 @@ describe('anthropic stream encoder: OpenAI-shaped input', () => {
     expectAnthropicOrder(frames);
     const data = payloads(frames);
     expect(data[0]!.message).toMatchObject({ id: 'msg_test0001', model: 'gpt-4o', content: [], stop_reason: null, usage: { input_tokens: 0, output_tokens: 0 } });
+    // message_start carries a whole `Message`: the nullable fields the OpenAPI document requires.
+    expect(data[0]!.message).toMatchObject({ stop_details: null, container: null });
+    expect(data[0]!.message.usage).toMatchObject({
+      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+      service_tier: null,
+      inference_geo: null,
+      server_tool_use: null,
+    });
+    const toolStart = data.find((d) => d.type === 'content_block_start' && d.content_block.type === 'tool_use');
+    expect(toolStart!.content_block.caller).toEqual({ type: 'direct' });
     expect(data.at(-2)).toEqual({
       type: 'message_delta',
-      delta: { stop_reason: 'tool_use', stop_sequence: null },
-      usage: { input_tokens: 60, cache_creation_input_tokens: 0, cache_read_input_tokens: 40, output_tokens: 20 },
+      delta: { stop_reason: 'tool_use', stop_sequence: null, stop_details: null, container: null },
+      usage: { input_tokens: 60, cache_creation_input_tokens: 0, cache_read_input_tokens: 40, output_tokens: 20, output_tokens_details: null, server_tool_use: null },
     });
     const msg = await sdkFinalMessage(frames);
     expect(msg.content).toEqual([
-      { type: 'text', text: 'Let me check.' },
-      { type: 'tool_use', id: 'call_a', name: 'f', input: { x: 1 } },
-      { type: 'tool_use', id: expect.stringMatching(/^call_b__il1g[A-Za-z0-9_-]+$/), name: 'g', input: { y: 2 } },
-      { type: 'tool_use', id: 'call_c', name: 'h', input: {} },
+      { type: 'text', text: 'Let me check.', citations: null },
+      { type: 'tool_use', id: 'call_a', name: 'f', input: { x: 1 }, caller: { type: 'direct' } },
+      { type: 'tool_use', id: expect.stringMatching(/^call_b__il1g[A-Za-z0-9_-]+$/), name: 'g', input: { y: 2 }, caller: { type: 'direct' } },
+      { type: 'tool_use', id: 'call_c', name: 'h', input: {}, caller: { type: 'direct' } },
     ]);
     expect(msg.usage).toMatchObject({ input_tokens: 60, cache_read_input_tokens: 40, output_tokens: 20 });
     // The carrier id decodes back to the plain id + the Gemini signature on the next turn.
@@ -201,9 +219,9 @@ describe('anthropic stream encoder: OpenAI-shaped input', () => {
     expect(msg.content).toEqual([
       { type: 'thinking', thinking: 'think', signature: encodeSignature({ origin: 'gemini', value: 'g1' }) },
       { type: 'redacted_thinking', data: 'opaque' },
-      { type: 'text', text: 'hi' },
+      { type: 'text', text: 'hi', citations: null },
       { type: 'thinking', thinking: '', signature: encodeSignature({ origin: 'gemini', value: 'g2' }) },
-      { type: 'text', text: 'no' },
+      { type: 'text', text: 'no', citations: null },
     ]);
     expect(msg.stop_reason).toBe('refusal');
   });
@@ -217,7 +235,7 @@ describe('anthropic stream encoder: OpenAI-shaped input', () => {
     ];
     expect(enc.finish()).toEqual([]);
     expect(enc.push({ type: 'text-delta', text: 'x' })).toEqual([]);
-    expect(out.at(-1)).toEqual({ event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }) });
+    expect(out.at(-1)).toEqual({ event: 'error', data: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' }, request_id: null }) });
   });
 
   it('an empty upstream still yields a complete message', async () => {

@@ -15,7 +15,6 @@
  */
 import {
   assertNever,
-  encodeToolCallId,
   type ChatRequest,
   type FinishReason,
   type Signature,
@@ -28,7 +27,9 @@ import type { TranslateContext } from '../types.ts';
 import { messageId, wireSignature } from './encode-response.ts';
 import { encodeErrorBody } from './errors.ts';
 import { encodeStopReason } from './finish-reason.ts';
-import { encodeUsage } from './usage.ts';
+import { callerToolId } from './tool-id.ts';
+import { encodeDeltaUsage, encodeUsage } from './usage.ts';
+import { DIRECT_CALLER } from './wire.ts';
 
 type OpenBlock = { kind: 'text' } | { kind: 'thinking' } | { kind: 'tool'; index: number };
 
@@ -169,8 +170,8 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
     out.push(
       frame('message_delta', {
         type: 'message_delta',
-        delta: { stop_reason, stop_sequence },
-        usage: encodeUsage(this.usage),
+        delta: { stop_reason, stop_sequence, stop_details: null, container: null },
+        usage: encodeDeltaUsage(this.usage),
       }),
     );
     out.push(frame('message_stop', { type: 'message_stop' }));
@@ -192,6 +193,9 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
           content: [],
           stop_reason: null,
           stop_sequence: null,
+          stop_details: null,
+          container: null,
+          diagnostics: null,
           usage: encodeUsage(this.usage),
         },
       }),
@@ -203,7 +207,7 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
     this.closeOpen(out);
     this.ensureStarted(out);
     const content_block =
-      kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' };
+      kind === 'text' ? { type: 'text', text: '', citations: null } : { type: 'thinking', thinking: '', signature: '' };
     out.push(frame('content_block_start', { type: 'content_block_start', index: this.nextIndex, content_block }));
     this.open = { kind };
   }
@@ -239,7 +243,7 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
         frame('content_block_start', {
           type: 'content_block_start',
           index: this.nextIndex,
-          content_block: { type: 'tool_use', id: encodeToolCallId(t.id, t.signature), name: t.name, input: {} },
+          content_block: { type: 'tool_use', id: callerToolId(t.id, t.signature), name: t.name, input: {}, caller: DIRECT_CALLER },
         }),
       );
       this.open = { kind: 'tool', index: t.index };

@@ -3,7 +3,7 @@
  * (OpenAI semantics) `inputTokens` includes both.
  */
 import type { Usage } from '../../src/canonical/index.ts';
-import type { AnthropicUsage, AnthropicUsageIn } from './wire.ts';
+import type { AnthropicDeltaUsage, AnthropicUsage, AnthropicUsageIn } from './wire.ts';
 
 export function decodeUsage(u: AnthropicUsageIn): Usage {
   const input = u.input_tokens ?? 0;
@@ -19,7 +19,14 @@ export function decodeUsage(u: AnthropicUsageIn): Usage {
   return usage;
 }
 
-/** Canonical → Anthropic usage; all four counters always present. */
+/**
+ * Canonical → Anthropic `Usage` (a Message's, and `message_start`'s), with every field the
+ * OpenAPI document requires (required and nullable: `cache_creation`, `inference_geo`,
+ * `server_tool_use`, `service_tier`; `output_tokens_details` and `speed` per @anthropic-ai/sdk
+ * 1.12's `Usage`). What the proxy cannot know is null rather than invented: the service tier and
+ * inference region an answer ran on, server tool use. The canonical model does not split cache
+ * writes by TTL, so all of them count as `ephemeral_5m_input_tokens` (the default TTL).
+ */
 export function encodeUsage(u: Usage | undefined): AnthropicUsage {
   const read = u?.cachedInputTokens ?? 0;
   const write = u?.cacheWriteTokens ?? 0;
@@ -27,6 +34,30 @@ export function encodeUsage(u: Usage | undefined): AnthropicUsage {
     input_tokens: Math.max(0, (u?.inputTokens ?? 0) - read - write),
     cache_creation_input_tokens: write,
     cache_read_input_tokens: read,
+    cache_creation: { ephemeral_5m_input_tokens: write, ephemeral_1h_input_tokens: 0 },
     output_tokens: u?.outputTokens ?? 0,
+    output_tokens_details: outputDetails(u),
+    server_tool_use: null,
+    service_tier: null,
+    inference_geo: null,
+    speed: null,
   };
+}
+
+/** `message_delta`'s `MessageDeltaUsage`: the cumulative counters, no tier or region fields. */
+export function encodeDeltaUsage(u: Usage | undefined): AnthropicDeltaUsage {
+  const { input_tokens, cache_creation_input_tokens, cache_read_input_tokens, output_tokens, output_tokens_details } =
+    encodeUsage(u);
+  return {
+    input_tokens,
+    cache_creation_input_tokens,
+    cache_read_input_tokens,
+    output_tokens,
+    output_tokens_details,
+    server_tool_use: null,
+  };
+}
+
+function outputDetails(u: Usage | undefined): { thinking_tokens: number } | null {
+  return u?.reasoningTokens !== undefined ? { thinking_tokens: u.reasoningTokens } : null;
 }

@@ -148,14 +148,33 @@ export const AnthropicBlockTypeSchema = obj({ type: str() });
 
 export interface AnthropicUsage {
   input_tokens: number;
+  cache_creation_input_tokens: number | null;
+  cache_read_input_tokens: number | null;
+  cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number } | null;
   output_tokens: number;
-  cache_creation_input_tokens: number;
-  cache_read_input_tokens: number;
+  output_tokens_details: { thinking_tokens: number } | null;
+  server_tool_use: { web_search_requests: number; web_fetch_requests: number } | null;
+  service_tier: 'standard' | 'priority' | 'batch' | null;
+  inference_geo: string | null;
+  speed: 'standard' | 'fast' | null;
 }
 
+/** `MessageDeltaUsage` (the `usage` of `message_delta`). */
+export interface AnthropicDeltaUsage {
+  input_tokens: number | null;
+  cache_creation_input_tokens: number | null;
+  cache_read_input_tokens: number | null;
+  output_tokens: number;
+  output_tokens_details: { thinking_tokens: number } | null;
+  server_tool_use: { web_search_requests: number; web_fetch_requests: number } | null;
+}
+
+/** Tool calls this proxy writes were made by the model itself: `caller` is always `direct`. */
+export const DIRECT_CALLER = { type: 'direct' } as const;
+
 export type AnthropicResponseBlock =
-  | { type: 'text'; text: string; citations?: unknown[] }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'text'; text: string; citations: unknown[] | null }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; caller: typeof DIRECT_CALLER }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redacted_thinking'; data: string }
   | Record<string, unknown>;
@@ -168,13 +187,16 @@ export interface AnthropicMessage {
   content: AnthropicResponseBlock[];
   stop_reason: string | null;
   stop_sequence: string | null;
+  stop_details: unknown;
+  container: null;
+  diagnostics: null;
   usage: AnthropicUsage;
 }
 
 export interface AnthropicErrorBody {
   type: 'error';
   error: { type: string; message: string };
-  request_id?: string;
+  request_id: string | null;
 }
 
 export const AnthropicUsageSchema = v.looseObject({

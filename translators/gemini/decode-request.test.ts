@@ -355,6 +355,25 @@ describe('decodeRequest: function calls and signatures', () => {
       { type: 'reasoning', text: '', signature: { origin: 'gemini', value: 'GEMSIG2' } },
     ]);
   });
+  it('carriers a caller echoes: both formats decode to their origin; a genuine Gemini signature stays Gemini', () => {
+    const genuine = 'EtoFCtcFAb4+9vtfe4MXRxQjw48U1WKrR/7lYsgFkVi/bepqsSPjY0VU7HEzkeCBIfy1fu5';
+    const parts = (sig: string) => ({
+      contents: [
+        { role: 'user', parts: [{ text: 'q' }] },
+        { role: 'model', parts: [{ text: 'hm', thought: true, thoughtSignature: sig }, { text: 'a' }] },
+        { role: 'user', parts: [{ text: 'more' }] },
+      ],
+    });
+    const sigOf = (sig: string) => {
+      const p = decode(parts(sig)).value.messages[1]!.content[0]!;
+      return p.type === 'reasoning' ? p.signature : undefined;
+    };
+    // Standard base64 of 0xFF "il1a" + value, the form this proxy writes now (format: byte).
+    expect(sigOf(btoa('\xffil1aEuYBCkQY'))).toEqual({ origin: 'anthropic', value: 'EuYBCkQY' });
+    // The first form, `il1a.` + base64url, which histories from before may still hold.
+    expect(sigOf('il1a.RXVZQkNrUVk')).toEqual({ origin: 'anthropic', value: 'EuYBCkQY' });
+    expect(sigOf(genuine)).toEqual({ origin: 'gemini', value: genuine });
+  });
 });
 
 describe('decodeRequest: validation', () => {

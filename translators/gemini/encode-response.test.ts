@@ -38,7 +38,7 @@ describe('encodeResponse', () => {
         {
           content: {
             parts: [
-              { text: 'thinking…', thought: true, thoughtSignature: 'il1a.RXVZQg' },
+              { text: 'thinking…', thought: true, thoughtSignature: btoa('\xffil1aEuYB') },
               { text: 'Calling.' },
               { functionCall: { id: 'toolu_1', name: 'weather', args: { city: 'Paris' } } },
               { functionCall: { id: 'toolu_2', name: 'weather', args: {} } },

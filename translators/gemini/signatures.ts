@@ -4,8 +4,11 @@
  * A Gemini `thoughtSignature` is an opaque base64 value on the part (sibling of `text` /
  * `functionCall`). Through a Gemini *caller* we must also carry other vendors' signatures
  * (Anthropic thinking signatures, redacted thinking) so they come back on the next turn: those
- * are written with the canonical carrier `encodeSignature` (`il1a.<b64url>`), which can never be
- * mistaken for a raw Gemini value (raw values are standard base64, the carrier has a `.`).
+ * are written with the canonical carrier `encodeSignature`: standard base64 like the field's own
+ * values (`format: byte`), with the origin tag inside the bytes. The rule that keeps a raw Gemini
+ * value from ever being read as a carrier is in src/canonical/carrier.ts (a carrier's bytes start
+ * 0xFF `il1`, which no protobuf-encoded signature can). Carriers of the first format (`il1a.…`,
+ * not base64) that callers echo from earlier turns are still read.
  *
  * Redacted thinking (`ReasoningPart.redacted`) has no Gemini field, so it rides in the same
  * carrier with its value prefixed by `redacted:` (Anthropic signatures are base64, never that).

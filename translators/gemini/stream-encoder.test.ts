@@ -58,7 +58,7 @@ describe('stream encoder', () => {
     ]);
     expect(chunks.map((c) => c.candidates[0].content.parts[0])).toEqual([
       { text: 'hmm', thought: true },
-      { text: '', thought: true, thoughtSignature: 'il1a.c2ln' },
+      { text: '', thought: true, thoughtSignature: btoa('\xffil1asig') }, // format: byte (carrier.ts)
       { text: 'ok' },
       { text: '', thoughtSignature: 'G' },
       { text: '' },

@@ -10,6 +10,7 @@ import {
 import type { TranslateContext } from '../types.ts';
 import { encodeFinishReason } from './finish-reason.ts';
 import { usesLegacyFunctions } from './legacy.ts';
+import { encodeLogprobs } from './logprobs.ts';
 import { encodeReasoning, textSignature } from './reasoning.ts';
 import { encodeUsage } from './usage.ts';
 import type { OpenAIChatOutToolCall } from './wire.ts';
@@ -103,7 +104,7 @@ function encodeChoice(
   const out: Record<string, unknown> = {
     index: choice.index,
     message,
-    logprobs: choice.logprobs ?? null,
+    logprobs: encodeLogprobs(choice.logprobs),
     finish_reason: encodeFinishReason(choice.finishReason, legacy),
   };
   if (extras['content_filter_results'] !== undefined) out['content_filter_results'] = extras['content_filter_results'];

@@ -30,6 +30,7 @@ import { completionId } from './encode-response.ts';
 import { encodeError } from './errors.ts';
 import { encodeFinishReason } from './finish-reason.ts';
 import { usesLegacyFunctions } from './legacy.ts';
+import { encodeLogprobs } from './logprobs.ts';
 import { encodeUsage } from './usage.ts';
 
 type Delta = Record<string, unknown>;
@@ -76,7 +77,7 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
       const held = this.held;
       this.held = undefined;
       if (e.type === 'logprobs' && (e.choice ?? 0) === held.index) {
-        held.logprobs = e.logprobs;
+        held.logprobs = encodeLogprobs(e.logprobs);
         out.push(this.chunk([held]));
         return out;
       }
@@ -153,7 +154,7 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
       case 'tool-call-end':
         break;
       case 'logprobs':
-        if (this.wantsLogprobs) out.push(this.chunk([{ index: idx, delta: {}, logprobs: e.logprobs, finish_reason: null }]));
+        if (this.wantsLogprobs) out.push(this.chunk([{ index: idx, delta: {}, logprobs: encodeLogprobs(e.logprobs), finish_reason: null }]));
         break;
       case 'usage':
         this.usage = e.usage;

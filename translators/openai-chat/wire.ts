@@ -149,3 +149,15 @@ export interface OpenAIChatOutReasoningDetail {
   data?: string;
   index?: number;
 }
+
+export interface OpenAIChatOutTokenLogprob {
+  token: string;
+  logprob: number;
+  bytes: number[] | null;
+  top_logprobs?: OpenAIChatOutTokenLogprob[];
+}
+
+export interface OpenAIChatOutLogprobs {
+  content: OpenAIChatOutTokenLogprob[] | null;
+  refusal: OpenAIChatOutTokenLogprob[] | null;
+}
