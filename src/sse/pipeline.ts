@@ -90,7 +90,8 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
   const close = (emit: Emit, frames: StreamFrame[], error?: ProxyError) => {
     if (done) return;
     done = true;
-    if (error) frames.push(...encoder.push({ type: 'error', error }));
+    // Every error names a request id (Anthropic's schema requires one): the upstream's, else ours.
+    if (error) frames.push(...encoder.push({ type: 'error', error: error.requestId ? error : error.with({ requestId: scope.requestId }) }));
     else if (fanIn) {
       const usage = fanIn.usage();
       if (usage) {
