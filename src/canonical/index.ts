@@ -9,3 +9,4 @@ export * from './extras.ts';
 export * from './image-size.ts';
 export * from './image-chat.ts';
 export * from './hints.ts';
+export * from './http.ts';
