@@ -93,7 +93,7 @@ function passthroughInputs(model: string): CallerInput[] {
   const headers = { 'anthropic-version': '2023-06-01' };
   const inputs: CallerInput[] = [];
   for (const method of ['generateContent', 'streamGenerateContent', 'countTokens', 'count_tokens', undefined]) {
-    for (const query of [{}, { alt: 'sse' }, { beta: 'true' }]) {
+    for (const query of [{}, { alt: 'sse' }, { beta: 'true' }] as Array<Record<string, string>>) {
       inputs.push({ body, headers, params: method ? { model, method } : {}, query });
     }
   }
