@@ -10,3 +10,4 @@ export * from './image-size.ts';
 export * from './image-chat.ts';
 export * from './hints.ts';
 export * from './http.ts';
+export * from './retry-after.ts';
