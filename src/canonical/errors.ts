@@ -105,3 +105,11 @@ export function kindOfStatus(status: number): ErrorKind {
       return status >= 500 ? 'upstream' : 'invalid-request';
   }
 }
+
+/**
+ * What a stream decoder reports at `finish()` when the upstream stopped without its dialect's
+ * terminator (`missing` names it): the caller gets its error event, never a clean-looking end.
+ */
+export function incompleteStream(missing: string): ProxyError {
+  return new ProxyError('upstream', `Upstream stream ended before it was complete (${missing}).`);
+}

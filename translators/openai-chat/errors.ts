@@ -96,6 +96,32 @@ export function errorFromEnvelope(
   });
 }
 
+/**
+ * An error sent inside a 200 stream, or `undefined`: OpenAI's (and compatible hosts')
+ * `{"error":{…}}`, or older vLLM's top-level `{"object":"error","message","type","param","code"}`
+ * (`code` is the HTTP status there).
+ */
+export function streamErrorOf(json: unknown, raw: string): ProxyError | undefined {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return undefined;
+  const body = json as Record<string, unknown>;
+  if (body['error'] != null) {
+    return errorFromEnvelope(200, json, raw) ?? new ProxyError('upstream', looseMessage(json) ?? 'The upstream stream failed.', { raw });
+  }
+  if (body['object'] !== 'error') return undefined;
+  const code = body['code'];
+  const status = typeof code === 'number' && code >= 400 && code <= 599 ? code : undefined;
+  const type = typeof body['type'] === 'string' ? body['type'] : undefined;
+  const codeText = code != null && code !== '' ? String(code) : undefined;
+  const message = typeof body['message'] === 'string' && body['message'] ? body['message'] : 'The upstream stream failed.';
+  return new ProxyError(status !== undefined ? kindOfStatus(status) : kindOf(200, type, codeText), message, {
+    status,
+    code: codeText,
+    param: typeof body['param'] === 'string' ? body['param'] : undefined,
+    raw,
+    upstreamType: type,
+  });
+}
+
 /** A message from a non-OpenAI error body of an OpenAI-compatible server (`{"error":"…"}`, `{"detail":"…"}`). */
 export function looseMessage(json: unknown): string | undefined {
   if (!json || typeof json !== 'object') return undefined;
