@@ -11,6 +11,7 @@ import {
   cacheControlWarnings,
   extrasFor,
   modelSegment,
+  toolExtrasFor,
   type ChatRequest,
   type Converted,
   type ReasoningEffort,
@@ -91,6 +92,7 @@ export function encodeBody(req: ChatRequest, model: string): Converted<GeminiReq
       }
       if (tool.strict) warnings.push({ code: 'dropped', path: `tools[${i}].strict` });
       if (tool.cacheControl) warnings.push({ code: 'dropped', path: `tools[${i}].cache_control` });
+      warnings.push(...toolExtrasFor(tool, i, 'gemini').warnings);
       return fd;
     });
     tools.push({ functionDeclarations: declarations });
