@@ -37,7 +37,7 @@ export interface ProxyErrorInit {
   code?: string;
   /** The upstream's error body, unparsed. */
   raw?: string;
-  /** Seconds the caller should wait (from `retry-after` or Gemini RetryInfo). */
+  /** Seconds the caller should wait (from `retry-after(-ms)` or Gemini RetryInfo; may be fractional, written rounded up by `formatRetryAfter`). */
   retryAfter?: number;
   /** The upstream's request id, where known. */
   requestId?: string;
