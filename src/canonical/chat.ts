@@ -21,6 +21,11 @@ export interface Tool {
   /** OpenAI `strict`. */
   strict?: boolean;
   cacheControl?: Record<string, unknown>;
+  /**
+   * Fields of the caller's tool definition with no canonical home (Anthropic `defer_loading`,
+   * `input_examples`…): replayed only to an upstream of that dialect (see `toolExtrasFor`).
+   */
+  extras?: Extras;
 }
 
 /**

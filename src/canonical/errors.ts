@@ -37,7 +37,7 @@ export interface ProxyErrorInit {
   code?: string;
   /** The upstream's error body, unparsed. */
   raw?: string;
-  /** Seconds the caller should wait (from `retry-after` or Gemini RetryInfo). */
+  /** Seconds the caller should wait (from `retry-after(-ms)` or Gemini RetryInfo; may be fractional, written rounded up by `formatRetryAfter`). */
   retryAfter?: number;
   /** The upstream's request id, where known. */
   requestId?: string;
@@ -119,4 +119,12 @@ export function kindOfStatus(status: number): ErrorKind {
     default:
       return status >= 500 ? 'upstream' : 'invalid-request';
   }
+}
+
+/**
+ * What a stream decoder reports at `finish()` when the upstream stopped without its dialect's
+ * terminator (`missing` names it): the caller gets its error event, never a clean-looking end.
+ */
+export function incompleteStream(missing: string): ProxyError {
+  return new ProxyError('upstream', `Upstream stream ended before it was complete (${missing}).`);
 }

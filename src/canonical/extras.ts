@@ -1,5 +1,5 @@
 /** Helpers for `extras`: fields of one dialect with no canonical home. */
-import type { ChatRequest, DialectId, Warning } from './chat.ts';
+import type { ChatRequest, DialectId, Tool, Warning } from './chat.ts';
 
 /**
  * The caller-dialect fields to replay to an upstream speaking `target`, plus a `dropped` warning
@@ -15,6 +15,25 @@ export function extrasFor(
   const warnings: Warning[] = [];
   for (const key of Object.keys(extras.fields)) {
     if (extras.fields[key] !== undefined) warnings.push({ code: 'dropped', path: key, lossy: true });
+  }
+  return { fields: {}, warnings };
+}
+
+/**
+ * A tool's own dialect fields (`Tool.extras`) to replay to an upstream speaking `target`, or one
+ * `dropped:tools.<index>.<field>` warning each when it speaks another dialect.
+ */
+export function toolExtrasFor(
+  tool: Pick<Tool, 'extras'>,
+  index: number,
+  target: DialectId,
+): { fields: Record<string, unknown>; warnings: Warning[] } {
+  const extras = tool.extras;
+  if (!extras) return { fields: {}, warnings: [] };
+  if (extras.dialect === target) return { fields: extras.fields, warnings: [] };
+  const warnings: Warning[] = [];
+  for (const key of Object.keys(extras.fields)) {
+    if (extras.fields[key] !== undefined) warnings.push({ code: 'dropped', path: `tools.${index}.${key}` });
   }
   return { fields: {}, warnings };
 }

@@ -12,3 +12,4 @@ export * from './hints.ts';
 export * from './http.ts';
 export * from './usage.ts';
 export * from './json.ts';
+export * from './retry-after.ts';

@@ -3,7 +3,7 @@
  * Web edge turns it into one (http/respond.ts), the Node server writes it straight to the socket.
  * Also JSON bodies, errors in the caller's dialect, and the proxy's own headers.
  */
-import { ProxyError, warningToken } from '../canonical/index.ts';
+import { ProxyError, formatRetryAfter, warningToken } from '../canonical/index.ts';
 import type { EncodedError } from '../../translators/types.ts';
 import type { PipeBody } from '../sse/byte-step.ts';
 import type { RequestScope } from '../observe/scope.ts';
@@ -69,6 +69,6 @@ export function errorReply(
   // Every error names a request id (Anthropic's schema requires one): the upstream's, else ours.
   const enc = encode(err.requestId ? err : err.with({ requestId: scope.requestId }));
   const extra: Record<string, string> = { ...enc.headers };
-  if (err.retryAfter !== undefined && !('retry-after' in extra)) extra['retry-after'] = String(Math.ceil(err.retryAfter));
+  if (err.retryAfter !== undefined && !('retry-after' in extra)) extra['retry-after'] = formatRetryAfter(err.retryAfter);
   return jsonReply(scope, enc.body, enc.status, extra);
 }

@@ -2,7 +2,7 @@
  * Calling upstream: first-byte timeout, retries with backoff and jitter (honouring retry-after),
  * fallback through the planned attempts, all before the first byte reaches the caller.
  */
-import { ProxyError, type FetchLike, type Warning } from '../canonical/index.ts';
+import { ProxyError, retryAfterOfHeaders, type FetchLike, type Warning } from '../canonical/index.ts';
 import type { UpstreamHttpRequest } from '../../translators/types.ts';
 import type { ResolvedTarget } from './resolve.ts';
 import { jsonOrText } from '../observe/debug.ts';
@@ -35,15 +35,6 @@ export function headersToRecord(h: Headers): Record<string, string> {
     out[key] = value;
   });
   return out;
-}
-
-/** `retry-after` in seconds (delta-seconds or an HTTP date), if present. */
-export function parseRetryAfter(value: string | null | undefined, now: number): number | undefined {
-  if (!value) return undefined;
-  const secs = Number(value);
-  if (Number.isFinite(secs)) return Math.max(0, secs);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -149,7 +140,7 @@ export async function callUpstream<A extends Attempt>(
         const headers = headersToRecord(res.headers);
         last = scrubError(decodeError(target, res.status, body, headers), secretValues(request.headers, secretHeaders));
         retryable = RETRYABLE_STATUS.has(res.status);
-        waitSec = last.retryAfter ?? parseRetryAfter(res.headers.get('retry-after'), scope.now());
+        waitSec = last.retryAfter ?? retryAfterOfHeaders(res.headers, scope.now());
       } catch (e) {
         last = asProxyError(e, scope);
         // The caller went away, or the request ran out of time: nothing more to try.

@@ -118,6 +118,44 @@ describe.each(chatDialects.map((d) => [d.id, d] as const))('conformance: %s', (_
     });
   });
 
+  describe('stream decoders never end a stream cleanly before it finished', () => {
+    const sseEventsOf = (name: string) => {
+      const parser = createSseChunkParser(1 << 22);
+      return [...parser.push(new TextEncoder().encode(fixtureText(folderOf[d.id]!, name))), ...parser.finish()];
+    };
+    const endsBadly = (name: string) => /error|malformed/.test(name);
+
+    it.each(sseFixtures(d).filter((f) => !endsBadly(f)))('%s: whole, no error; cut anywhere, a finish or an error', (name) => {
+      const all = sseEventsOf(name);
+      const decode = (n: number) => {
+        const decoder = d.createStreamDecoder(streamReq, testContext());
+        return [...all.slice(0, n).flatMap((e) => decoder.push(e)), ...decoder.finish()];
+      };
+      expect(decode(all.length).filter((e) => e.type === 'error')).toEqual([]);
+      for (let n = 0; n < all.length; n++) {
+        const events = decode(n);
+        const ended = events.some((e) => e.type === 'error' || e.type === 'finish' || e.type === 'prompt-blocked');
+        expect(ended, `cut after ${n} of ${all.length} events`).toBe(true);
+      }
+    });
+
+    it('nothing at all is an incomplete stream', () => {
+      const events = d.createStreamDecoder(streamReq, testContext()).finish();
+      expect(events).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream' }) }]);
+    });
+
+    const garbage = ['{"hello":"world"}', '[]', '5', '"text"', 'null', '{"choices":"x","candidates":"x","type":5}'];
+    it.each(garbage)('a frame of the wrong shape (%s) is one error event, first or later', (bad) => {
+      const first = sseEventsOf(sseFixtures(d).filter((f) => !endsBadly(f))[0]!)[0]!;
+      for (const before of [[], [first]]) {
+        const decoder = d.createStreamDecoder(streamReq, testContext());
+        const events = [...before.flatMap((e) => decoder.push(e)), ...decoder.push({ data: bad }), ...decoder.finish()];
+        expect(events.filter((e) => e.type === 'error')).toHaveLength(1);
+        expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind: 'upstream' } });
+      }
+    });
+  });
+
   describe('the stream encoder closes properly after any prefix of events', () => {
     const sources = chatDialects.flatMap((src) => sseFixtures(src).map((f) => [src, f] as const));
     it.each(sources.map(([src, f]) => [`${src.id}/${f}`, src, f] as const))('%s', (_label, src, file) => {

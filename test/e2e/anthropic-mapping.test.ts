@@ -142,4 +142,26 @@ describe.each(TARGETS)('%s: Anthropic SDK field mappings → OpenAI / Gemini', (
     expect(h.mock.requests[1]!.headers['anthropic-beta']).toBeUndefined();
     expect(h.mock.requests[1]!.body).not.toContain('context-1m');
   });
+
+  it('client.beta.messages (as Claude Code): ?beta=true and defer_loading reach the Anthropic upstream, with no false warning', async () => {
+    // SDK 0.x (and Claude Code) put ?beta=true on the URL; 1.x keeps it an internal qualifier.
+    const client = SDKS.find((s) => s.name === 'sdk 0.x')!.make(h.proxy.url);
+    const tools = [
+      { name: 'Read', input_schema: { type: 'object' as const, properties: {} } },
+      { name: 'Grep', input_schema: { type: 'object' as const, properties: {} }, defer_loading: true },
+    ];
+    const body = { ...(ask('claude-sonnet-4-5') as object), betas: ['advanced-tool-use-2025-11-20'], tools };
+    h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
+    const { response } = await client.beta.messages.create(body as never).withResponse();
+    expect(h.mock.requests[0]!.url).toBe('/v1/messages?beta=true');
+    expect(h.mock.requests[0]!.json.tools[1].defer_loading).toBe(true);
+    expect(response.headers.get('x-interlingua-warnings') ?? '').not.toContain('defer_loading');
+
+    // Toward OpenAI the field is dropped, and said so.
+    h.mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
+    const other = await client.beta.messages.create({ ...body, model: 'to-openai' } as never).withResponse();
+    expect(h.mock.requests[1]!.url).toBe('/v1/chat/completions');
+    expect(h.mock.requests[1]!.body).not.toContain('defer_loading');
+    expect(other.response.headers.get('x-interlingua-warnings')).toContain('dropped:tools.1.defer_loading');
+  });
 });

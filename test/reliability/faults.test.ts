@@ -109,12 +109,34 @@ describe.each(CALLERS)('faults, %s caller', (dialect) => {
     expect(streamEndedWithError(dialect, r.text)).toBe(true);
   });
 
-  it('stream that stops without its terminator still closes properly', async () => {
+  it('stream that stops without its terminator ends with an error event and closes properly', async () => {
     const chunks = splitSse(fixtureText('anthropic', 'stream-text-basic.sse'));
     mock.reply({ headers: { 'content-type': 'text/event-stream' }, chunks: chunks.slice(0, 5) });
     const r = await call(dialect, proxy.url, 'to-anthropic', true);
     expect(r.status).toBe(200);
-    expect(streamEndedWithError(dialect, r.text) || streamClosedCleanly(dialect, r.text)).toBe(true);
+    expect(streamEndedWithError(dialect, r.text)).toBe(true);
+  });
+
+  it('an OpenAI stream with neither finish_reason nor [DONE] is an error, not a clean end', async () => {
+    const chunks = splitSse(fixtureText('openai-chat', 'stream-text-basic.sse')).filter((c) => !/finish_reason":"|\[DONE\]/.test(c));
+    mock.reply({ headers: { 'content-type': 'text/event-stream' }, chunks });
+    const r = await call(dialect, proxy.url, 'to-openai', true);
+    expect(r.status).toBe(200);
+    expect(streamEndedWithError(dialect, r.text)).toBe(true);
+    expect(r.text).toMatch(/ended before it was complete/);
+  });
+
+  it.each([
+    ['vLLM', '{"object":"error","message":"worker crashed","type":"InternalServerError","param":null,"code":500}'],
+    ['OpenAI-compatible', '{"error":{"message":"worker crashed","type":"server_error","code":null}}'],
+  ])('an in-stream error object (%s) reaches the caller as its error event', async (name, frame) => {
+    const chunks = splitSse(fixtureText('openai-chat', 'stream-text-basic.sse'));
+    mock.reply({ headers: { 'content-type': 'text/event-stream' }, chunks: [chunks[0]!, `data: ${frame}\n\n`, 'data: [DONE]\n\n'] });
+    const r = await call(dialect, proxy.url, 'to-openai', true);
+    expect(r.text).toMatch(/worker crashed/);
+    // Same dialect: the upstream's frames are forwarded byte for byte, vLLM's as it wrote it.
+    if (dialect === 'openai-chat' && name === 'vLLM') return;
+    expect(streamEndedWithError(dialect, r.text)).toBe(true);
   });
 
   it('slow drip within the idle timeout is delivered whole', async () => {

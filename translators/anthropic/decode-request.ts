@@ -46,6 +46,11 @@ const KNOWN = new Set([
 
 /** Extras key holding the caller's `anthropic-beta` values (sent as a header, not a body field). */
 export const BETA_EXTRA = 'anthropic-beta';
+/**
+ * Extras key marking the caller's `?beta=true` (the SDK's `client.beta.messages`, Claude Code).
+ * Kept only with `anthropic-beta` values: it travels with the beta features it comes with.
+ */
+export const BETA_QUERY_EXTRA = '?beta';
 
 /** `anthropic-beta` / `compat-beta`, comma lists or repeated headers (joined by the route). */
 export function betasOf(headers: Record<string, string>): string[] {
@@ -97,7 +102,7 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
   if (body.stop_sequences) req.stop = body.stop_sequences;
   if (body.metadata?.user_id) req.user = body.metadata.user_id;
 
-  if (body.tools) Object.assign(req, decodeTools(body.tools, warnings));
+  if (body.tools) Object.assign(req, decodeTools(body.tools));
   if (body.tool_choice) {
     const tc = parseWire(AnthropicToolChoiceSchema, body.tool_choice, 'tool_choice');
     req.toolChoice = decodeToolChoice(tc);
@@ -131,7 +136,10 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
     if (!KNOWN.has(key) && value !== undefined) extras[key] = value;
   }
   const betas = betasOf(headers);
-  if (betas.length) extras[BETA_EXTRA] = betas;
+  if (betas.length) {
+    extras[BETA_EXTRA] = betas;
+    if (input.query.beta === 'true') extras[BETA_QUERY_EXTRA] = 'true';
+  }
   if (Object.keys(extras).length) req.extras = { dialect: 'anthropic', fields: extras };
   checkThinkingBudget(req);
   return { value: req, warnings };
@@ -148,10 +156,7 @@ function decodeSystem(system: unknown, path: string, warnings: Warning[]): Part[
 
 const TOOL_FIELDS = new Set(['type', 'name', 'description', 'input_schema', 'cache_control', 'strict']);
 
-function decodeTools(
-  tools: Record<string, unknown>[],
-  warnings: Warning[],
-): Pick<ChatRequest, 'tools' | 'nativeTools'> {
+function decodeTools(tools: Record<string, unknown>[]): Pick<ChatRequest, 'tools' | 'nativeTools'> {
   const out: Tool[] = [];
   const native: NativeTool[] = [];
   tools.forEach((raw, i) => {
@@ -162,10 +167,11 @@ function decodeTools(
       if (t.description) tool.description = t.description;
       if (t.strict != null) tool.strict = t.strict;
       if (t.cache_control) tool.cacheControl = { ...t.cache_control };
-      for (const key of Object.keys(raw)) {
-        // allowed_callers, defer_loading, input_examples…: no canonical home.
-        if (!TOOL_FIELDS.has(key)) warnings.push({ code: 'dropped', path: `tools.${i}.${key}` });
-      }
+      // allowed_callers, defer_loading, input_examples…: no canonical home, replayed to
+      // Anthropic upstreams only (others report each as dropped when they encode).
+      const fields: Record<string, unknown> = {};
+      for (const key of Object.keys(raw)) if (!TOOL_FIELDS.has(key) && raw[key] !== undefined) fields[key] = raw[key];
+      if (Object.keys(fields).length) tool.extras = { dialect: 'anthropic', fields };
       out.push(tool);
     } else if (typeof type === 'string') {
       // Built-in tools (computer_*, bash_*, text_editor_*, web_search_*, code_execution_*…).

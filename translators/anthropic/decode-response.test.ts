@@ -79,12 +79,30 @@ describe('anthropic decodeResponse: fixtures', () => {
 
   it('redacted thinking; unreadable bodies are upstream errors', () => {
     const r = decodeResponse(
-      { id: 'msg_1', model: 'm', content: [{ type: 'redacted_thinking', data: 'xyz' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } },
+      { id: 'msg_1', type: 'message', model: 'm', content: [{ type: 'redacted_thinking', data: 'xyz' }], stop_reason: 'end_turn', usage: { input_tokens: 1, output_tokens: 1 } },
       REQ,
       testContext(),
     );
     expect(r.choices[0]!.content).toEqual([{ type: 'reasoning', text: '', redacted: { origin: 'anthropic', value: 'xyz' } }]);
     expect(() => decodeResponse('nope', REQ, testContext())).toThrow(ProxyError);
     expect(() => decodeResponse({ content: 'x' }, REQ, testContext())).toThrow(ProxyError);
+  });
+
+  it.each([
+    ['an unrelated object', { hello: 'world' }],
+    ['an array', []],
+    ['content of the wrong type', { type: 'message', content: 5 }],
+    ['a message without content', { type: 'message', id: 'msg_1', stop_reason: 'end_turn' }],
+    ['content without type: message', { content: [{ type: 'text', text: 'hi' }] }],
+    ['an error envelope', { type: 'error', error: { type: 'api_error', message: 'boom' } }],
+  ])('%s is a 502, never an empty answer', (_name, body) => {
+    let err: unknown;
+    try {
+      decodeResponse(body, REQ, testContext());
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ProxyError);
+    expect(err).toMatchObject({ kind: 'upstream', status: 502 });
   });
 });

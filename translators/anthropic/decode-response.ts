@@ -16,7 +16,7 @@ import type { TranslateContext } from '../types.ts';
 import { decodeStopReason } from './finish-reason.ts';
 import { answerOf, JSON_TOOL, jsonToolMode } from './structured-output.ts';
 import { decodeUsage } from './usage.ts';
-import { AnthropicMessageSchema } from './wire.ts';
+import { AnthropicMessageResponseSchema } from './wire.ts';
 
 export function decodeBlock(block: Record<string, unknown> & { type: string }): Part | undefined {
   switch (block.type) {
@@ -49,10 +49,10 @@ export function decodeBlock(block: Record<string, unknown> & { type: string }): 
 }
 
 export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateContext): ChatResponse {
-  const parsed = v.safeParse(AnthropicMessageSchema, body);
+  const parsed = v.safeParse(AnthropicMessageResponseSchema, body);
   if (!parsed.success) {
-    throw new ProxyError('upstream', 'Anthropic upstream returned an unreadable message', {
-      raw: JSON.stringify(body),
+    throw new ProxyError('upstream', 'Anthropic upstream returned a body that is not a message.', {
+      raw: (JSON.stringify(body) ?? '').slice(0, 2000),
     });
   }
   const m = parsed.output;
@@ -60,7 +60,7 @@ export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateCo
   const serverBlocks: Array<{ index: number; block: unknown }> = [];
   const jsonTool = jsonToolMode(req);
   let answered = false;
-  (m.content ?? []).forEach((block, index) => {
+  m.content.forEach((block, index) => {
     if (jsonTool && block.type === 'tool_use' && block.name === JSON_TOOL) {
       // The forced structured-output tool (structured-output.ts): its input is the answer.
       content.push({ type: 'text', text: answerOf(block.input, jsonTool.wrapped) });

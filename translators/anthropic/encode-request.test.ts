@@ -337,3 +337,40 @@ describe('anthropic count_tokens and passthrough', () => {
     expect(compat.stream).toBe(false);
   });
 });
+
+describe('Claude Code and the beta namespace through an Anthropic upstream', () => {
+  const tools = [
+    { name: 'Read', input_schema: { type: 'object', properties: {} } },
+    { name: 'Grep', description: 'search', input_schema: { type: 'object', properties: {} }, defer_loading: true, input_examples: [{ q: 'x' }] },
+  ];
+  const body = { model: 'claude-sonnet-4-5', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }], tools };
+  const headers = { ...H, 'anthropic-beta': 'tool-search-2025-10-19' };
+  const input: CallerInput = { body, headers, params: {}, query: { beta: 'true' } };
+
+  it('decoding reports nothing as dropped: the tool fields travel with the tool', () => {
+    const { value, warnings } = decodeRequest(input);
+    expect(warnings).toEqual([]);
+    expect(value.tools?.[1]?.extras).toEqual({ dialect: 'anthropic', fields: { defer_loading: true, input_examples: [{ q: 'x' }] } });
+  });
+
+  it('passthrough keeps ?beta=true (and only that query)', () => {
+    expect(encodePassthrough(input, JSON.stringify(body), target()).url).toBe('https://api.anthropic.com/v1/messages?beta=true');
+    const count = encodePassthrough({ ...input, params: { method: 'count_tokens' }, query: { beta: 'true', other: '1' } }, '{}', target());
+    expect(count.url).toBe('https://api.anthropic.com/v1/messages/count_tokens?beta=true');
+    expect(encodePassthrough({ ...input, query: {} }, '{}', target()).url).toBe('https://api.anthropic.com/v1/messages');
+  });
+
+  it('a translated call carries the tool fields, the betas and ?beta=true that came with them', () => {
+    const req = decodeRequest(input).value;
+    const { http, body: sent, warnings } = encode(req);
+    expect(warnings).toEqual([]);
+    expect(http.url).toBe('https://api.anthropic.com/v1/messages?beta=true');
+    expect(http.headers['anthropic-beta']).toBe('tool-search-2025-10-19');
+    expect(sent.tools[1]).toEqual({ name: 'Grep', description: 'search', input_schema: { type: 'object', properties: {} }, defer_loading: true, input_examples: [{ q: 'x' }] });
+    expect(sent['?beta']).toBeUndefined();
+    expect(encodeCountTokens(req, target()).url).toBe('https://api.anthropic.com/v1/messages/count_tokens?beta=true');
+    // Without beta values the query has nothing to go with.
+    const plain = decodeRequest({ ...input, headers: H }).value;
+    expect(encode(plain).http.url).toBe('https://api.anthropic.com/v1/messages');
+  });
+});

@@ -5,13 +5,14 @@
 import {
   extrasFor,
   ProxyError,
+  toolExtrasFor,
   type ChatRequest,
   type Converted,
   type Tool,
   type Warning,
 } from '../../src/canonical/index.ts';
 import type { CallerInput, TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
-import { BETA_EXTRA, betasOf } from './decode-request.ts';
+import { BETA_EXTRA, BETA_QUERY_EXTRA, betasOf } from './decode-request.ts';
 import { encodeMessages, encodeSystem } from './encode-messages.ts';
 import { budgetOfEffort, MIN_THINKING_BUDGET } from './reasoning.ts';
 import { JSON_TOOL, jsonToolDefinition, jsonToolMode, usesJsonTool } from './structured-output.ts';
@@ -45,13 +46,18 @@ export function upstreamHeaders(
 
 /** Tools: custom tools from canonical, built-in ones only when they were Anthropic's. */
 function encodeTools(req: ChatRequest, warnings: Warning[]): Record<string, unknown>[] | undefined {
-  const tools: Record<string, unknown>[] = (req.tools ?? []).map((t: Tool) => ({
-    name: t.name,
-    ...(t.description ? { description: t.description } : {}),
-    input_schema: t.parameters?.type ? t.parameters : { type: 'object', properties: {}, ...t.parameters },
-    ...(t.strict !== undefined ? { strict: t.strict } : {}),
-    ...(t.cacheControl ? { cache_control: t.cacheControl } : {}),
-  }));
+  const tools: Record<string, unknown>[] = (req.tools ?? []).map((t: Tool, i) => {
+    const extras = toolExtrasFor(t, i, 'anthropic');
+    warnings.push(...extras.warnings);
+    return {
+      name: t.name,
+      ...(t.description ? { description: t.description } : {}),
+      input_schema: t.parameters?.type ? t.parameters : { type: 'object', properties: {}, ...t.parameters },
+      ...(t.strict !== undefined ? { strict: t.strict } : {}),
+      ...(t.cacheControl ? { cache_control: t.cacheControl } : {}),
+      ...extras.fields,
+    };
+  });
   (req.nativeTools ?? []).forEach((t, i) => {
     if (t.dialect === 'anthropic') tools.push(t.definition);
     else warnings.push({ code: 'dropped', path: `nativeTools[${i}]`, detail: t.dialect, lossy: true });
@@ -179,7 +185,7 @@ export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<
   const extras = extrasFor(req, 'anthropic');
   warnings.push(...extras.warnings);
   for (const [key, value] of Object.entries(extras.fields)) {
-    if (key === BETA_EXTRA) continue;
+    if (key === BETA_EXTRA || key === BETA_QUERY_EXTRA) continue;
     if (key === 'output_config' && body.output_config && value && typeof value === 'object') {
       body.output_config = { ...value, ...(body.output_config as object) };
     } else if (key === 'metadata' && value && typeof value === 'object') {
@@ -229,18 +235,25 @@ function encodeToolChoice(
   return out;
 }
 
+/** An Anthropic caller's `anthropic-beta` values, and its `?beta=true` that goes with them. */
+function callerBetas(req: ChatRequest): { betas: string[]; query: string } {
+  const fields = req.extras?.dialect === 'anthropic' ? req.extras.fields : undefined;
+  const raw = fields?.[BETA_EXTRA];
+  const betas = Array.isArray(raw) ? raw.filter((b): b is string => typeof b === 'string') : [];
+  return { betas, query: betas.length && fields?.[BETA_QUERY_EXTRA] === 'true' ? '?beta=true' : '' };
+}
+
 export function encodeRequest(
   req: ChatRequest,
   target: UpstreamTarget,
   _ctx: TranslateContext,
 ): Converted<UpstreamHttpRequest> {
   const { value: body, warnings } = encodeBody(req, target);
-  const extras = req.extras?.dialect === 'anthropic' ? req.extras.fields[BETA_EXTRA] : undefined;
-  const betas = Array.isArray(extras) ? extras.filter((b): b is string => typeof b === 'string') : [];
+  const { betas, query } = callerBetas(req);
   return {
     value: {
       method: 'POST',
-      url: `${baseOf(target)}/v1/messages`,
+      url: `${baseOf(target)}/v1/messages${query}`,
       headers: upstreamHeaders(target, undefined, betas),
       body: JSON.stringify(body),
       stream: req.stream,
@@ -256,11 +269,10 @@ export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget): Ups
   const { value: full } = encodeBody({ ...req, stream: false }, target);
   const body: Record<string, unknown> = {};
   for (const key of COUNT_FIELDS) if (full[key] !== undefined) body[key] = full[key];
-  const extras = req.extras?.dialect === 'anthropic' ? req.extras.fields[BETA_EXTRA] : undefined;
-  const betas = Array.isArray(extras) ? extras.filter((b): b is string => typeof b === 'string') : [];
+  const { betas, query } = callerBetas(req);
   return {
     method: 'POST',
-    url: `${baseOf(target)}/v1/messages/count_tokens`,
+    url: `${baseOf(target)}/v1/messages/count_tokens${query}`,
     headers: upstreamHeaders(target, undefined, betas),
     body: JSON.stringify(body),
     stream: false,
@@ -277,16 +289,18 @@ export function decodeCountTokens(body: unknown): number {
 
 /**
  * Same dialect both sides: the caller's body byte for byte unless the model is renamed; the
- * caller's `anthropic-version` and `anthropic-beta` are forwarded, credentials replaced.
+ * caller's `anthropic-version`, `anthropic-beta` and `?beta=true` (the SDK's beta namespace,
+ * Claude Code) are forwarded, credentials replaced.
  */
 export function encodePassthrough(input: CallerInput, rawBody: string, target: UpstreamTarget): UpstreamHttpRequest {
   const parsed = input.body && typeof input.body === 'object' ? (input.body as Record<string, unknown>) : {};
   const body = parsed.model === target.model ? rawBody : JSON.stringify({ ...parsed, model: target.model });
   const version = input.headers['anthropic-version'] ?? input.headers['compat-version'];
   const path = input.params.method === 'count_tokens' || input.params.method === 'countTokens' ? '/v1/messages/count_tokens' : '/v1/messages';
+  const query = input.query.beta === 'true' ? '?beta=true' : '';
   return {
     method: 'POST',
-    url: `${baseOf(target)}${path}`,
+    url: `${baseOf(target)}${path}${query}`,
     headers: upstreamHeaders(target, version, betasOf(input.headers)),
     body,
     stream: parsed.stream === true,

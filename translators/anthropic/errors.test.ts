@@ -79,3 +79,17 @@ describe('anthropic encodeError table', () => {
     expect(encodeError(new ProxyError('upstream', 'x', { status: 400 })).status).toBe(500);
   });
 });
+
+describe('retry-after, read and written one way', () => {
+  const body = JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } });
+
+  it('reads retry-after-ms and an HTTP date against the Date header', () => {
+    expect(decodeError(429, body, { 'retry-after-ms': '500' }).retryAfter).toBe(0.5);
+    const dated = { 'retry-after': 'Wed, 21 Oct 2015 07:28:30 GMT', date: 'Wed, 21 Oct 2015 07:28:00 GMT' };
+    expect(decodeError(429, body, dated).retryAfter).toBe(30);
+  });
+
+  it('writes whole seconds, rounded up', () => {
+    expect(encodeError(decodeError(429, body, { 'retry-after-ms': '500' })).headers?.['retry-after']).toBe('1');
+  });
+});

@@ -17,8 +17,10 @@
 import * as v from 'valibot';
 import {
   assertNever,
+  formatRetryAfter,
   kindOfStatus,
   ProxyError,
+  retryAfterOfHeaders,
   type ErrorKind,
 } from '../../src/canonical/index.ts';
 import type { EncodedError } from '../types.ts';
@@ -55,13 +57,6 @@ function header(headers: Record<string, string>, name: string): string | undefin
   return headers[name] ?? Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
 }
 
-function retryAfterOf(headers: Record<string, string>): number | undefined {
-  const raw = header(headers, 'retry-after');
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  return Number.isFinite(n) && n >= 0 ? n : undefined;
-}
-
 /** An error envelope `{type:'error', error:{type,message}}` → ProxyError. */
 export function errorOfEnvelope(
   parsed: unknown,
@@ -81,7 +76,7 @@ export function errorOfEnvelope(
   return new ProxyError(kind, message, {
     status: status ?? (type !== undefined ? statusOfType[type] : undefined),
     raw,
-    retryAfter: retryAfterOf(headers),
+    retryAfter: retryAfterOfHeaders(headers),
     ...(requestId ? { requestId } : {}),
     ...(type ? { upstreamType: type } : {}),
   });
@@ -151,7 +146,7 @@ export function encodeErrorBody(err: ProxyError): AnthropicErrorBody {
 export function encodeError(err: ProxyError): EncodedError {
   const { status } = wireErrorOf(err);
   const headers: Record<string, string> = {};
-  if (err.retryAfter !== undefined) headers['retry-after'] = String(Math.ceil(err.retryAfter));
+  if (err.retryAfter !== undefined) headers['retry-after'] = formatRetryAfter(err.retryAfter);
   if (err.requestId) headers['request-id'] = err.requestId;
   if (err.kind === 'overloaded' || err.kind === 'rate-limit') headers['x-should-retry'] = 'true';
   return { status, body: encodeErrorBody(err), ...(Object.keys(headers).length ? { headers } : {}) };

@@ -177,4 +177,22 @@ describe('anthropic stream decoder: details', () => {
     expect(events.at(-1)).toMatchObject({ type: 'error' });
     expect(events.at(-2)).toEqual({ type: 'text-end' });
   });
+
+  it('a stream that stops after message_delta but before message_stop is incomplete', () => {
+    const all = fixtureSse('anthropic', 'stream-text-basic.sse');
+    const delta = all.findIndex((e) => JSON.parse(e.data).type === 'message_delta');
+    const d = createStreamDecoder(req, testContext());
+    const events = [...all.slice(0, delta + 1).flatMap((e) => d.push(e)), ...d.finish()];
+    expect(events.some((e) => e.type === 'finish')).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind: 'upstream', message: expect.stringContaining('no message_stop') } });
+  });
+
+  it.each(['{"hello":"world"}', '[]', '5', '{"type":"content_block_delta","delta":5}', '{"type":"message_start","message":"x"}'])(
+    'a frame of the wrong shape (%s) is an error event',
+    (bad) => {
+      const d = createStreamDecoder(req, testContext());
+      expect(d.push({ data: bad })).toMatchObject([{ type: 'error', error: { kind: 'upstream' } }]);
+      expect(d.finish()).toEqual([]);
+    },
+  );
 });

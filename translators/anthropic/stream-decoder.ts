@@ -12,9 +12,12 @@
  * - Server-tool blocks (`server_tool_use`, `*_tool_result`) are skipped with their deltas.
  * - A `json_response` tool answering a structured-output request streams as text.
  * - `event: error` → an `error` event (kind by error type, e.g. overloaded_error → overloaded).
+ * - A frame that is not an event (no `type`, fields of the wrong type) → an `error` event.
+ * - A stream that ends without `message_stop` is incomplete: `finish()` reports an `error`.
  */
 import * as v from 'valibot';
 import {
+  incompleteStream,
   ProxyError,
   type ChatRequest,
   type SseEvent,
@@ -39,7 +42,7 @@ type Open =
 export class AnthropicStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
   private started = false;
   private stopped = false;
-  private sawDelta = false;
+  private sawStop = false;
   private open: Open | null = null;
   private toolCount = 0;
   private usage: AnthropicUsageIn = {};
@@ -95,7 +98,6 @@ export class AnthropicStreamDecoder implements StreamStep<SseEvent, StreamEvent>
       case 'message_delta': {
         this.ensureStarted(out);
         this.close(out);
-        this.sawDelta = true;
         const d: Record<string, unknown> = e.delta ?? {};
         const reason = typeof d.stop_reason === 'string' ? d.stop_reason : undefined;
         const seq = typeof d.stop_sequence === 'string' ? d.stop_sequence : undefined;
@@ -111,6 +113,7 @@ export class AnthropicStreamDecoder implements StreamStep<SseEvent, StreamEvent>
       case 'message_stop':
         this.ensureStarted(out);
         this.close(out);
+        this.sawStop = true;
         break;
       case 'error': {
         this.stopped = true;
@@ -129,12 +132,7 @@ export class AnthropicStreamDecoder implements StreamStep<SseEvent, StreamEvent>
     this.stopped = true;
     const out: StreamEvent[] = [];
     this.close(out);
-    if (!this.sawDelta) {
-      out.push({
-        type: 'error',
-        error: new ProxyError('upstream', 'Anthropic stream ended before message_delta'),
-      });
-    }
+    if (!this.sawStop) out.push({ type: 'error', error: incompleteStream('no message_stop') });
     return out;
   }
 

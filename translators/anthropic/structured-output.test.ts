@@ -50,6 +50,7 @@ describe('anthropic structured output', () => {
   it('the tool answer comes back as text with a stop finish', () => {
     const body = {
       id: 'msg_1',
+      type: 'message',
       model: 'claude-3-5-haiku',
       content: [{ type: 'tool_use', id: 'toolu_1', name: JSON_TOOL, input: { value: [1, 2] } }],
       stop_reason: 'tool_use',

@@ -218,6 +218,13 @@ export const AnthropicMessageSchema = v.looseObject({
 });
 export type AnthropicMessageIn = v.InferOutput<typeof AnthropicMessageSchema>;
 
+/** A whole response body: a `message` with its content list (what `decodeResponse` needs). */
+export const AnthropicMessageResponseSchema = v.looseObject({
+  ...AnthropicMessageSchema.entries,
+  type: v.literal('message'),
+  content: v.array(v.looseObject({ type: v.string() })),
+});
+
 export const AnthropicErrorBodySchema = v.looseObject({
   error: v.looseObject({ type: v.nullish(v.string()), message: v.nullish(v.string()) }),
   request_id: v.nullish(v.string()),

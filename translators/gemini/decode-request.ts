@@ -24,7 +24,7 @@ import type { CallerInput } from '../types.ts';
 import { decodeContents } from './decode-contents.ts';
 import { isRecord } from './json.ts';
 import { normalizeRequest } from './keys.ts';
-import { geminiSchemaToJsonSchema } from './schema.ts';
+import { geminiSchemaToJsonSchema } from './decode-schema.ts';
 import { GeminiGenerateContentRequestSchema, issuePath, type GeminiGenerateContentRequest } from './wire.ts';
 
 const invalid = (message: string, param: string) => new ProxyError('invalid-request', message, { param });
@@ -129,8 +129,9 @@ function decodeTools(
       (tool.functionDeclarations ?? []).forEach((fd, fi) => {
         const t: Tool = { name: fd.name };
         if (fd.description !== undefined) t.description = fd.description;
-        if (fd.parametersJsonSchema !== undefined) t.parameters = fd.parametersJsonSchema;
-        else if (fd.parameters !== undefined) t.parameters = geminiSchemaToJsonSchema(fd.parameters);
+        // Both forms may carry OpenAPI habits (upper-case types, nullable): decode-schema.ts.
+        const schema = fd.parametersJsonSchema ?? fd.parameters;
+        if (schema !== undefined) t.parameters = geminiSchemaToJsonSchema(schema);
         for (const k of ['response', 'responseJsonSchema', 'behavior']) {
           if ((fd as Record<string, unknown>)[k] !== undefined) {
             warnings.push({ code: 'dropped', path: `tools[${ti}].functionDeclarations[${fi}].${k}` });
@@ -227,7 +228,7 @@ function decodeGenerationConfig(
 }
 
 function decodeResponseFormat(gc: NonNullable<GeminiGenerateContentRequest['generationConfig']>): ResponseFormat | undefined {
-  if (gc.responseJsonSchema !== undefined) return { type: 'json-schema', schema: gc.responseJsonSchema };
+  if (gc.responseJsonSchema !== undefined) return { type: 'json-schema', schema: geminiSchemaToJsonSchema(gc.responseJsonSchema) };
   if (gc.responseSchema !== undefined) {
     if (gc.responseMimeType === 'text/x.enum') return undefined;
     return { type: 'json-schema', schema: geminiSchemaToJsonSchema(gc.responseSchema) };

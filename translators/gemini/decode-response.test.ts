@@ -156,4 +156,25 @@ describe('decodeResponse: parts', () => {
   it('a body that is not a response is an upstream error', () => {
     expect(() => gemini.decodeResponse('nope', req(), testContext())).toThrow(ProxyError);
   });
+
+  it.each([
+    ['an unrelated object', { hello: 'world' }],
+    ['an array', []],
+    ['candidates of the wrong type', { candidates: 'x' }],
+    ['no candidates and no block reason', { candidates: [], usageMetadata: { totalTokenCount: 3 } }],
+    ['a candidate that is not an object', { candidates: [5] }],
+  ])('%s is a 502, never an empty answer', (_name, body) => {
+    let err: unknown;
+    try {
+      gemini.decodeResponse(body, req(), testContext());
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ kind: 'upstream', status: 502 });
+  });
+
+  it('no candidates with a promptFeedback.blockReason is a valid (blocked) answer', () => {
+    const res = gemini.decodeResponse({ candidates: [], promptFeedback: { blockReason: 'SAFETY' } }, req(), testContext());
+    expect(res.promptBlocked?.reason).toBe('SAFETY');
+  });
 });

@@ -16,7 +16,23 @@ import { decodeFinishReason } from './finish-reason.ts';
 import { decodeLogprobs } from './logprobs.ts';
 import { syntheticCallId } from './ids.ts';
 import { hasUsage, decodeUsage } from './usage.ts';
-import { GeminiGenerateContentResponseSchema, type GeminiPart } from './wire.ts';
+import { GeminiGenerateContentResponseSchema, type GeminiGenerateContentResponse, type GeminiPart } from './wire.ts';
+
+/**
+ * A generateContent body, checked once: an object with at least one candidate, or with none
+ * and a `promptFeedback.blockReason`. Anything else (`{}`, `[]`, `{"candidates":"x"}`) is
+ * not an answer: a 502, never an empty success.
+ */
+export function parseGenerateContentResponse(body: unknown): GeminiGenerateContentResponse {
+  const parsed = v.safeParse(GeminiGenerateContentResponseSchema, body);
+  if (parsed.success && !Array.isArray(body)) {
+    const res = parsed.output;
+    if ((res.candidates?.length ?? 0) > 0 || res.promptFeedback?.blockReason) return res;
+  }
+  throw new ProxyError('upstream', 'Gemini returned a response that is not a GenerateContentResponse.', {
+    raw: (JSON.stringify(body) ?? '').slice(0, 2000),
+  });
+}
 
 /** One Gemini response part → canonical parts (`nextId` numbers calls without ids). */
 export function decodeResponsePart(part: GeminiPart, nextId: () => string): Part[] {
@@ -42,13 +58,7 @@ export function decodeResponsePart(part: GeminiPart, nextId: () => string): Part
 }
 
 export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateContext): ChatResponse {
-  const parsed = v.safeParse(GeminiGenerateContentResponseSchema, body);
-  if (!parsed.success) {
-    throw new ProxyError('upstream', 'Gemini returned a response that is not a GenerateContentResponse', {
-      raw: JSON.stringify(body),
-    });
-  }
-  const res = parsed.output;
+  const res = parseGenerateContentResponse(body);
   const turn = req.messages.length;
   const out: ChatResponse = {
     id: res.responseId ?? ctx.newId('gemini-'),

@@ -10,6 +10,8 @@
 import {
   cacheControlWarnings,
   extrasFor,
+  modelSegment,
+  toolExtrasFor,
   type ChatRequest,
   type Converted,
   type ReasoningEffort,
@@ -32,8 +34,17 @@ export function baseOf(target: UpstreamTarget): string {
   return target.baseUrl.replace(/\/+$/, '');
 }
 
-export function modelPath(model: string): string {
-  return model.replace(/^models\//, '');
+/** The model name without the `models/` prefix Gemini callers (and configs) may write. */
+export function modelName(model: string): string {
+  return model.startsWith('models/') ? model.slice(7) : model;
+}
+
+/**
+ * `{baseUrl}/v1beta/models/{model}:{method}`: whatever the model is called, it stays one path
+ * segment (canonical `modelSegment`), so it cannot change the path, query or origin.
+ */
+export function methodUrl(target: UpstreamTarget, method: string): string {
+  return `${baseOf(target)}/v1beta/models/${modelSegment(modelName(target.model))}:${method}`;
 }
 
 export function upstreamHeaders(target: UpstreamTarget): Record<string, string> {
@@ -81,6 +92,7 @@ export function encodeBody(req: ChatRequest, model: string): Converted<GeminiReq
       }
       if (tool.strict) warnings.push({ code: 'dropped', path: `tools[${i}].strict` });
       if (tool.cacheControl) warnings.push({ code: 'dropped', path: `tools[${i}].cache_control` });
+      warnings.push(...toolExtrasFor(tool, i, 'gemini').warnings);
       return fd;
     });
     tools.push({ functionDeclarations: declarations });
@@ -185,13 +197,12 @@ export function encodeBody(req: ChatRequest, model: string): Converted<GeminiReq
 }
 
 export function encodeRequest(req: ChatRequest, target: UpstreamTarget, _ctx: TranslateContext): Converted<UpstreamHttpRequest> {
-  const model = modelPath(target.model);
-  const { value, warnings } = encodeBody(req, model);
-  const method = req.stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+  const url = methodUrl(target, req.stream ? 'streamGenerateContent?alt=sse' : 'generateContent');
+  const { value, warnings } = encodeBody(req, modelName(target.model));
   return {
     value: {
       method: 'POST',
-      url: `${baseOf(target)}/v1beta/models/${model}:${method}`,
+      url,
       headers: upstreamHeaders(target),
       body: JSON.stringify(value),
       stream: req.stream,
@@ -205,7 +216,8 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget, _ctx: Tr
  * and tools too (https://ai.google.dev/api/tokens#method:-models.counttokens).
  */
 export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget, _ctx: TranslateContext): UpstreamHttpRequest {
-  const model = modelPath(target.model);
+  const url = methodUrl(target, 'countTokens');
+  const model = modelName(target.model);
   const { value } = encodeBody(req, model);
   const inner: Record<string, unknown> = { model: `models/${model}`, contents: value.contents };
   if (value.systemInstruction) inner.systemInstruction = value.systemInstruction;
@@ -213,7 +225,7 @@ export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget, _ctx
   if (value.toolConfig) inner.toolConfig = value.toolConfig;
   return {
     method: 'POST',
-    url: `${baseOf(target)}/v1beta/models/${model}:countTokens`,
+    url,
     headers: upstreamHeaders(target),
     body: JSON.stringify({ generateContentRequest: inner }),
     stream: false,

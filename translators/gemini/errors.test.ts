@@ -24,9 +24,18 @@ describe('decodeError: fixtures', () => {
     expect(decodeFixture('error-404-not-found.json', 404)).toMatchObject({ kind: 'not-found', status: 404, upstreamType: 'NOT_FOUND' });
   });
 
-  it('429 RESOURCE_EXHAUSTED with RetryInfo 34.4s → retryAfter 35', () => {
+  it('429 RESOURCE_EXHAUSTED with RetryInfo 34.4s → retryAfter 34.4, sent back as 35', () => {
     const e = decodeFixture('error-429-resource-exhausted.json', 429);
-    expect(e).toMatchObject({ kind: 'rate-limit', status: 429, retryAfter: 35, upstreamType: 'RESOURCE_EXHAUSTED' });
+    expect(e).toMatchObject({ kind: 'rate-limit', status: 429, retryAfter: 34.4, upstreamType: 'RESOURCE_EXHAUSTED' });
+    expect(gemini.encodeError(e).headers).toEqual({ 'retry-after': '35' });
+    expect(JSON.stringify(gemini.encodeError(e).body)).toContain('"retryDelay":"35s"');
+  });
+
+  it('retry-after-ms and an HTTP date measured against the Date header', () => {
+    const body = '{"error":{"code":429,"message":"m","status":"RESOURCE_EXHAUSTED"}}';
+    expect(gemini.decodeError(429, body, { 'retry-after-ms': '500' }).retryAfter).toBe(0.5);
+    const dated = { 'retry-after': 'Wed, 21 Oct 2015 07:28:30 GMT', date: 'Wed, 21 Oct 2015 07:28:00 GMT' };
+    expect(gemini.decodeError(429, body, dated).retryAfter).toBe(30);
   });
 
   it('500 INTERNAL and 503 UNAVAILABLE', () => {

@@ -4,7 +4,15 @@
  * (https://ai.google.dev/gemini-api/docs/troubleshooting#error-codes).
  */
 import * as v from 'valibot';
-import { kindOfStatus, ProxyError, type ErrorKind } from '../../src/canonical/index.ts';
+import {
+  formatDuration,
+  formatRetryAfter,
+  kindOfStatus,
+  parseDuration,
+  ProxyError,
+  retryAfterOfHeaders,
+  type ErrorKind,
+} from '../../src/canonical/index.ts';
 import type { EncodedError } from '../types.ts';
 import { GeminiErrorBodySchema } from './wire.ts';
 
@@ -59,13 +67,6 @@ function kindOfGoogleStatus(status: string | undefined, httpStatus: number): Err
   }
 }
 
-/** `"34.4s"` → 35 (whole seconds, rounded up). */
-function parseDuration(value: unknown): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  const m = /^(\d+(?:\.\d+)?)s$/.exec(value.trim());
-  return m ? Math.ceil(Number(m[1])) : undefined;
-}
-
 function detailOf(details: unknown[] | undefined, type: string): Record<string, unknown> | undefined {
   for (const d of details ?? []) {
     if (typeof d === 'object' && d !== null && (d as Record<string, unknown>)['@type'] === type) {
@@ -93,7 +94,7 @@ export function proxyErrorOf(
   // An invalid key is 400 INVALID_ARGUMENT on the wire; we keep the status but call it what it is.
   const kind: ErrorKind =
     reason === 'API_KEY_INVALID' ? 'authentication' : kindOfGoogleStatus(error.status, httpStatus);
-  const retryAfter = parseDuration(detailOf(error.details, RETRY_INFO)?.retryDelay) ?? headerRetryAfter(headers);
+  const retryAfter = parseDuration(detailOf(error.details, RETRY_INFO)?.retryDelay) ?? retryAfterOfHeaders(headers);
   return new ProxyError(kind, error.message ?? `upstream returned HTTP ${httpStatus}`, {
     status: httpStatus,
     code: typeof reason === 'string' ? reason : error.status,
@@ -102,13 +103,6 @@ export function proxyErrorOf(
     requestId: headers['x-request-id'],
     upstreamType: error.status,
   });
-}
-
-function headerRetryAfter(headers: Record<string, string>): number | undefined {
-  const h = headers['retry-after'];
-  if (h === undefined) return undefined;
-  const n = Number(h);
-  return Number.isFinite(n) && n >= 0 ? Math.ceil(n) : undefined;
 }
 
 export function decodeError(status: number, body: string, headers: Record<string, string>): ProxyError {
@@ -124,7 +118,7 @@ export function decodeError(status: number, body: string, headers: Record<string
   return new ProxyError(kindOfStatus(status), snippet ? `upstream returned HTTP ${status}: ${snippet}` : `upstream returned HTTP ${status}`, {
     status,
     raw: body,
-    retryAfter: headerRetryAfter(headers),
+    retryAfter: retryAfterOfHeaders(headers),
     requestId: headers['x-request-id'],
   });
 }
@@ -174,13 +168,13 @@ export function encodeErrorBody(err: ProxyError): GeminiErrorOut {
     details.push({ '@type': ERROR_INFO, reason: 'API_KEY_INVALID', domain: 'googleapis.com' });
   }
   if (err.retryAfter !== undefined && (code === 429 || code === 503)) {
-    details.push({ '@type': RETRY_INFO, retryDelay: `${err.retryAfter}s` });
+    details.push({ '@type': RETRY_INFO, retryDelay: formatDuration(err.retryAfter) });
   }
   return { error: { code, message: err.message, status, ...(details.length ? { details } : {}) } };
 }
 
 export function encodeError(err: ProxyError): EncodedError {
   const body = encodeErrorBody(err);
-  const headers = err.retryAfter !== undefined ? { 'retry-after': String(err.retryAfter) } : undefined;
+  const headers = err.retryAfter !== undefined ? { 'retry-after': formatRetryAfter(err.retryAfter) } : undefined;
   return { status: body.error.code, body, ...(headers ? { headers } : {}) };
 }

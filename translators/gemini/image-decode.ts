@@ -5,10 +5,10 @@
  * split input text and image tokens). No image: a safety stop or blocked prompt is OpenAI's
  * `moderation_blocked` 400, anything else a 502 quoting the model's words.
  */
-import * as v from 'valibot';
 import { ProxyError, type GeneratedImage, type ImageRequest, type ImageResponse, type ImageUsage } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
-import { GeminiGenerateContentResponseSchema, type GeminiUsageMetadata } from './wire.ts';
+import { parseGenerateContentResponse } from './decode-response.ts';
+import type { GeminiUsageMetadata } from './wire.ts';
 
 /** Finish reasons that mean the image was withheld for safety, policy or recitation. */
 const BLOCKED = new Set([
@@ -23,13 +23,7 @@ const BLOCKED = new Set([
 ]);
 
 export function decodeImageResponse(body: unknown, _req: ImageRequest, ctx: TranslateContext): ImageResponse {
-  const parsed = v.safeParse(GeminiGenerateContentResponseSchema, body);
-  if (!parsed.success || Array.isArray(body)) {
-    throw new ProxyError('upstream', 'Gemini returned a response that is not a GenerateContentResponse.', {
-      raw: (JSON.stringify(body) ?? '').slice(0, 2000),
-    });
-  }
-  const r = parsed.output;
+  const r = parseGenerateContentResponse(body);
   const blockReason = r.promptFeedback?.blockReason;
   if (blockReason) throw blocked(`the prompt was blocked (${blockReason})`);
 

@@ -131,6 +131,15 @@ describe('gemini image upstream: decode', () => {
     expect(e3.message).toContain('I can only describe it.');
   });
 
+  it.each([[{ hello: 'world' }], [[]], [{ candidates: 'x' }], [{ candidates: [] }], [{ usageMetadata: { totalTokenCount: 3 } }]])(
+    'a body of the wrong shape (%j) is a 502 saying so',
+    (body) => {
+      const e = catchError(() => geminiImages.decodeImageResponse(body, gen(), ctx));
+      expect([e.kind, e.status]).toEqual(['upstream', 502]);
+      expect(e.message).toContain('not a GenerateContentResponse');
+    },
+  );
+
   it('errors use the Gemini error table', () => {
     const err = geminiImages.decodeError(429, JSON.stringify({ error: { code: 429, message: 'Quota', status: 'RESOURCE_EXHAUSTED' } }), {});
     expect([err.kind, err.status]).toEqual(['rate-limit', 429]);

@@ -43,6 +43,22 @@ describe('encodePassthrough', () => {
     expect(JSON.parse(req.body as string).generateContentRequest.model).toBe('models/gemini-2.5-flash');
     expect(req.stream).toBe(false);
   });
+
+  it('sets a countTokens generateContentRequest.model that names another model to the routed one', () => {
+    const raw = '{"generateContentRequest":{"model":"models/gemini-ultra","contents":[]}}';
+    const req = gemini.encodePassthrough(callerInput('countTokens'), raw, target);
+    expect(JSON.parse(req.body as string).generateContentRequest.model).toBe('models/gemini-2.5-flash');
+    const same = '{"generateContentRequest":{"model":"gemini-2.5-flash","contents":[]}}';
+    expect(gemini.encodePassthrough(callerInput('countTokens'), same, target).body).toBe(same);
+  });
+
+  it('forwards only the alt values whose answers are JSON or SSE', () => {
+    const raw = '{"contents":[]}';
+    const url = (alt: string) => gemini.encodePassthrough(callerInput('generateContent', { alt }), raw, target).url;
+    expect(url('json')).toMatch(/:generateContent\?alt=json$/);
+    expect(url('proto')).toMatch(/:generateContent$/);
+    expect(url('sse&key=x')).toMatch(/:generateContent$/);
+  });
 });
 
 describe('tool loop through a Gemini upstream (other caller dialects)', () => {

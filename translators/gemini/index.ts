@@ -7,7 +7,7 @@ import { decodeModelList, encodeModelListRequest } from './model-list.ts';
 import type { ChatDialect, CallerInput, ImageUpstream, ModelInfo, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
-import { decodeCountTokens, encodeCountTokens, encodeRequest, baseOf, modelPath, upstreamHeaders } from './encode-request.ts';
+import { decodeCountTokens, encodeCountTokens, encodeRequest, methodUrl, modelName, upstreamHeaders } from './encode-request.ts';
 import { encodeResponse } from './encode-response.ts';
 import { decodeError, encodeError } from './errors.ts';
 import { createStreamDecoder } from './stream-decoder.ts';
@@ -15,37 +15,42 @@ import { createStreamEncoder } from './stream-encoder.ts';
 import { createGeminiImages } from './image-upstream.ts';
 
 const METHODS = new Set(['generateContent', 'streamGenerateContent', 'countTokens']);
+/** `alt` values whose answer the proxy can read (`proto` and `media` are not JSON). */
+const ALTS = new Set(['sse', 'json']);
 
 /**
- * Same dialect both sides. The model lives in the URL, so the body goes through byte for byte
- * (except a countTokens `generateContentRequest.model`, renamed when routing renamed the model).
- * `alt` is kept (without it the service answers a streamed JSON array); the caller's `?key=`
- * is never forwarded: the key goes in `x-goog-api-key`.
+ * Same dialect both sides. The model lives in the URL (one encoded segment, `methodUrl`), so
+ * the body goes through byte for byte, except a countTokens `generateContentRequest.model`,
+ * set to the routed model whenever it names another one. `alt=sse|json` is kept (without it
+ * the service answers a streamed JSON array); the caller's `?key=` is never forwarded: the key
+ * goes in `x-goog-api-key`.
  */
 function encodePassthrough(input: CallerInput, rawBody: string, target: UpstreamTarget): UpstreamHttpRequest {
   const method = METHODS.has(input.params.method ?? '') ? input.params.method! : 'generateContent';
-  const model = modelPath(target.model);
-  let body = rawBody;
-  if (method === 'countTokens' && model !== (input.params.model ?? '').replace(/^models\//, '')) {
-    try {
-      const parsed = JSON.parse(rawBody) as Record<string, unknown>;
-      const inner = parsed.generateContentRequest ?? parsed.generate_content_request;
-      if (inner && typeof inner === 'object' && 'model' in inner) {
-        (inner as Record<string, unknown>).model = `models/${model}`;
-        body = JSON.stringify(parsed);
-      }
-    } catch {
-      // Not JSON: forward unchanged and let the upstream answer.
-    }
-  }
-  const alt = input.query.alt ? `?alt=${encodeURIComponent(input.query.alt)}` : '';
+  const alt = input.query.alt !== undefined && ALTS.has(input.query.alt) ? `?alt=${input.query.alt}` : '';
   return {
     method: 'POST',
-    url: `${baseOf(target)}/v1beta/models/${model}:${method}${alt}`,
+    url: methodUrl(target, `${method}${alt}`),
     headers: upstreamHeaders(target),
-    body,
+    body: method === 'countTokens' ? withInnerModel(rawBody, modelName(target.model)) : rawBody,
     stream: method === 'streamGenerateContent',
   };
+}
+
+/** A countTokens body whose inner `generateContentRequest.model` names `model` (`models/` or not). */
+function withInnerModel(rawBody: string, model: string): string {
+  try {
+    const parsed = JSON.parse(rawBody) as Record<string, unknown>;
+    const inner = parsed.generateContentRequest ?? parsed.generate_content_request;
+    if (!inner || typeof inner !== 'object' || !('model' in inner)) return rawBody;
+    const fields = inner as Record<string, unknown>;
+    if (typeof fields.model === 'string' && modelName(fields.model) === model) return rawBody;
+    fields.model = `models/${model}`;
+    return JSON.stringify(parsed);
+  } catch {
+    // Not JSON: forward unchanged and let the upstream answer.
+    return rawBody;
+  }
 }
 
 function encodeModelList(models: ModelInfo[]) {

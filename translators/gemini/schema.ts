@@ -12,7 +12,7 @@
  * (the JSON-Schema-native fields need 2.5+); callers that sent the native fields to a Gemini
  * upstream reach it unchanged through the passthrough path.
  *
- * `geminiSchemaToJsonSchema` (caller side) is the inverse for canonical `Tool.parameters`.
+ * The caller side (Gemini `Schema` → JSON Schema) is decode-schema.ts.
  */
 import type { Warning } from '../../src/canonical/index.ts';
 import { isRecord, type Json } from './json.ts';
@@ -260,40 +260,4 @@ function compileRef(node: Json, path: string, ctx: Ctx): Json {
   if (Object.keys(siblings).length === 0) return resolved;
   const overlay = compile(siblings, path, ctx);
   return { ...resolved, ...overlay };
-}
-
-/** Gemini `Schema` (OpenAPI subset, upper-case types, `nullable`) → JSON Schema. */
-export function geminiSchemaToJsonSchema(schema: unknown): Json {
-  if (!isRecord(schema)) return {};
-  const out: Json = {};
-  for (const [key, value] of Object.entries(schema)) {
-    switch (key) {
-      case 'type':
-        if (typeof value === 'string' && value !== 'TYPE_UNSPECIFIED') out.type = value.toLowerCase();
-        break;
-      case 'nullable':
-      case 'propertyOrdering':
-        break;
-      case 'properties':
-        if (isRecord(value)) {
-          const props: Json = {};
-          for (const [name, sub] of Object.entries(value)) props[name] = geminiSchemaToJsonSchema(sub);
-          out.properties = props;
-        }
-        break;
-      case 'items':
-        out.items = geminiSchemaToJsonSchema(value);
-        break;
-      case 'anyOf':
-        if (Array.isArray(value)) out.anyOf = value.map(geminiSchemaToJsonSchema);
-        break;
-      default:
-        out[key] = value;
-    }
-  }
-  if (schema.nullable === true) {
-    if (typeof out.type === 'string') out.type = [out.type, 'null'];
-    else if (Array.isArray(out.anyOf)) out.anyOf = [...out.anyOf, { type: 'null' }];
-  }
-  return out;
 }

@@ -168,14 +168,41 @@ describe('stream decoder: edge cases', () => {
     }
   });
 
-  it('unparsable JSON → upstream error event, never a throw', () => {
-    const events = run(data('{"candidates": [', 'null'));
-    expect(events.map((e) => (e.type === 'error' ? e.error.kind : e.type))).toEqual(['upstream', 'upstream']);
+  it('unparsable JSON → one upstream error event, never a throw, then silence', () => {
+    const events = run(data('{"candidates": [', 'null', { candidates: [{ content: { parts: [{ text: 'late' }] }, finishReason: 'STOP' }] }));
+    expect(events.map((e) => (e.type === 'error' ? e.error.kind : e.type))).toEqual(['upstream']);
   });
 
-  it('a stream cut short still closes its blocks (no invented finish)', () => {
+  it('a stream cut short closes its blocks, then reports that it ended early (no invented finish)', () => {
     const events = run(data({ candidates: [{ content: { parts: [{ text: 'partial' }] } }] }));
-    expect(types(events)).toEqual(['message-start', 'text-start', 'text-delta', 'text-end']);
+    expect(types(events)).toEqual(['message-start', 'text-start', 'text-delta', 'text-end', 'error']);
+    expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind: 'upstream', message: expect.stringContaining('ended before it was complete') } });
+  });
+
+  it.each(['{"hello":"world"}', '[]', '5', '{"candidates":"x"}', '{"candidates":[5]}', '{"responseId":"r"}'])(
+    'a chunk of the wrong shape (%s) is an error event, then silence',
+    (bad) => {
+      const events = run(data(bad, { candidates: [{ content: { parts: [{ text: 'late' }] }, finishReason: 'STOP' }] }));
+      expect(types(events)).toEqual(['error']);
+      expect(events[0]).toMatchObject({ error: { kind: 'upstream', message: expect.stringContaining('not a GenerateContentResponse') } });
+    },
+  );
+
+  it('a usage-only or prompt-blocked chunk is a response chunk; a blocked prompt is complete', () => {
+    const usage = { usageMetadata: { promptTokenCount: 1, totalTokenCount: 1 } };
+    expect(types(run(data(usage, { promptFeedback: { blockReason: 'SAFETY' } })))).toEqual(['message-start', 'usage', 'prompt-blocked']);
+  });
+
+  it('every candidate needs its finishReason', () => {
+    const events = run(
+      data({
+        candidates: [
+          { content: { parts: [{ text: 'a' }] }, index: 0, finishReason: 'STOP' },
+          { content: { parts: [{ text: 'b' }] }, index: 1 },
+        ],
+      }),
+    );
+    expect(events.at(-1)).toMatchObject({ type: 'error', error: { message: expect.stringContaining('no finishReason') } });
   });
 
   it('two candidates stream side by side with their own blocks and call indexes', () => {

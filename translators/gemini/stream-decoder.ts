@@ -12,26 +12,23 @@
  * - Vertex streamed arguments (`willContinue` + `partialArgs[{jsonPath, …Value, willContinue}]`,
  *   closed by an empty `functionCall: {}`) assembled into one arguments delta;
  * - one `usage` event (before the finish events, and again at the end only if it changed);
- * - `prompt-blocked` for a prompt block, `error` for an `{"error":…}` chunk or broken JSON, and
- *   `error` instead of `finish` for a model failure (MALFORMED_FUNCTION_CALL, see finish-reason.ts).
+ * - `prompt-blocked` for a prompt block, `error` for an `{"error":…}` chunk, broken JSON or a
+ *   chunk that is not a GenerateContentResponse (no `candidates` list, `promptFeedback` or
+ *   `usageMetadata`), and `error` instead of `finish` for a model failure
+ *   (MALFORMED_FUNCTION_CALL, see finish-reason.ts). Nothing is decoded after an `error`.
+ * - A stream that ends before every candidate had its `finishReason` (and without a
+ *   `promptFeedback.blockReason`) is incomplete: `finish()` reports an `error`.
  */
-import { ProxyError, type ChatRequest, type SseEvent, type StreamEvent, type StreamStep, type Usage, type Signature } from '../../src/canonical/index.ts';
+import { incompleteStream, ProxyError, type ChatRequest, type SseEvent, type StreamEvent, type StreamStep, type Usage, type Signature } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { proxyErrorOf, parseGeminiError } from './errors.ts';
 import { decodeFinishReason } from './finish-reason.ts';
 import { decodeLogprobs } from './logprobs.ts';
 import { syntheticCallId } from './ids.ts';
 import { isRecord, type Json } from './json.ts';
+import { applyPartials, type StreamingCall } from './partial-args.ts';
 import { decodeUsage, hasUsage } from './usage.ts';
 import type { GeminiCandidate, GeminiPart, GeminiUsageMetadata } from './wire.ts';
-
-
-interface StreamingCall {
-  index: number;
-  args: Json;
-  /** jsonPaths whose string value is still being continued. */
-  continuing: Set<string>;
-}
 
 interface ChoiceState {
   open: 'text' | 'reasoning' | undefined;
@@ -40,35 +37,15 @@ interface ChoiceState {
   finished: boolean;
 }
 
-/** Parse an RFC 9535 path of the simple forms Vertex sends: `$.a.b[0]`, `$['a b']`. */
-function parsePath(path: string): Array<string | number> | undefined {
-  if (!path.startsWith('$')) return undefined;
-  const out: Array<string | number> = [];
-  const re = /\.([A-Za-z_$][\w$-]*)|\[(\d+)\]|\[(['"])((?:\\.|(?!\3).)*)\3\]/gy;
-  re.lastIndex = 1;
-  while (re.lastIndex < path.length) {
-    const m = re.exec(path);
-    if (!m) return undefined;
-    if (m[1] !== undefined) out.push(m[1]);
-    else if (m[2] !== undefined) out.push(Number(m[2]));
-    else out.push(m[4]!.replace(/\\(.)/g, '$1'));
-  }
-  return out;
+function unexpected(raw: string): ProxyError {
+  return new ProxyError('upstream', 'Gemini sent a stream chunk that is not a GenerateContentResponse', { raw });
 }
 
-function setAt(root: Json, path: Array<string | number>, value: unknown, append: boolean): void {
-  let node: Json | unknown[] = root;
-  for (let i = 0; i < path.length - 1; i++) {
-    const key = path[i]!;
-    const nextIsIndex = typeof path[i + 1] === 'number';
-    const container = node as Record<string | number, unknown>;
-    if (typeof container[key] !== 'object' || container[key] === null) container[key] = nextIsIndex ? [] : {};
-    node = container[key] as Json | unknown[];
-  }
-  const last = path[path.length - 1]!;
-  const container = node as Record<string | number, unknown>;
-  if (append && typeof container[last] === 'string' && typeof value === 'string') container[last] = container[last] + value;
-  else container[last] = value;
+/** A chunk a GenerateContentResponse can be: a candidates list of objects, feedback or usage. */
+function isResponseChunk(chunk: Json): boolean {
+  const candidates = chunk.candidates;
+  if (candidates !== undefined) return Array.isArray(candidates) && candidates.every(isRecord);
+  return isRecord(chunk.promptFeedback) || isRecord(chunk.usageMetadata);
 }
 
 export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
@@ -77,6 +54,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
   private usage: Usage | undefined;
   private usageSent: string | undefined;
   private blocked = false;
+  private failed = false;
   private readonly turn: number;
 
   constructor(
@@ -87,24 +65,46 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
   }
 
   push(input: SseEvent): StreamEvent[] {
+    if (this.failed) return [];
     const data = input.data.trim();
     if (data === '' || data === '[DONE]') return [];
     let json: unknown;
     try {
       json = JSON.parse(data);
     } catch {
-      return [{ type: 'error', error: new ProxyError('upstream', 'Gemini sent a stream chunk that is not JSON', { raw: input.data }) }];
+      return this.fail(new ProxyError('upstream', 'Gemini sent a stream chunk that is not JSON', { raw: input.data }));
     }
     const chunks = Array.isArray(json) ? json : [json];
+    if (chunks.length === 0) return this.fail(unexpected(input.data));
     const out: StreamEvent[] = [];
-    for (const chunk of chunks) this.chunk(chunk, input.data, out);
+    for (const chunk of chunks) {
+      this.chunk(chunk, input.data, out);
+      if (this.failed) break;
+    }
     return out;
   }
 
   finish(): StreamEvent[] {
+    if (this.failed) return [];
     const out: StreamEvent[] = [];
     for (const [index, state] of this.choices) this.closeAll(index, state, out);
     this.emitUsage(out);
+    if (!this.blocked && !this.allFinished()) {
+      this.failed = true;
+      out.push({ type: 'error', error: incompleteStream('no finishReason') });
+    }
+    return out;
+  }
+
+  private allFinished(): boolean {
+    if (this.choices.size === 0) return false;
+    for (const state of this.choices.values()) if (!state.finished) return false;
+    return true;
+  }
+
+  private fail(error: ProxyError, out: StreamEvent[] = []): StreamEvent[] {
+    this.failed = true;
+    out.push({ type: 'error', error });
     return out;
   }
 
@@ -119,16 +119,17 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
 
   private chunk(chunk: unknown, raw: string, out: StreamEvent[]): void {
     if (!isRecord(chunk)) {
-      out.push({ type: 'error', error: new ProxyError('upstream', 'Gemini sent an unexpected stream chunk', { raw }) });
+      this.fail(unexpected(raw), out);
       return;
     }
     if (chunk.error !== undefined) {
       const err = parseGeminiError(chunk);
       const status = err?.code ?? 500;
-      out.push({
-        type: 'error',
-        error: err ? proxyErrorOf(err, status, raw) : new ProxyError('upstream', 'Gemini stream error', { raw }),
-      });
+      this.fail(err ? proxyErrorOf(err, status, raw) : new ProxyError('upstream', 'Gemini stream error', { raw }), out);
+      return;
+    }
+    if (!isResponseChunk(chunk)) {
+      this.fail(unexpected(raw), out);
       return;
     }
     if (!this.started) {
@@ -154,7 +155,6 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
 
     const finishing: Array<{ index: number; raw: string | undefined; message?: string }> = [];
     candidates.forEach((c, position) => {
-      if (!isRecord(c)) return;
       const index = typeof c.index === 'number' ? c.index : position;
       const state = this.state(index);
       const parts = isRecord(c.content) && Array.isArray(c.content.parts) ? (c.content.parts as GeminiPart[]) : [];
@@ -177,7 +177,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
         // MALFORMED_FUNCTION_CALL and kin: the model failed, so the stream fails (never a clean stop).
         const raw = reason.raw ?? 'error';
         const detail = f.message ?? 'the model produced an invalid response.';
-        out.push({ type: 'error', error: new ProxyError('upstream', `Upstream stopped with ${raw}: ${detail}`, { code: raw }) });
+        this.fail(new ProxyError('upstream', `Upstream stopped with ${raw}: ${detail}`, { code: raw }), out);
         return;
       }
       out.push({ type: 'finish', ...(f.index ? { choice: f.index } : {}), reason });
@@ -281,7 +281,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
       out.push({ type: 'tool-call-start', ...choice, index: callIndex, id, name, ...(signature ? { signature } : {}) });
       if (fc.willContinue === true) {
         state.streaming = { index: callIndex, args: isRecord(fc.args) ? { ...fc.args } : {}, continuing: new Set() };
-        this.applyPartials(state.streaming, partial);
+        applyPartials(state.streaming, partial);
         return;
       }
       const args = isRecord(fc.args) ? fc.args : {};
@@ -291,27 +291,12 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
     }
     // A continuation (partialArgs) or the empty terminator of a streamed call.
     if (state.streaming) {
-      this.applyPartials(state.streaming, partial);
+      applyPartials(state.streaming, partial);
       if (fc.willContinue !== true) this.endStreamingCall(index, state, out);
     }
   }
 
-  private applyPartials(call: StreamingCall, partials: Json[]): void {
-    for (const p of partials) {
-      const jsonPath = typeof p.jsonPath === 'string' ? p.jsonPath : undefined;
-      const path = jsonPath ? parsePath(jsonPath) : undefined;
-      if (!jsonPath || !path || path.length === 0) continue;
-      let value: unknown;
-      if (typeof p.stringValue === 'string') value = p.stringValue;
-      else if (typeof p.numberValue === 'number') value = p.numberValue;
-      else if (typeof p.boolValue === 'boolean') value = p.boolValue;
-      else if (p.nullValue !== undefined) value = null;
-      else continue;
-      setAt(call.args, path, value, call.continuing.has(jsonPath));
-      if (p.willContinue === true) call.continuing.add(jsonPath);
-      else call.continuing.delete(jsonPath);
-    }
-  }
+
 }
 
 export function createStreamDecoder(req: ChatRequest, ctx: TranslateContext): StreamStep<SseEvent, StreamEvent> {

@@ -3,6 +3,7 @@ import {
   assertNever,
   cacheControlWarnings,
   extrasFor,
+  toolExtrasFor,
   type ChatRequest,
   type Converted,
   type ReasoningConfig,
@@ -91,15 +92,19 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
   body['messages'] = encodeMessages(req, warnings);
 
   if (req.tools && req.tools.length > 0) {
-    body['tools'] = req.tools.map((t) => ({
-      type: 'function',
-      function: {
-        name: t.name,
-        ...(t.description !== undefined ? { description: t.description } : {}),
-        ...(t.parameters !== undefined ? { parameters: t.parameters } : {}),
-        ...(t.strict !== undefined ? { strict: t.strict } : {}),
-      },
-    }));
+    body['tools'] = req.tools.map((t, i) => {
+      // Another dialect's own tool fields (Anthropic defer_loading…) are reported as dropped.
+      warnings.push(...toolExtrasFor(t, i, 'openai-chat').warnings);
+      return {
+        type: 'function',
+        function: {
+          name: t.name,
+          ...(t.description !== undefined ? { description: t.description } : {}),
+          ...(t.parameters !== undefined ? { parameters: t.parameters } : {}),
+          ...(t.strict !== undefined ? { strict: t.strict } : {}),
+        },
+      };
+    });
     if (req.toolChoice) body['tool_choice'] = encodeToolChoice(req.toolChoice, warnings);
     if (req.parallelToolCalls !== undefined) body['parallel_tool_calls'] = req.parallelToolCalls;
   } else if (req.toolChoice && req.toolChoice.type !== 'none' && req.toolChoice.type !== 'auto') {

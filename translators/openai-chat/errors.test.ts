@@ -25,12 +25,18 @@ describe('decodeError', () => {
   });
 
   test('retry-after: header seconds, ms, HTTP date against date header, message text', () => {
-    expect(decodeError(429, fixtureText('openai-chat', 'error-429-rate-limit-tpm.json'), {}).retryAfter).toBe(2);
+    expect(decodeError(429, fixtureText('openai-chat', 'error-429-rate-limit-tpm.json'), {}).retryAfter).toBe(1.146);
     expect(decodeError(429, fixtureText('openai-chat', 'error-429-rate-limit-tpm.json'), { 'retry-after': '7' }).retryAfter).toBe(7);
-    expect(retryAfterOf({ 'retry-after-ms': '1500' })).toBe(2);
+    expect(retryAfterOf({ 'retry-after-ms': '1500' })).toBe(1.5);
     expect(retryAfterOf({ 'Retry-After': 'Wed, 21 Oct 2015 07:28:30 GMT', date: 'Wed, 21 Oct 2015 07:28:00 GMT' })).toBe(30);
     expect(retryAfterOf({ 'retry-after': 'Wed, 21 Oct 2015 07:28:30 GMT' })).toBeUndefined();
-    expect(retryAfterOf({}, 'Please try again in 20ms.')).toBe(1);
+    expect(retryAfterOf({}, 'Please try again in 20ms.')).toBe(0.02);
+  });
+
+  test('a sub-second wait goes back to the caller as a valid retry-after (whole seconds, rounded up)', () => {
+    const err = decodeError(429, fixtureText('openai-chat', 'error-429-rate-limit-tpm.json'), { 'retry-after-ms': '500' });
+    expect(err.retryAfter).toBe(0.5);
+    expect(encodeError(err).headers).toEqual({ 'retry-after': '1' });
   });
 
   test('non-JSON body → message from the status', () => {

@@ -5,8 +5,10 @@
  */
 import * as v from 'valibot';
 import {
+  formatRetryAfter,
   kindOfStatus,
   ProxyError,
+  retryAfterOfHeaders,
   type ErrorKind,
 } from '../../src/canonical/index.ts';
 import type { EncodedError } from '../types.ts';
@@ -35,22 +37,15 @@ function header(headers: Record<string, string>, name: string): string | undefin
 }
 
 /**
- * Seconds to wait: `retry-after-ms`, `retry-after` (seconds or an HTTP date, measured against the
- * response's own `date` header since translators have no clock), else OpenAI's
- * "Please try again in 1.146s" / "in 20ms" message text.
+ * Seconds to wait: the headers (canonical `retryAfterOfHeaders`: `retry-after-ms`, else
+ * `retry-after` seconds or an HTTP date against the response's own `date` header), else
+ * OpenAI's "Please try again in 1.146s" / "in 20ms" message text.
  */
 export function retryAfterOf(headers: Record<string, string>, message?: string): number | undefined {
-  const ms = header(headers, 'retry-after-ms');
-  if (ms !== undefined && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.ceil(Number(ms) / 1000);
-  const ra = header(headers, 'retry-after')?.trim();
-  if (ra) {
-    if (/^\d+(\.\d+)?$/.test(ra)) return Math.ceil(Number(ra));
-    const at = Date.parse(ra);
-    const now = Date.parse(header(headers, 'date') ?? '');
-    if (!Number.isNaN(at) && !Number.isNaN(now)) return Math.max(0, Math.ceil((at - now) / 1000));
-  }
+  const fromHeaders = retryAfterOfHeaders(headers);
+  if (fromHeaders !== undefined) return fromHeaders;
   const m = message?.match(/try again in (\d+(?:\.\d+)?)(ms|s)\b/);
-  if (m) return Math.ceil(Number(m[1]) / (m[2] === 'ms' ? 1000 : 1));
+  if (m) return Number(m[1]) / (m[2] === 'ms' ? 1000 : 1);
   return undefined;
 }
 
@@ -97,6 +92,32 @@ export function errorFromEnvelope(
     raw,
     retryAfter: retryAfterOf(headers, message),
     requestId: header(headers, 'x-request-id'),
+    upstreamType: type,
+  });
+}
+
+/**
+ * An error sent inside a 200 stream, or `undefined`: OpenAI's (and compatible hosts')
+ * `{"error":{…}}`, or older vLLM's top-level `{"object":"error","message","type","param","code"}`
+ * (`code` is the HTTP status there).
+ */
+export function streamErrorOf(json: unknown, raw: string): ProxyError | undefined {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return undefined;
+  const body = json as Record<string, unknown>;
+  if (body['error'] != null) {
+    return errorFromEnvelope(200, json, raw) ?? new ProxyError('upstream', looseMessage(json) ?? 'The upstream stream failed.', { raw });
+  }
+  if (body['object'] !== 'error') return undefined;
+  const code = body['code'];
+  const status = typeof code === 'number' && code >= 400 && code <= 599 ? code : undefined;
+  const type = typeof body['type'] === 'string' ? body['type'] : undefined;
+  const codeText = code != null && code !== '' ? String(code) : undefined;
+  const message = typeof body['message'] === 'string' && body['message'] ? body['message'] : 'The upstream stream failed.';
+  return new ProxyError(status !== undefined ? kindOfStatus(status) : kindOf(200, type, codeText), message, {
+    status,
+    code: codeText,
+    param: typeof body['param'] === 'string' ? body['param'] : undefined,
+    raw,
     upstreamType: type,
   });
 }
@@ -189,6 +210,6 @@ export function encodeError(err: ProxyError): EncodedError {
     status: env.status,
     body: { error: { message: err.message, type, param: err.param ?? null, code } },
   };
-  if (err.retryAfter !== undefined) out.headers = { 'retry-after': String(err.retryAfter) };
+  if (err.retryAfter !== undefined) out.headers = { 'retry-after': formatRetryAfter(err.retryAfter) };
   return out;
 }

@@ -253,7 +253,8 @@ describe('stream decoding, synthetic shapes', () => {
       chunk({ tool_calls: [{ index: 0, id: 'c', type: 'function', function: { name: 'f', arguments: '{}' }, extra_content: { google: { thought_signature: 'ts' } } }] }),
     ]);
     expect(g[1]).toEqual({ type: 'tool-call-start', choice: 0, index: 0, id: 'c', name: 'f', signature: { origin: 'gemini', value: 'ts' } });
-    expect(g.at(-1)).toEqual({ type: 'tool-call-end', choice: 0, index: 0 });
+    expect(g.at(-2)).toEqual({ type: 'tool-call-end', choice: 0, index: 0 });
+    expect(g.at(-1)).toMatchObject({ type: 'error' });
   });
 
   test('garbage frames → one upstream error event, then silence', () => {
@@ -284,9 +285,42 @@ describe('stream decoding, synthetic shapes', () => {
     expect(assemble(events)[0]!.text).toBe('Hi');
   });
 
-  test('finish() closes blocks of a stream cut short', () => {
+  test('finish() closes blocks of a stream cut short, then reports it ended early', () => {
     const events = decodeEvents([chunk({ role: 'assistant', content: '' }), chunk({ content: 'par' })]);
-    expect(events.at(-1)).toEqual({ type: 'text-end', choice: 0 });
+    expect(events.at(-2)).toEqual({ type: 'text-end', choice: 0 });
+    expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind: 'upstream', message: expect.stringContaining('no finish_reason and no [DONE]') } });
     assertWellFramed(events);
+  });
+
+  test('a finish_reason on every choice, or [DONE], completes a stream', () => {
+    const finished = decodeEvents([chunk({ content: 'a' }), chunk({}, { finish_reason: 'stop' })]);
+    expect(finished.some((e) => e.type === 'error')).toBe(false);
+    const d = new OpenAIChatStreamDecoder(req, testContext());
+    const done = [...d.push(chunk({ content: 'a' })), ...d.push({ data: '[DONE]' }), ...d.finish()];
+    expect(done.some((e) => e.type === 'error')).toBe(false);
+    const two = new OpenAIChatStreamDecoder(req, testContext());
+    const half = [
+      ...two.push({ data: JSON.stringify({ id: 'x', choices: [{ index: 0, delta: { content: 'a' }, finish_reason: 'stop' }, { index: 1, delta: { content: 'b' } }] }) }),
+      ...two.finish(),
+    ];
+    expect(half.at(-1)).toMatchObject({ type: 'error' });
+  });
+
+  test.each([
+    ['vLLM', { object: 'error', message: 'This model has a maximum context length of 4096 tokens.', type: 'BadRequestError', param: null, code: 400 }, 'invalid-request', 400],
+    ['OpenAI-compatible', { error: { message: 'Rate limit reached', type: 'rate_limit_error', code: 'rate_limit_exceeded' } }, 'rate-limit', 429],
+    ['OpenAI-compatible, bare', { error: 'upstream worker died' }, 'upstream', 502],
+  ])('an in-stream error object (%s) is an error event, not a clean end', (_name, body, kind, status) => {
+    const d = new OpenAIChatStreamDecoder(req, testContext());
+    const events = [...d.push(chunk({ content: 'a' })), ...d.push({ data: JSON.stringify(body) }), ...d.push({ data: '[DONE]' }), ...d.finish()];
+    expect(events.filter((e) => e.type === 'error')).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind, status } });
+    expect(events.some((e) => e.type === 'finish')).toBe(false);
+  });
+
+  test('a JSON frame that is no chunk (neither choices nor usage) is an error event', () => {
+    const d = new OpenAIChatStreamDecoder(req, testContext());
+    const events = [...d.push({ data: '{"hello":"world"}' }), ...d.finish()];
+    expect(events).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream' }) }]);
   });
 });

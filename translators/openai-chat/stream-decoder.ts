@@ -6,10 +6,15 @@
  * `choices[].index`; refusal and reasoning (`reasoning_content` / `reasoning` /
  * `reasoning_details`) deltas; logprobs; the `choices:[]` usage chunk and `usage:null`;
  * `obfuscation`; Azure's first chunk with empty id/model and no choices; an in-stream
- * `data: {"error":…}`; `[DONE]`.
+ * `data: {"error":…}` or vLLM's `data: {"object":"error",…}` (an `error` event); `[DONE]`.
+ *
+ * A frame that is not a chunk (neither a `choices` list nor `usage`) is an `error` event. A
+ * stream that ends with neither `[DONE]` nor a `finish_reason` on every choice is incomplete:
+ * `finish()` reports it as an `error` event, so the caller never sees a clean end.
  */
 import * as v from 'valibot';
 import {
+  incompleteStream,
   ProxyError,
   type ChatRequest,
   type Signature,
@@ -18,7 +23,7 @@ import {
   type StreamStep,
 } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
-import { errorFromEnvelope, looseMessage } from './errors.ts';
+import { streamErrorOf } from './errors.ts';
 import { decodeFinishReason } from './finish-reason.ts';
 import { splitContent } from './media.ts';
 import { decodeReasoning } from './reasoning.ts';
@@ -53,6 +58,7 @@ function hasTokens(logprobs: unknown): boolean {
 export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
   private started = false;
   private failed = false;
+  private done = false;
   private readonly choices = new Map<number, ChoiceState>();
 
   constructor(
@@ -63,21 +69,22 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
   push(event: SseEvent): StreamEvent[] {
     if (this.failed) return [];
     const data = event.data.trim();
-    if (data === '[DONE]' || data === '') return [];
+    if (data === '[DONE]') {
+      this.done = true;
+      return [];
+    }
+    if (data === '') return [];
     let json: unknown;
     try {
       json = JSON.parse(data);
     } catch {
       return this.fail(new ProxyError('upstream', 'The upstream sent an unparsable stream frame.', { raw: data }));
     }
-    if (json && typeof json === 'object' && (json as Record<string, unknown>)['error'] != null) {
-      const err =
-        errorFromEnvelope(200, json, data) ??
-        new ProxyError('upstream', looseMessage(json) ?? 'The upstream stream failed.', { raw: data });
-      return this.fail(err);
-    }
+    const streamError = streamErrorOf(json, data);
+    if (streamError) return this.fail(streamError);
     const parsed = v.safeParse(OpenAIChatChunkSchema, json);
-    if (!parsed.success || Array.isArray(json)) {
+    // A chunk has a `choices` list (empty in Azure's first and the usage chunk) or `usage`.
+    if (!parsed.success || Array.isArray(json) || (!Array.isArray(parsed.output.choices) && !parsed.output.usage)) {
       return this.fail(new ProxyError('upstream', 'The upstream sent a malformed stream chunk.', { raw: data }));
     }
     const chunk = parsed.output;
@@ -93,7 +100,17 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
     if (this.failed) return [];
     const out: StreamEvent[] = [];
     for (const [idx, st] of this.choices) this.closeAll(idx, st, out);
+    if (!this.done && !this.allFinished()) {
+      this.failed = true;
+      out.push({ type: 'error', error: incompleteStream('no finish_reason and no [DONE]') });
+    }
     return out;
+  }
+
+  private allFinished(): boolean {
+    if (this.choices.size === 0) return false;
+    for (const st of this.choices.values()) if (!st.finished) return false;
+    return true;
   }
 
   private fail(error: ProxyError): StreamEvent[] {

@@ -68,9 +68,9 @@ describe('decodeImageResponse', () => {
   });
 
   it('fills a missing created from the context clock and rejects non-objects', () => {
-    expect(decodeImageResponse({ data: [] }, req, ctx)).toEqual({ created: 1_750_000_000, images: [] });
-    for (const body of [null, 'x', [], { data: 'nope' }]) {
-      expect(() => decodeImageResponse(body, req, ctx)).toThrow(ProxyError);
+    expect(decodeImageResponse({ data: [{ url: 'https://x/1.png' }] }, req, ctx)).toEqual({ created: 1_750_000_000, images: [{ url: 'https://x/1.png' }] });
+    for (const body of [null, 'x', [], { data: 'nope' }, { hello: 'world' }, { created: 1 }, { data: [] }, { data: [5] }]) {
+      expect(() => decodeImageResponse(body, req, ctx), JSON.stringify(body)).toThrow(ProxyError);
     }
   });
 

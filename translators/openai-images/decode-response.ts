@@ -24,7 +24,7 @@ export function decodeImageResponse(body: unknown, _req: ImageRequest, ctx: Tran
   const usage = r.usage ? decodeUsage(r.usage) : undefined;
   return {
     created: r.created ?? Math.floor(ctx.now() / 1000),
-    images: (r.data ?? []).map((item) => decodeImage(item, formatType)),
+    images: r.data.map((item) => decodeImage(item, formatType)),
     ...(usage ? { usage } : {}),
     ...(Object.keys(extras).length > 0 ? { extras } : {}),
   };

@@ -4,7 +4,7 @@
  * images-only `image_generation_user_error` / `moderation_blocked`.
  */
 import * as v from 'valibot';
-import { ProxyError, assertNever, kindOfStatus } from '../../src/canonical/index.ts';
+import { ProxyError, assertNever, formatRetryAfter, kindOfStatus, retryAfterOfHeaders } from '../../src/canonical/index.ts';
 import type { ErrorKind } from '../../src/canonical/index.ts';
 import type { EncodedError } from '../types.ts';
 import { OpenAIErrorBodySchema } from './wire.ts';
@@ -64,7 +64,7 @@ export function encodeError(err: ProxyError): EncodedError {
     if (!(key in error)) error[key] = value;
   }
   const headers: Record<string, string> = {};
-  if (err.retryAfter !== undefined) headers['retry-after'] = String(Math.ceil(err.retryAfter));
+  if (err.retryAfter !== undefined) headers['retry-after'] = formatRetryAfter(err.retryAfter);
   return { status: err.status, body: { error }, ...(Object.keys(headers).length ? { headers } : {}) };
 }
 
@@ -114,13 +114,10 @@ function kindOf(status: number, type: string | undefined, code: string | undefin
   return kindOfStatus(status);
 }
 
-/** `retry-after` (seconds) or OpenAI's `retry-after-ms`. HTTP-date values are ignored (no clock). */
+/** Canonical `retryAfterOfHeaders` (`retry-after-ms`, `retry-after`), as an optional field. */
 function retryAfterOf(headers: Record<string, string>): { retryAfter?: number } {
-  const seconds = Number(headers['retry-after']);
-  if (headers['retry-after'] && Number.isFinite(seconds) && seconds >= 0) return { retryAfter: seconds };
-  const ms = Number(headers['retry-after-ms']);
-  if (headers['retry-after-ms'] && Number.isFinite(ms) && ms >= 0) return { retryAfter: ms / 1000 };
-  return {};
+  const retryAfter = retryAfterOfHeaders(headers);
+  return retryAfter === undefined ? {} : { retryAfter };
 }
 
 /** OpenAI echoes a masked key (`sk-proj-****wxyz`); never pass even that on. */

@@ -54,9 +54,10 @@ export const OpenAIImageUsageSchema = v.looseObject({
 });
 export type OpenAIImageUsage = v.InferOutput<typeof OpenAIImageUsageSchema>;
 
+/** A response body; `data` must hold at least one image (an empty list is no answer). */
 export const OpenAIImagesResponseSchema = v.looseObject({
   created: v.nullish(v.number()),
-  data: v.nullish(v.array(OpenAIImageDataSchema)),
+  data: v.pipe(v.array(OpenAIImageDataSchema), v.minLength(1, 'no images in data')),
   usage: v.nullish(OpenAIImageUsageSchema),
   background: v.nullish(v.string()),
   output_format: v.nullish(v.string()),
