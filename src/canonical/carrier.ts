@@ -27,6 +27,7 @@
  * Tool-call id carrier (`encodeToolCallId`): `<original id>__il1` + origin letter +
  * base64url(value), so the id stays `[A-Za-z0-9_-]` (ids are strings in every dialect).
  */
+import { base64ToBytes, base64UrlToBytes, bytesToBase64, bytesToBase64Url } from './base64.ts';
 import type { Signature, Vendor } from './parts.ts';
 
 const letterOf: Record<Vendor, string> = { openai: 'o', anthropic: 'a', gemini: 'g' };
@@ -42,34 +43,10 @@ function utf8Bytes(text: string): Uint8Array {
   return new TextEncoder().encode(text);
 }
 
-function bytesToBinary(bytes: Uint8Array): string {
-  let bin = '';
-  for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]!);
-  return bin;
-}
-
-function binaryToBytes(bin: string): Uint8Array {
-  const bytes = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  return bytes;
-}
-
-function utf8Text(bytes: Uint8Array): string | undefined {
+function utf8Text(bytes: Uint8Array | undefined): string | undefined {
+  if (!bytes) return undefined;
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
-function toBase64Url(text: string): string {
-  return btoa(bytesToBinary(utf8Bytes(text))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64Url(b64: string): string | undefined {
-  try {
-    const std = b64.replace(/-/g, '+').replace(/_/g, '/');
-    return utf8Text(binaryToBytes(atob(std + '='.repeat((4 - (std.length % 4)) % 4))));
   } catch {
     return undefined;
   }
@@ -84,17 +61,13 @@ export function encodeSignature(sig: Signature): string {
   bytes.set(HEADER, 0);
   bytes[HEADER.length] = letterOf[sig.origin].charCodeAt(0);
   bytes.set(value, HEADER.length + 1);
-  return btoa(bytesToBinary(bytes));
+  return bytesToBase64(bytes);
 }
 
 function decodeCarrierBytes(text: string): Signature | undefined {
   if (!text.startsWith(B64_PREFIX) || !STANDARD_B64.test(text)) return undefined;
-  let bytes: Uint8Array;
-  try {
-    bytes = binaryToBytes(atob(text));
-  } catch {
-    return undefined;
-  }
+  const bytes = base64ToBytes(text);
+  if (!bytes) return undefined;
   if (bytes.length <= HEADER.length || HEADER.some((b, i) => bytes[i] !== b)) return undefined;
   const origin = vendorOf[String.fromCharCode(bytes[HEADER.length]!)];
   const value = origin && utf8Text(bytes.subarray(HEADER.length + 1));
@@ -104,7 +77,7 @@ function decodeCarrierBytes(text: string): Signature | undefined {
 function decodeFirstFormat(text: string): Signature | undefined {
   if (!text.startsWith('il1') || text[4] !== '.') return undefined;
   const origin = vendorOf[text[3]!];
-  const value = origin && fromBase64Url(text.slice(5));
+  const value = origin && utf8Text(base64UrlToBytes(text.slice(5)));
   return origin && value !== undefined ? { origin, value } : undefined;
 }
 
@@ -116,7 +89,7 @@ export function decodeSignature(text: string): Signature | undefined {
 /** A tool-call id that also carries a signature; the plain id when there is none. */
 export function encodeToolCallId(id: string, sig?: Signature): string {
   if (!sig) return id;
-  return `${id}${ID_MARK}${letterOf[sig.origin]}${toBase64Url(sig.value)}`;
+  return `${id}${ID_MARK}${letterOf[sig.origin]}${bytesToBase64Url(utf8Bytes(sig.value))}`;
 }
 
 /** Split a (possibly carrier-bearing) tool-call id into the plain id and its signature. */
@@ -125,7 +98,7 @@ export function decodeToolCallId(wireId: string): { id: string; signature?: Sign
   if (at < 0) return { id: wireId };
   const rest = wireId.slice(at + ID_MARK.length);
   const origin = vendorOf[rest[0] ?? ''];
-  const value = origin && fromBase64Url(rest.slice(1));
+  const value = origin && utf8Text(base64UrlToBytes(rest.slice(1)));
   if (!origin || value === undefined) return { id: wireId };
   return { id: wireId.slice(0, at), signature: { origin, value } };
 }

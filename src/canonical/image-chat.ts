@@ -8,27 +8,11 @@ import { ProxyError } from './errors.ts';
 import type { GeneratedImage, ImageInput, ImageRequest, ImageResponse } from './images.ts';
 import { aspectRatioToSize } from './image-size.ts';
 import type { Part } from './parts.ts';
+import { base64ToBytes } from './base64.ts';
 
 /** The caller asked for image output. */
 export function asksForImages(req: ChatRequest): boolean {
   return req.modalities?.includes('image') ?? false;
-}
-
-export function base64ToBytes(b64: string): Uint8Array | undefined {
-  try {
-    const bin = atob(b64.replace(/\s+/g, ''));
-    const out = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-    return out;
-  } catch {
-    return undefined;
-  }
-}
-
-export function bytesToBase64(bytes: Uint8Array): string {
-  let bin = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(bin);
 }
 
 /** The aspect ratio a chat caller asked for (Gemini `generationConfig.imageConfig`, kept in extras). */

@@ -13,3 +13,4 @@ export * from './http.ts';
 export * from './usage.ts';
 export * from './json.ts';
 export * from './retry-after.ts';
+export * from './base64.ts';

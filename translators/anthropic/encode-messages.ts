@@ -18,7 +18,7 @@ import {
   type Part,
   type Warning,
 } from '../../src/canonical/index.ts';
-import { base64ToUtf8, parseDataUrl } from './base64.ts';
+import { base64ToUtf8, parseDataUrl } from '../../src/canonical/index.ts';
 import { inputOf } from './encode-response.ts';
 
 export type AnthropicBlockParam = Record<string, unknown> & { type: string };

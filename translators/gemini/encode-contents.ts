@@ -19,6 +19,7 @@
 import {
   assertNever,
   decodeToolCallId,
+  parseDataUrl,
   ProxyError,
   signatureFor,
   type Message,
@@ -44,8 +45,8 @@ export function mediaToWire(source: MediaSource, fallbackType: string): GeminiOu
     case 'base64':
       return { inlineData: { mimeType: source.mediaType, data: source.data } };
     case 'url': {
-      const m = /^data:([^;,]+)?(?:;[^,]*)?;base64,(.*)$/s.exec(source.url);
-      if (m) return { inlineData: { mimeType: m[1] ?? source.mediaType ?? fallbackType, data: m[2]! } };
+      const inline = parseDataUrl(source.url);
+      if (inline) return { inlineData: { mimeType: inline.mediaType, data: inline.data } };
       return { fileData: { fileUri: source.url, mimeType: source.mediaType ?? guessMime(source.url, fallbackType) } };
     }
     case 'file-id':

@@ -8,7 +8,8 @@ import {
   type Warning,
 } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
-import { audioMediaType, mediaTypeOfFilename, parseDataUrl } from './media.ts';
+import { parseDataUrl } from '../../src/canonical/index.ts';
+import { audioMediaType, mediaTypeOfFilename } from './media.ts';
 import { attachTextSignature, decodeReasoning } from './reasoning.ts';
 import { googleSignatureOf } from './tool-call-id.ts';
 import { parseAt } from './validate.ts';

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
-import { audioFormatOf, mediaTypeOfFilename, parseDataUrl, toDataUrl } from './media.ts';
+import { parseDataUrl } from '../../src/canonical/index.ts';
+import { audioFormatOf, mediaTypeOfFilename, toDataUrl } from './media.ts';
 
 test('data URLs', () => {
   expect(parseDataUrl('data:image/png;base64,iVBOR')).toEqual({ mediaType: 'image/png', data: 'iVBOR' });

@@ -1,15 +1,5 @@
 /** `data:` URLs and media-type helpers for image, audio and file parts. */
 
-/** The media type and base64 payload of a `data:<type>;base64,<data>` URL; else `undefined`. */
-export function parseDataUrl(url: string): { mediaType: string; data: string } | undefined {
-  if (!url.startsWith('data:')) return undefined;
-  const comma = url.indexOf(',');
-  if (comma < 0) return undefined;
-  const meta = url.slice(5, comma).split(';');
-  if (!meta.includes('base64')) return undefined;
-  return { mediaType: meta[0] || 'application/octet-stream', data: url.slice(comma + 1) };
-}
-
 export function toDataUrl(mediaType: string, data: string): string {
   return `data:${mediaType};base64,${data}`;
 }
