@@ -1,6 +1,7 @@
 /**
  * The neutral conversation model every dialect decodes into and encodes from.
  */
+import type { CacheHint, Logprobs } from './logprobs.ts';
 import type { Part } from './parts.ts';
 
 /** Dialect ids. An `openai` upstream serves both `openai-chat` and `openai-images`. */
@@ -20,7 +21,7 @@ export interface Tool {
   parameters?: Record<string, unknown>;
   /** OpenAI `strict`. */
   strict?: boolean;
-  cacheControl?: Record<string, unknown>;
+  cache?: CacheHint;
   /**
    * Fields of the caller's tool definition with no canonical home (Anthropic `defer_loading`,
    * `input_examples`…): replayed only to an upstream of that dialect (see `toolExtrasFor`).
@@ -150,8 +151,8 @@ export interface Choice {
   index: number;
   content: Part[];
   finishReason: FinishReason;
-  /** Per-token log probabilities, OpenAI's shape (content / refusal arrays). */
-  logprobs?: unknown;
+  /** Per-token log probabilities of this choice. */
+  logprobs?: Logprobs;
   /** Dialect-specific per-choice fields (safety ratings, annotations…), same-dialect only. */
   extras?: Extras;
 }

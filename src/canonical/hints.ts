@@ -8,7 +8,7 @@ import type { Warning } from './chat.ts';
 
 function partsHaveCacheControl(parts: readonly Part[]): boolean {
   return parts.some((p) => {
-    if ('cacheControl' in p && p.cacheControl) return true;
+    if ('cache' in p && p.cache) return true;
     return p.type === 'tool-result' && partsHaveCacheControl(p.content);
   });
 }
@@ -18,6 +18,6 @@ export function cacheControlWarnings(req: ChatRequest): Warning[] {
   const found =
     partsHaveCacheControl(req.system) ||
     req.messages.some((m) => partsHaveCacheControl(m.content)) ||
-    (req.tools ?? []).some((t) => t.cacheControl);
+    (req.tools ?? []).some((t) => t.cache);
   return found ? [{ code: 'dropped', path: 'cache_control' }] : [];
 }

@@ -14,3 +14,4 @@ export * from './usage.ts';
 export * from './json.ts';
 export * from './retry-after.ts';
 export * from './base64.ts';
+export * from './logprobs.ts';

@@ -1,3 +1,5 @@
+import type { CacheHint } from './logprobs.ts';
+
 /**
  * Content parts: the building blocks of every message, response choice and tool result.
  * Discriminant is always `type`; values are kebab-case.
@@ -22,10 +24,10 @@ export type MediaSource =
   /** A provider-side file handle (OpenAI `file_id`, Gemini `fileData.fileUri`, Anthropic `file_id`). */
   | { type: 'file-id'; id: string; mediaType?: string };
 
-/** Provider-specific hints on a part that other vendors may drop (with a warning). */
+/** Hints on a part that vendors without the feature drop (with a warning). */
 export interface PartHints {
-  /** Anthropic prompt-caching marker, e.g. `{ type: 'ephemeral', ttl?: '1h' }`. */
-  cacheControl?: Record<string, unknown>;
+  /** A prompt-caching breakpoint after this part. */
+  cache?: CacheHint;
 }
 
 export interface TextPart extends PartHints {

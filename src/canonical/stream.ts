@@ -8,6 +8,7 @@
  */
 import type { FinishReason, Usage } from './chat.ts';
 import type { ProxyError } from './errors.ts';
+import type { Logprobs } from './logprobs.ts';
 import type { Signature } from './parts.ts';
 
 export type StreamEvent =
@@ -32,8 +33,8 @@ export type StreamEvent =
     }
   | { type: 'tool-call-delta'; choice?: number; index: number; argumentsDelta: string }
   | { type: 'tool-call-end'; choice?: number; index: number }
-  /** Log probabilities for the tokens just emitted (OpenAI shape), replayed where supported. */
-  | { type: 'logprobs'; choice?: number; logprobs: unknown }
+  /** Log probabilities for the tokens just emitted, replayed where supported. */
+  | { type: 'logprobs'; choice?: number; logprobs: Logprobs }
   | { type: 'usage'; usage: Usage }
   | { type: 'finish'; choice?: number; reason: FinishReason }
   /** Whole-prompt block (Gemini blockReason): no content follows. */

@@ -2,7 +2,6 @@
  * Request content blocks → canonical parts (caller side).
  * https://docs.claude.com/en/api/messages (content block params).
  */
-import * as v from 'valibot';
 import {
   decodeSignature,
   type FilePart,
@@ -14,11 +13,11 @@ import {
 } from '../../src/canonical/index.ts';
 import { decodeCallerToolId } from './tool-id.ts';
 import { utf8ToBase64 } from '../../src/canonical/index.ts';
+import { decodeCache } from './cache.ts';
 import { invalid, parseWire } from './validate.ts';
 import {
   AnthropicBlockSchemas,
   AnthropicBlockTypeSchema,
-  AnthropicCacheControlSchema,
 } from './wire.ts';
 
 /** Blocks that only mean something to Anthropic itself (server tools): skipped with a warning. */
@@ -30,11 +29,7 @@ export function signatureOf(value: string): Signature {
   return decodeSignature(value) ?? { origin: 'anthropic', value };
 }
 
-type CacheControl = v.InferOutput<typeof AnthropicCacheControlSchema>;
-
-function hints(cache: CacheControl): { cacheControl?: Record<string, unknown> } {
-  return cache ? { cacheControl: { ...cache } } : {};
-}
+const hints = decodeCache;
 
 /** Decode one message's `content` (string or blocks); `path` is e.g. `messages.0.content`. */
 export function decodeContent(content: unknown, path: string, warnings: Warning[]): Part[] {

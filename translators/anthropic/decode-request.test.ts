@@ -119,7 +119,7 @@ describe('anthropic decodeRequest: fields', () => {
     expect(value).toMatchObject({
       model: 'claude-sonnet-4-5',
       maxOutputTokens: 4096,
-      system: [{ type: 'text', text: 'Be brief.', cacheControl: { type: 'ephemeral' } }],
+      system: [{ type: 'text', text: 'Be brief.', cache: {} }],
       user: 'u-1',
       stop: ['END'],
       stream: true,
@@ -129,7 +129,7 @@ describe('anthropic decodeRequest: fields', () => {
       reasoning: { enabled: true, budgetTokens: 1024, includeThoughts: true },
       toolChoice: { type: 'required' },
       parallelToolCalls: false,
-      tools: [{ name: 'f', description: 'd', parameters: { type: 'object' }, cacheControl: { type: 'ephemeral' } }],
+      tools: [{ name: 'f', description: 'd', parameters: { type: 'object' }, cache: {} }],
       extras: { dialect: 'anthropic', fields: { service_tier: 'auto' } },
     });
   });
@@ -198,7 +198,7 @@ describe('anthropic decodeRequest: fields', () => {
       { type: 'file', source: { type: 'base64', mediaType: 'application/pdf', data: 'JVBER' }, title: 'T' },
       { type: 'file', source: { type: 'base64', mediaType: 'text/plain', data: 'aMOpbGxv' } },
       { type: 'file', source: { type: 'url', url: 'https://x/a.pdf', mediaType: 'application/pdf' } },
-      { type: 'image', source: { type: 'url', url: 'https://x/a.png' }, cacheControl: { type: 'ephemeral' } },
+      { type: 'image', source: { type: 'url', url: 'https://x/a.png' }, cache: {} },
     ]);
     expect(a!.content).toEqual([
       { type: 'reasoning', text: 'hmm', signature: { origin: 'anthropic', value: 'EqQB' } },

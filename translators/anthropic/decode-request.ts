@@ -15,6 +15,7 @@ import {
   type Warning,
 } from '../../src/canonical/index.ts';
 import type { CallerInput } from '../types.ts';
+import { decodeCache } from './cache.ts';
 import { decodeContent } from './decode-blocks.ts';
 import { effortOfWire } from './reasoning.ts';
 import { invalid, parseWire } from './validate.ts';
@@ -166,7 +167,7 @@ function decodeTools(tools: Record<string, unknown>[]): Pick<ChatRequest, 'tools
       const tool: Tool = { name: t.name, parameters: t.input_schema };
       if (t.description) tool.description = t.description;
       if (t.strict != null) tool.strict = t.strict;
-      if (t.cache_control) tool.cacheControl = { ...t.cache_control };
+      Object.assign(tool, decodeCache(t.cache_control));
       // allowed_callers, defer_loading, input_examples…: no canonical home, replayed to
       // Anthropic upstreams only (others report each as dropped when they encode).
       const fields: Record<string, unknown> = {};

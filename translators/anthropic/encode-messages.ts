@@ -18,7 +18,8 @@ import {
   type Part,
   type Warning,
 } from '../../src/canonical/index.ts';
-import { base64ToUtf8, parseDataUrl } from '../../src/canonical/index.ts';
+import { base64ToUtf8, parseDataUrl, type CacheHint } from '../../src/canonical/index.ts';
+import { encodeCache } from './cache.ts';
 import { inputOf } from './encode-response.ts';
 
 export type AnthropicBlockParam = Record<string, unknown> & { type: string };
@@ -34,8 +35,8 @@ export function wireToolId(id: string): string {
   return clean === '' ? 'toolu_' : clean;
 }
 
-function withCache<T extends Record<string, unknown>>(block: T, part: { cacheControl?: Record<string, unknown> }): T {
-  return part.cacheControl ? { ...block, cache_control: part.cacheControl } : block;
+function withCache<T extends Record<string, unknown>>(block: T, part: { cache?: CacheHint }): T {
+  return part.cache ? { ...block, cache_control: encodeCache(part.cache) } : block;
 }
 
 function imageBlock(part: ImagePart | FilePart, path: string): AnthropicBlockParam {

@@ -102,7 +102,7 @@ describe('anthropic encodeRequest', () => {
   it('system anywhere → system; string when plain, blocks with cache_control', () => {
     expect(encode({ system: [{ type: 'text', text: 'S' }] }).body.system).toBe('S');
     expect(
-      encode({ system: [{ type: 'text', text: 'A', cacheControl: { type: 'ephemeral' } }, { type: 'text', text: ' ' }] }).body.system,
+      encode({ system: [{ type: 'text', text: 'A', cache: {} }, { type: 'text', text: ' ' }] }).body.system,
     ).toEqual([{ type: 'text', text: 'A', cache_control: { type: 'ephemeral' } }]);
     const json = encode({ system: [{ type: 'text', text: 'S' }], responseFormat: { type: 'json' } });
     expect(json.body.system).toEqual([{ type: 'text', text: 'S' }, { type: 'text', text: JSON_INSTRUCTION }]);
@@ -155,7 +155,7 @@ describe('anthropic encodeRequest', () => {
           role: 'user',
           content: [
             { type: 'image', source: { type: 'url', url: 'https://x/a.png' } },
-            { type: 'image', source: { type: 'url', url: 'data:image/png;base64,iVBOR' }, cacheControl: { type: 'ephemeral' } },
+            { type: 'image', source: { type: 'url', url: 'data:image/png;base64,iVBOR' }, cache: {} },
             { type: 'file', source: { type: 'base64', mediaType: 'application/pdf', data: 'JVBER' }, filename: 'a.pdf' },
             { type: 'file', source: { type: 'base64', mediaType: 'text/plain', data: 'aMOpbGxv' } },
             { type: 'file', source: { type: 'file-id', id: 'file_1' } },
@@ -232,7 +232,7 @@ describe('anthropic encodeRequest', () => {
   });
 
   it('tools and tool_choice', () => {
-    const tools = [{ name: 'f', description: 'd', parameters: { type: 'object', properties: { a: { type: 'string' } } }, cacheControl: { type: 'ephemeral' } }, { name: 'g' }];
+    const tools = [{ name: 'f', description: 'd', parameters: { type: 'object', properties: { a: { type: 'string' } } }, cache: {} }, { name: 'g' }];
     const a = encode({ tools, toolChoice: { type: 'required' }, parallelToolCalls: false });
     expect(a.body.tools).toEqual([
       { name: 'f', description: 'd', input_schema: { type: 'object', properties: { a: { type: 'string' } } }, cache_control: { type: 'ephemeral' } },
@@ -277,7 +277,7 @@ describe('anthropic canonical round trip', () => {
       model: 'claude-sonnet-4-5',
       system: [{ type: 'text', text: 'Be brief.' }],
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'hi', cacheControl: { type: 'ephemeral' } }, { type: 'image', source: { type: 'base64', mediaType: 'image/png', data: 'iVBOR' } }] },
+        { role: 'user', content: [{ type: 'text', text: 'hi', cache: {} }, { type: 'image', source: { type: 'base64', mediaType: 'image/png', data: 'iVBOR' } }] },
         {
           role: 'assistant',
           content: [

@@ -13,6 +13,7 @@ import {
 } from '../../src/canonical/index.ts';
 import type { CallerInput, TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { BETA_EXTRA, BETA_QUERY_EXTRA, betasOf } from './decode-request.ts';
+import { encodeCache } from './cache.ts';
 import { encodeMessages, encodeSystem } from './encode-messages.ts';
 import { budgetOfEffort, MIN_THINKING_BUDGET } from './reasoning.ts';
 import { JSON_TOOL, jsonToolDefinition, jsonToolMode, usesJsonTool } from './structured-output.ts';
@@ -54,7 +55,7 @@ function encodeTools(req: ChatRequest, warnings: Warning[]): Record<string, unkn
       ...(t.description ? { description: t.description } : {}),
       input_schema: t.parameters?.type ? t.parameters : { type: 'object', properties: {}, ...t.parameters },
       ...(t.strict !== undefined ? { strict: t.strict } : {}),
-      ...(t.cacheControl ? { cache_control: t.cacheControl } : {}),
+      ...(t.cache ? { cache_control: encodeCache(t.cache) } : {}),
       ...extras.fields,
     };
   });

@@ -14,7 +14,7 @@ const obj = <T extends v.ObjectEntries>(entries: T) =>
   v.looseObject(entries, 'Input should be a valid dictionary');
 const list = <T extends v.GenericSchema>(item: T) => v.array(item, 'Input should be a valid list');
 
-export const AnthropicCacheControlSchema = v.nullish(obj({ type: str() }));
+export const AnthropicCacheControlSchema = v.nullish(obj({ type: str(), ttl: v.optional(v.unknown()) }));
 
 export const AnthropicMetadataSchema = obj({
   user_id: v.nullish(v.pipe(str(), v.maxLength(256, 'String should have at most 256 characters'))),

@@ -345,8 +345,8 @@ describe('countTokens', () => {
 describe('prompt-caching markers', () => {
   it('reports cache_control on messages as dropped, once', () => {
     const marked = base({
-      system: [{ type: 'text', text: 'long system prompt', cacheControl: { type: 'ephemeral' } }],
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cacheControl: { type: 'ephemeral' } }] }],
+      system: [{ type: 'text', text: 'long system prompt', cache: {} }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache: {} }] }],
     });
     const { warnings } = gemini.encodeRequest(marked, target(), testContext());
     expect(warnings.filter((w) => w.path === 'cache_control')).toEqual([{ code: 'dropped', path: 'cache_control' }]);

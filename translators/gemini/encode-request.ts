@@ -91,7 +91,7 @@ export function encodeBody(req: ChatRequest, model: string): Converted<GeminiReq
         warnings.push(...compiled.warnings);
       }
       if (tool.strict) warnings.push({ code: 'dropped', path: `tools[${i}].strict` });
-      if (tool.cacheControl) warnings.push({ code: 'dropped', path: `tools[${i}].cache_control` });
+      if (tool.cache) warnings.push({ code: 'dropped', path: `tools[${i}].cache_control` });
       warnings.push(...toolExtrasFor(tool, i, 'gemini').warnings);
       return fd;
     });

@@ -14,22 +14,22 @@ const geminiResult = {
     { token: '!', tokenId: 2, logProbability: -0.01 },
   ],
 };
-const openaiShape = {
+const canonical = {
   content: [
-    { token: 'Hi', logprob: -0.1, top_logprobs: [{ token: 'Hi', logprob: -0.1 }, { token: 'Hey', logprob: -2.5 }] },
-    { token: '!', logprob: -0.01, top_logprobs: [{ token: '!', logprob: -0.01 }] },
+    { token: 'Hi', logprob: -0.1, top: [{ token: 'Hi', logprob: -0.1 }, { token: 'Hey', logprob: -2.5 }] },
+    { token: '!', logprob: -0.01, top: [{ token: '!', logprob: -0.01 }] },
   ],
 };
 
 describe('logprobs', () => {
   it('decodes and encodes both ways', () => {
-    expect(decodeLogprobs(geminiResult)).toEqual(openaiShape);
-    expect(encodeLogprobs(openaiShape)).toEqual({
+    expect(decodeLogprobs(geminiResult)).toEqual(canonical);
+    expect(encodeLogprobs(canonical)).toEqual({
       topCandidates: geminiResult.topCandidates,
       chosenCandidates: geminiResult.chosenCandidates.map(({ token, logProbability }) => ({ token, logProbability })),
     });
     expect(decodeLogprobs(undefined)).toBeUndefined();
-    expect(encodeLogprobs({ content: null, refusal: [] })).toBeUndefined();
+    expect(encodeLogprobs({ content: [], refusal: [] })).toBeUndefined();
   });
 
   it('travel through responses and streams', () => {
@@ -39,16 +39,16 @@ describe('logprobs', () => {
       req,
       testContext(),
     );
-    expect(res.choices[0]!.logprobs).toEqual(openaiShape);
+    expect(res.choices[0]!.logprobs).toEqual(canonical);
     const body = gemini.encodeResponse(res, req, testContext()) as { candidates: Array<Record<string, unknown>> };
     expect(body.candidates[0]!.avgLogprobs).toBe(-0.05);
-    expect(body.candidates[0]!.logprobsResult).toEqual(encodeLogprobs(openaiShape));
+    expect(body.candidates[0]!.logprobsResult).toEqual(encodeLogprobs(canonical));
 
     const dec = gemini.createStreamDecoder(req, testContext());
     const events = dec.push({ data: JSON.stringify({ candidates: [{ content: { parts: [{ text: 'Hi!' }] }, logprobsResult: geminiResult }] }) });
-    expect(events.find((e) => e.type === 'logprobs')).toEqual({ type: 'logprobs', logprobs: openaiShape });
+    expect(events.find((e) => e.type === 'logprobs')).toEqual({ type: 'logprobs', logprobs: canonical });
     const enc = gemini.createStreamEncoder(req, testContext());
-    const frames = enc.push({ type: 'logprobs', logprobs: openaiShape });
-    expect(JSON.parse(frames[0]!.data).candidates[0].logprobsResult).toEqual(encodeLogprobs(openaiShape));
+    const frames = enc.push({ type: 'logprobs', logprobs: canonical });
+    expect(JSON.parse(frames[0]!.data).candidates[0].logprobsResult).toEqual(encodeLogprobs(canonical));
   });
 });

@@ -1,4 +1,5 @@
 /** Upstream side: a chat.completion body → canonical `ChatResponse`. */
+import { decodeLogprobs } from './logprobs.ts';
 import * as v from 'valibot';
 import {
   ProxyError,
@@ -89,7 +90,8 @@ export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateCo
       content,
       finishReason: decodeFinishReason(ch.finish_reason, refused),
     };
-    if (ch.logprobs != null) choice.logprobs = ch.logprobs;
+    const logprobs = decodeLogprobs(ch.logprobs);
+    if (logprobs) choice.logprobs = logprobs;
     const extras = choiceExtras(ch as Record<string, unknown>, ch.message);
     if (extras) choice.extras = extras;
     return choice;

@@ -265,12 +265,12 @@ describe('encodeRequest', () => {
   });
 
   test('Anthropic cache_control markers are not sent, and reported once', () => {
-    const eph = { type: 'ephemeral' };
+    const eph = { ttl: '5m' as const };
     const { body, warnings } = encode({
       ...baseReq,
-      system: [{ type: 'text', text: 'cached system', cacheControl: eph }],
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cacheControl: eph }] }],
-      tools: [{ name: 'a', cacheControl: eph }],
+      system: [{ type: 'text', text: 'cached system', cache: eph }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi', cache: eph }] }],
+      tools: [{ name: 'a', cache: eph }],
     });
     expect(JSON.stringify(body)).not.toMatch(/cache_?control/i);
     expect(warnings.filter((w) => w.path === 'cache_control')).toEqual([{ code: 'dropped', path: 'cache_control' }]);

@@ -114,7 +114,7 @@ describe('encodeResponse', () => {
     expect(out.choices[0].finish_reason).toBe('function_call');
   });
 
-  test('annotations: only url_citation shapes; logprobs passthrough; extras audio', () => {
+  test('annotations: only url_citation shapes; logprobs; extras audio', () => {
     const out = encode({
       id: 'chatcmpl-1',
       model: 'm',
@@ -124,13 +124,13 @@ describe('encodeResponse', () => {
           index: 0,
           content: [{ type: 'text', text: 'hi', citations: [{ type: 'url_citation', url_citation: { url: 'u' } }, { type: 'char_location' }] }],
           finishReason: { unified: 'stop', raw: 'stop' },
-          logprobs: { content: [], refusal: null },
+          logprobs: { content: [{ token: 'hi', logprob: -0.2, bytes: [104, 105], top: [] }] },
           extras: { dialect: 'openai-chat', fields: { audio: { id: 'audio_1', data: 'x', transcript: 'hi', expires_at: 1 } } },
         },
       ],
     });
     expect(out.choices[0].message.annotations).toEqual([{ type: 'url_citation', url_citation: { url: 'u' } }]);
-    expect(out.choices[0].logprobs).toEqual({ content: [], refusal: null });
+    expect(out.choices[0].logprobs).toEqual({ content: [{ token: 'hi', logprob: -0.2, bytes: [104, 105], top_logprobs: [] }], refusal: null });
     expect(out.choices[0].message.audio).toEqual({ id: 'audio_1', data: 'x', transcript: 'hi', expires_at: 1 });
   });
 });

@@ -1,37 +1,44 @@
 /**
- * `logprobs` as a Chat Completions caller must get them. Canonical logprobs are OpenAI's shape,
- * but those converted from another vendor (Gemini's `logprobsResult`) lack what OpenAI always
- * sends and its OpenAPI document requires: `refusal` beside `content`, and `bytes` (the token's
- * UTF-8 bytes, or null) on every token and alternative.
+ * OpenAI chat `logprobs` ⇄ canonical. Chat Completions callers must get what OpenAI always sends
+ * and its OpenAPI document requires: `refusal` beside `content` (null when absent), and `bytes`
+ * (the token's UTF-8 bytes) on every token and alternative, also for logprobs that came from
+ * another vendor (Gemini's `logprobsResult` has no bytes).
  */
+import type { Logprobs, TokenAlternative, TokenLogprob } from '../../src/canonical/index.ts';
 import type { OpenAIChatOutLogprobs, OpenAIChatOutTokenLogprob } from './wire.ts';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function bytesOf(t: Record<string, unknown>, token: string): number[] | null {
-  if (t.bytes === null || Array.isArray(t.bytes)) return t.bytes as number[] | null;
-  return Array.from(new TextEncoder().encode(token));
-}
-
-function encodeToken(t: Record<string, unknown>, withTop: boolean): OpenAIChatOutTokenLogprob {
-  const token = typeof t.token === 'string' ? t.token : '';
-  const out: OpenAIChatOutTokenLogprob = {
-    token,
-    logprob: typeof t.logprob === 'number' ? t.logprob : 0,
-    bytes: bytesOf(t, token),
-  };
-  if (withTop) {
-    out.top_logprobs = (Array.isArray(t.top_logprobs) ? t.top_logprobs : []).filter(isRecord).map((a) => encodeToken(a, false));
-  }
+function decodeAlternative(t: Record<string, unknown>): TokenAlternative {
+  const out: TokenAlternative = { token: typeof t.token === 'string' ? t.token : '', logprob: typeof t.logprob === 'number' ? t.logprob : 0 };
+  if (Array.isArray(t.bytes)) out.bytes = t.bytes.filter((b): b is number => typeof b === 'number');
   return out;
 }
 
-function encodeTokens(list: unknown): OpenAIChatOutTokenLogprob[] | null {
-  return Array.isArray(list) ? list.filter(isRecord).map((t) => encodeToken(t, true)) : null;
+function decodeTokens(list: unknown): TokenLogprob[] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  return list.filter(isRecord).map((t) => ({
+    ...decodeAlternative(t),
+    top: (Array.isArray(t.top_logprobs) ? t.top_logprobs : []).filter(isRecord).map(decodeAlternative),
+  }));
 }
 
-/** Canonical choice logprobs → `{content, refusal}` with every required field, or null. */
-export function encodeLogprobs(logprobs: unknown): OpenAIChatOutLogprobs | null {
-  if (!isRecord(logprobs)) return null;
-  return { ...logprobs, content: encodeTokens(logprobs.content), refusal: encodeTokens(logprobs.refusal) };
+/** A choice's (or chunk choice's) `logprobs` → canonical; undefined when it holds no tokens. */
+export function decodeLogprobs(wire: unknown): Logprobs | undefined {
+  if (!isRecord(wire)) return undefined;
+  const content = decodeTokens(wire.content);
+  const refusal = decodeTokens(wire.refusal);
+  if (!content?.length && !refusal?.length) return undefined;
+  return { content: content ?? [], ...(refusal ? { refusal } : {}) };
+}
+
+function encodeAlternative(t: TokenAlternative): OpenAIChatOutTokenLogprob {
+  return { token: t.token, logprob: t.logprob, bytes: t.bytes ?? Array.from(new TextEncoder().encode(t.token)) };
+}
+
+/** Canonical → `{content, refusal}` with every required field, or null. */
+export function encodeLogprobs(logprobs: Logprobs | undefined): OpenAIChatOutLogprobs | null {
+  if (!logprobs) return null;
+  const tokens = (list: TokenLogprob[] | undefined) => list?.map((t) => ({ ...encodeAlternative(t), top_logprobs: t.top.map(encodeAlternative) })) ?? null;
+  return { content: logprobs.content.length || !logprobs.refusal ? tokens(logprobs.content) : null, refusal: tokens(logprobs.refusal) };
 }

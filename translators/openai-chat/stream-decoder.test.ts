@@ -171,7 +171,7 @@ describe('stream decoding, fixture by fixture', () => {
     const withLogprobs = decodeEvents(fixtureSse('openai-chat', 'stream-refusal-logprobs.sse'));
     const lp = withLogprobs.filter((e) => e.type === 'logprobs');
     expect(lp.length).toBeGreaterThan(0);
-    expect(lp[0]).toMatchObject({ choice: 0, logprobs: { content: null, refusal: [{ token: "I'm" }] } });
+    expect(lp[0]).toMatchObject({ choice: 0, logprobs: { content: [], refusal: [{ token: "I'm" }] } });
     // logprobs follow the delta they describe
     const i = withLogprobs.indexOf(lp[0]!);
     expect(withLogprobs[i - 1]).toEqual({ type: 'refusal-delta', choice: 0, text: "I'm" });

@@ -12,6 +12,7 @@
  * stream that ends with neither `[DONE]` nor a `finish_reason` on every choice is incomplete:
  * `finish()` reports it as an `error` event, so the caller never sees a clean end.
  */
+import { decodeLogprobs } from './logprobs.ts';
 import * as v from 'valibot';
 import {
   incompleteStream,
@@ -47,12 +48,6 @@ interface ChoiceState {
   sawText: boolean;
   sawRefusal: boolean;
   finished: boolean;
-}
-
-function hasTokens(logprobs: unknown): boolean {
-  if (!logprobs || typeof logprobs !== 'object') return false;
-  const l = logprobs as Record<string, unknown>;
-  return (Array.isArray(l['content']) && l['content'].length > 0) || (Array.isArray(l['refusal']) && l['refusal'].length > 0);
 }
 
 export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
@@ -252,7 +247,8 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
     if (fc && (fc.name || st.tools.has(FUNCTION_CALL_INDEX))) {
       this.toolCall(idx, st, FUNCTION_CALL_INDEX, () => ({ id: this.ctx.newId('call_') }), fc.name, fc.arguments, out);
     }
-    if (hasTokens(ch.logprobs)) out.push({ type: 'logprobs', choice: idx, logprobs: ch.logprobs });
+    const logprobs = ch.logprobs ? decodeLogprobs(ch.logprobs) : undefined;
+    if (logprobs) out.push({ type: 'logprobs', choice: idx, logprobs });
     if (ch.finish_reason) {
       this.closeAll(idx, st, out);
       st.finished = true;
