@@ -51,12 +51,10 @@ export interface UpstreamOptions {
   headers?: Record<string, string>;
 }
 
-/** Where and how one upstream is called. */
+/** Where and how one upstream is called. Who hosts it (and so the full URL) is not the translator's business. */
 export interface UpstreamTarget {
   /** Config name of the upstream (for messages, never a secret). */
   name: string;
-  /** As configured: OpenAI-style bases include `/v1`, Anthropic/Gemini bases are the host. */
-  baseUrl: string;
   /** Model name to send (after routing renames). */
   model: string;
   /** Resolved credential: the upstream's own key, or the caller's forwarded one. */
@@ -64,10 +62,16 @@ export interface UpstreamTarget {
   options: UpstreamOptions;
 }
 
-/** A fully built upstream HTTP request. `url` never contains a credential. */
+/**
+ * A fully built upstream HTTP request, addressed relative to the upstream's base: the dialect's
+ * own path as its vendor SDK appends it to a base URL (`/chat/completions`, `/v1/messages`,
+ * `/v1beta/models/m:streamGenerateContent?alt=sse`). The provider the upstream names turns it
+ * into the full URL (src/upstream/providers). Never contains a credential.
+ */
 export interface UpstreamHttpRequest {
-  method: 'POST' | 'GET';
-  url: string;
+  method: 'POST' | 'GET' | 'DELETE';
+  /** Path and query, relative to the upstream's base URL; starts with `/`. */
+  path: string;
   headers: Record<string, string>;
   body?: string | FormData;
   /** The response is SSE. */

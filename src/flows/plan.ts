@@ -12,6 +12,7 @@ import type { UpstreamTarget } from '../../translators/types.ts';
 import type { Config } from '../config/load.ts';
 import type { Attempt } from '../upstream/call.ts';
 import type { ResolvedTarget } from '../upstream/resolve.ts';
+import { urlOf } from '../upstream/providers/index.ts';
 import { redactHeaders } from '../upstream/secrets.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { elideBase64 } from '../observe/debug.ts';
@@ -28,7 +29,6 @@ export function upstreamTarget(t: ResolvedTarget, callerKey: string | undefined,
   const u = t.upstream;
   return {
     name: u.name,
-    baseUrl: u.baseUrl,
     model: t.model,
     apiKey: u.apiKey ?? (config.keys.length === 0 ? callerKey : undefined),
     options: {
@@ -61,9 +61,12 @@ function strictError(lost: Warning[], upstream: string): ProxyError {
 export function planCall(
   scope: RequestScope,
   targets: readonly ResolvedTarget[],
-  encode: (t: ResolvedTarget) => Omit<PlannedAttempt, 'target'>,
+  encode: (t: ResolvedTarget) => Omit<PlannedAttempt, 'target' | 'url'>,
 ): PlannedAttempt[] {
-  const attempts = targets.map((target) => ({ target, ...encode(target) }));
+  const attempts = targets.map((target) => {
+    const planned = encode(target);
+    return { target, ...planned, url: urlOf(planned.request, { upstream: target.upstream, model: target.model }) };
+  });
   if (!scope.flags.strict) return attempts;
   const decodeLoss = lossOf(scope.warnings);
   if (decodeLoss.length > 0) throw strictError(decodeLoss, attempts[0]!.target.upstream.name);
@@ -92,7 +95,7 @@ function shownBody(body: unknown): unknown {
 /** The exact request the first attempt would send — method, URL, headers (secrets masked), body. */
 export function dryRunReply(scope: RequestScope, attempts: readonly PlannedAttempt[]): Reply {
   const [first, ...fallbacks] = attempts;
-  const { target, request } = first!;
+  const { target, request, url } = first!;
   scope.warn(first!.warnings);
   const warnings = scope.warnings;
   const body: Record<string, unknown> = {
@@ -100,14 +103,14 @@ export function dryRunReply(scope: RequestScope, attempts: readonly PlannedAttem
     upstream: { name: target.upstream.name, dialect: target.upstream.dialect, model: target.model },
     request: {
       method: request.method,
-      url: request.url,
+      url,
       headers: redactHeaders(request.headers, target.upstream.secretHeaders),
       body: shownBody(request.body),
     },
     warnings: [...new Set(warnings.map(warningToken))],
   };
   if (fallbacks.length > 0) {
-    body.fallbacks = fallbacks.map((a) => ({ upstream: a.target.upstream.name, model: a.target.model, url: a.request.url }));
+    body.fallbacks = fallbacks.map((a) => ({ upstream: a.target.upstream.name, model: a.target.model, url: a.url }));
   }
   return jsonReply(scope, body, 200, { 'x-interlingua-dry-run': 'true' });
 }

@@ -11,10 +11,11 @@ import { redactHeaders, scrubError, secretValues } from './secrets.ts';
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504, 529]);
 
-/** One target of a call with the request encoded for it. */
+/** One target of a call with the request encoded for it, and the full URL its provider gives it. */
 export interface Attempt {
   target: ResolvedTarget;
   request: UpstreamHttpRequest;
+  url: string;
   /** What the encoding could not carry: reported once this target is tried. */
   warnings?: Warning[];
 }
@@ -54,6 +55,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 async function fetchOnce(
   fetch: FetchLike,
+  url: string,
   req: UpstreamHttpRequest,
   scope: RequestScope,
   timeouts: { firstByteMs: number; connectMs: number },
@@ -61,7 +63,7 @@ async function fetchOnce(
   const { firstByteMs } = timeouts;
   if (fetch.handlesTimeouts) {
     try {
-      return await fetch(req.url, {
+      return await fetch(url, {
         method: req.method,
         headers: req.headers,
         body: req.body,
@@ -85,7 +87,7 @@ async function fetchOnce(
   else outer.addEventListener('abort', () => attempt.abort(outer.reason), { once: true });
   const signal = attempt.signal;
   try {
-    return await fetch(req.url, {
+    return await fetch(url, {
       method: req.method,
       headers: req.headers,
       body: req.body,
@@ -118,7 +120,7 @@ export async function callUpstream<A extends Attempt>(
     if (attempt.warnings) scope.warn(attempt.warnings);
     scope.dump?.(`upstream request → ${target.upstream.name}`, {
       method: request.method,
-      url: request.url,
+      url: attempt.url,
       headers: redactHeaders(request.headers, secretHeaders),
       body: jsonOrText(request.body),
     });
@@ -130,7 +132,7 @@ export async function callUpstream<A extends Attempt>(
       let waitSec: number | undefined;
       const sentAt = scope.now();
       try {
-        const res = await fetchOnce(fetch, request, scope, timeouts);
+        const res = await fetchOnce(fetch, attempt.url, request, scope, timeouts);
         scope.addUpstreamTime(scope.now() - sentAt);
         if (res.ok) {
           if (ti > 0) scope.log.fallback = true;

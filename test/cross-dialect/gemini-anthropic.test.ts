@@ -9,7 +9,7 @@ import type { UpstreamTarget } from '../../translators/types.ts';
 import { anthropic } from '../../translators/anthropic/index.ts';
 import { gemini } from '../../translators/gemini/index.ts';
 
-const anthropicTarget: UpstreamTarget = { name: 'a', baseUrl: 'https://api.anthropic.com', model: 'claude-sonnet-4-5', apiKey: 'k', options: {} };
+const anthropicTarget: UpstreamTarget = { name: 'a', model: 'claude-sonnet-4-5', apiKey: 'k', options: {} };
 
 function decodeStream(events: ReturnType<typeof fixtureSse>, dialect: typeof gemini, req: ChatRequest): StreamEvent[] {
   const dec = dialect.createStreamDecoder(req, testContext());
@@ -97,7 +97,7 @@ describe('Anthropic caller, Gemini upstream: parallel same-name calls and signat
       ],
     };
     const next = anthropic.decodeRequest({ body: followUp, headers: { 'anthropic-version': '2023-06-01' }, params: {}, query: {} }, testContext()).value;
-    const out = gemini.encodeRequest(next, { name: 'g', baseUrl: 'https://g', model: 'gemini-3-flash-preview', apiKey: 'k', options: {} }, testContext());
+    const out = gemini.encodeRequest(next, { name: 'g', model: 'gemini-3-flash-preview', apiKey: 'k', options: {} }, testContext());
     const body = JSON.parse(out.value.body as string);
     const model = body.contents[1];
     expect(model.role).toBe('model');

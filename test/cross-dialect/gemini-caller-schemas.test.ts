@@ -34,7 +34,7 @@ const body = (schemaField: 'responseJsonSchema' | 'responseSchema', paramsField:
   generationConfig: { responseMimeType: 'application/json', [schemaField]: openapi },
 });
 const input = (b: unknown): CallerInput => ({ body: b, headers: {}, params: { model: 'gemini-2.5-flash', method: 'generateContent' }, query: {} });
-const target = (baseUrl: string, model: string): UpstreamTarget => ({ name: 'up', baseUrl, model, apiKey: 'k', options: {} });
+const target = (_base: string, model: string): UpstreamTarget => ({ name: 'up', model, apiKey: 'k', options: {} });
 
 describe.each([
   ['responseJsonSchema', 'parametersJsonSchema'],

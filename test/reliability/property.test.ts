@@ -3,6 +3,7 @@
  * dialect's encode → decode; any split of a fixture's bytes decodes to the same events.
  */
 import fc from 'fast-check';
+import { joinUrl } from '../../src/upstream/providers/index.ts';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import type { ChatRequest, Message, StreamEvent } from '../../src/canonical/index.ts';
@@ -88,9 +89,9 @@ describe.each(chatDialects.map((d) => [d.id, d] as const))('random requests surv
   it('encode → decode keeps the meaning', () => {
     fc.assert(
       fc.property(canonical, (req) => {
-        const target: UpstreamTarget = { name: 'u', baseUrl: baseUrlOf[d.id]!, model: 'm', apiKey: 'k', options: {} };
+        const target: UpstreamTarget = { name: 'u', model: 'm', apiKey: 'k', options: {} };
         const enc = d.encodeRequest(req, target, testContext()).value;
-        const url = new URL(enc.url);
+        const url = new URL(joinUrl(baseUrlOf[d.id]!, enc.path));
         const m = /\/models\/([^/:]+):(\w+)$/.exec(url.pathname);
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(enc.headers)) headers[k.toLowerCase()] = v;

@@ -13,7 +13,6 @@ import {
 
 const target = (over: Partial<UpstreamTarget> = {}): UpstreamTarget => ({
   name: 'claude',
-  baseUrl: 'https://api.anthropic.com/',
   model: 'claude-sonnet-4-5',
   apiKey: 'sk-ant-test',
   options: {},
@@ -81,7 +80,7 @@ describe('anthropic encodeRequest', () => {
       target({ options: { anthropicBeta: ['b-conf'], anthropicVersion: '2026-10-21', headers: { 'x-extra': '1' } } }),
     );
     expect(http.method).toBe('POST');
-    expect(http.url).toBe('https://api.anthropic.com/v1/messages');
+    expect(http.path).toBe('/v1/messages');
     expect(http.stream).toBe(false);
     expect(http.headers).toEqual({
       'x-extra': '1',
@@ -308,7 +307,7 @@ describe('anthropic canonical round trip', () => {
 describe('anthropic count_tokens and passthrough', () => {
   it('count_tokens body has no generation settings', () => {
     const http = encodeCountTokens({ ...base, maxOutputTokens: 10, temperature: 0.5, stream: true, tools: [{ name: 'f' }] }, target());
-    expect(http.url).toBe('https://api.anthropic.com/v1/messages/count_tokens');
+    expect(http.path).toBe('/v1/messages/count_tokens');
     expect(http.stream).toBe(false);
     expect(JSON.parse(http.body as string)).toEqual({
       model: 'claude-sonnet-4-5',
@@ -325,7 +324,7 @@ describe('anthropic count_tokens and passthrough', () => {
     const same = encodePassthrough(input, raw, target({ options: { anthropicBeta: ['y-2'] } }));
     expect(same).toEqual({
       method: 'POST',
-      url: 'https://api.anthropic.com/v1/messages',
+      path: '/v1/messages',
       headers: { 'content-type': 'application/json', 'anthropic-version': '2026-10-21', 'x-api-key': 'sk-ant-test', 'anthropic-beta': 'y-2,x-1' },
       body: raw,
       stream: true,
@@ -354,23 +353,23 @@ describe('Claude Code and the beta namespace through an Anthropic upstream', () 
   });
 
   it('passthrough keeps ?beta=true (and only that query)', () => {
-    expect(encodePassthrough(input, JSON.stringify(body), target()).url).toBe('https://api.anthropic.com/v1/messages?beta=true');
+    expect(encodePassthrough(input, JSON.stringify(body), target()).path).toBe('/v1/messages?beta=true');
     const count = encodePassthrough({ ...input, params: { method: 'count_tokens' }, query: { beta: 'true', other: '1' } }, '{}', target());
-    expect(count.url).toBe('https://api.anthropic.com/v1/messages/count_tokens?beta=true');
-    expect(encodePassthrough({ ...input, query: {} }, '{}', target()).url).toBe('https://api.anthropic.com/v1/messages');
+    expect(count.path).toBe('/v1/messages/count_tokens?beta=true');
+    expect(encodePassthrough({ ...input, query: {} }, '{}', target()).path).toBe('/v1/messages');
   });
 
   it('a translated call carries the tool fields, the betas and ?beta=true that came with them', () => {
     const req = decodeRequest(input).value;
     const { http, body: sent, warnings } = encode(req);
     expect(warnings).toEqual([]);
-    expect(http.url).toBe('https://api.anthropic.com/v1/messages?beta=true');
+    expect(http.path).toBe('/v1/messages?beta=true');
     expect(http.headers['anthropic-beta']).toBe('tool-search-2025-10-19');
     expect(sent.tools[1]).toEqual({ name: 'Grep', description: 'search', input_schema: { type: 'object', properties: {} }, defer_loading: true, input_examples: [{ q: 'x' }] });
     expect(sent['?beta']).toBeUndefined();
-    expect(encodeCountTokens(req, target()).url).toBe('https://api.anthropic.com/v1/messages/count_tokens?beta=true');
+    expect(encodeCountTokens(req, target()).path).toBe('/v1/messages/count_tokens?beta=true');
     // Without beta values the query has nothing to go with.
     const plain = decodeRequest({ ...input, headers: H }).value;
-    expect(encode(plain).http.url).toBe('https://api.anthropic.com/v1/messages');
+    expect(encode(plain).http.path).toBe('/v1/messages');
   });
 });

@@ -24,9 +24,6 @@ export const DEFAULT_MAX_TOKENS = 4096;
 /** Instruction standing in for OpenAI's `json_object` mode (Anthropic has no JSON-only switch). */
 export const JSON_INSTRUCTION = 'Respond with a single valid JSON object and nothing else.';
 
-function baseOf(target: UpstreamTarget): string {
-  return target.baseUrl.replace(/\/+$/, '');
-}
 
 /** Request headers: credentials, version, betas (configured + the caller's). */
 export function upstreamHeaders(
@@ -254,7 +251,7 @@ export function encodeRequest(
   return {
     value: {
       method: 'POST',
-      url: `${baseOf(target)}/v1/messages${query}`,
+      path: `/v1/messages${query}`,
       headers: upstreamHeaders(target, undefined, betas),
       body: JSON.stringify(body),
       stream: req.stream,
@@ -273,7 +270,7 @@ export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget): Ups
   const { betas, query } = callerBetas(req);
   return {
     method: 'POST',
-    url: `${baseOf(target)}/v1/messages/count_tokens${query}`,
+    path: `/v1/messages/count_tokens${query}`,
     headers: upstreamHeaders(target, undefined, betas),
     body: JSON.stringify(body),
     stream: false,
@@ -301,7 +298,7 @@ export function encodePassthrough(input: CallerInput, rawBody: string, target: U
   const query = input.query.beta === 'true' ? '?beta=true' : '';
   return {
     method: 'POST',
-    url: `${baseOf(target)}${path}${query}`,
+    path: `${path}${query}`,
     headers: upstreamHeaders(target, version, betasOf(input.headers)),
     body,
     stream: parsed.stream === true,

@@ -4,7 +4,7 @@ import { upstreamHeaders } from './encode-request.ts';
 
 export function encodeModelListRequest(target: UpstreamTarget): UpstreamHttpRequest {
   const { 'content-type': _json, ...headers } = upstreamHeaders(target, undefined, []);
-  return { method: 'GET', url: `${target.baseUrl.replace(/\/+$/, '')}/v1/models?limit=1000`, headers, stream: false };
+  return { method: 'GET', path: '/v1/models?limit=1000', headers, stream: false };
 }
 
 export function decodeModelList(body: unknown): string[] {

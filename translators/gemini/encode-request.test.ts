@@ -6,7 +6,6 @@ import { gemini } from './index.ts';
 
 const target = (model = 'gemini-2.5-flash', over: Partial<UpstreamTarget> = {}): UpstreamTarget => ({
   name: 'google',
-  baseUrl: 'https://generativelanguage.googleapis.com/',
   model,
   apiKey: 'AIza-secret',
   options: {},
@@ -29,16 +28,16 @@ function encode(req: ChatRequest, model?: string) {
 describe('encodeRequest: the HTTP request', () => {
   it('non-stream: generateContent, key in header only', () => {
     const { http } = encode(base());
-    expect(http.url).toBe('https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent');
+    expect(http.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
     expect(http.method).toBe('POST');
     expect(http.headers['x-goog-api-key']).toBe('AIza-secret');
-    expect(http.url).not.toContain('AIza');
+    expect(http.path).not.toContain('AIza');
     expect(http.stream).toBe(false);
   });
 
   it('stream: always alt=sse', () => {
     const { http } = encode(base({ stream: true }), 'models/gemini-2.0-flash');
-    expect(http.url).toBe('https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse');
+    expect(http.path).toBe('/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse');
     expect(http.stream).toBe(true);
   });
 });
@@ -188,7 +187,7 @@ describe('encodeRequest: body', () => {
               { type: 'image', source: { type: 'base64', mediaType: 'image/png', data: 'iVBO' } },
               { type: 'image', source: { type: 'url', url: 'data:image/jpeg;base64,/9j/' } },
               { type: 'image', source: { type: 'url', url: 'https://example.com/a.webp' } },
-              { type: 'file', source: { type: 'file-id', id: 'https://generativelanguage.googleapis.com/v1beta/files/f1', mediaType: 'application/pdf' } },
+              { type: 'file', source: { type: 'file-id', id: '/v1beta/files/f1', mediaType: 'application/pdf' } },
               { type: 'audio', source: { type: 'base64', mediaType: 'audio/wav', data: 'UklG' }, format: 'wav' },
             ],
           },
@@ -199,7 +198,7 @@ describe('encodeRequest: body', () => {
       { inlineData: { mimeType: 'image/png', data: 'iVBO' } },
       { inlineData: { mimeType: 'image/jpeg', data: '/9j/' } },
       { fileData: { fileUri: 'https://example.com/a.webp', mimeType: 'image/webp' } },
-      { fileData: { fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/f1', mimeType: 'application/pdf' } },
+      { fileData: { fileUri: '/v1beta/files/f1', mimeType: 'application/pdf' } },
       { inlineData: { mimeType: 'audio/wav', data: 'UklG' } },
     ]);
   });
@@ -327,7 +326,7 @@ describe('countTokens', () => {
       target('models/gemini-2.5-flash'),
       testContext(),
     );
-    expect(req.url).toBe('https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:countTokens');
+    expect(req.path).toBe('/v1beta/models/gemini-2.5-flash:countTokens');
     expect(req.headers['x-goog-api-key']).toBe('AIza-secret');
     expect(JSON.parse(req.body as string)).toEqual({
       generateContentRequest: {

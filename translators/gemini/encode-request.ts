@@ -30,21 +30,17 @@ export const EFFORT_BUDGET: Record<ReasoningEffort, number> = {
   high: 24576,
 };
 
-export function baseOf(target: UpstreamTarget): string {
-  return target.baseUrl.replace(/\/+$/, '');
-}
-
 /** The model name without the `models/` prefix Gemini callers (and configs) may write. */
 export function modelName(model: string): string {
   return model.startsWith('models/') ? model.slice(7) : model;
 }
 
 /**
- * `{baseUrl}/v1beta/models/{model}:{method}`: whatever the model is called, it stays one path
- * segment (canonical `modelSegment`), so it cannot change the path, query or origin.
+ * `/v1beta/models/{model}:{method}`: whatever the model is called, it stays one path segment
+ * (canonical `modelSegment`), so it cannot change the path, query or origin.
  */
-export function methodUrl(target: UpstreamTarget, method: string): string {
-  return `${baseOf(target)}/v1beta/models/${modelSegment(modelName(target.model))}:${method}`;
+export function methodPath(target: UpstreamTarget, method: string): string {
+  return `/v1beta/models/${modelSegment(modelName(target.model))}:${method}`;
 }
 
 export function upstreamHeaders(target: UpstreamTarget): Record<string, string> {
@@ -197,12 +193,12 @@ export function encodeBody(req: ChatRequest, model: string): Converted<GeminiReq
 }
 
 export function encodeRequest(req: ChatRequest, target: UpstreamTarget, _ctx: TranslateContext): Converted<UpstreamHttpRequest> {
-  const url = methodUrl(target, req.stream ? 'streamGenerateContent?alt=sse' : 'generateContent');
+  const path = methodPath(target, req.stream ? 'streamGenerateContent?alt=sse' : 'generateContent');
   const { value, warnings } = encodeBody(req, modelName(target.model));
   return {
     value: {
       method: 'POST',
-      url,
+      path,
       headers: upstreamHeaders(target),
       body: JSON.stringify(value),
       stream: req.stream,
@@ -216,7 +212,7 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget, _ctx: Tr
  * and tools too (https://ai.google.dev/api/tokens#method:-models.counttokens).
  */
 export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget, _ctx: TranslateContext): UpstreamHttpRequest {
-  const url = methodUrl(target, 'countTokens');
+  const path = methodPath(target, 'countTokens');
   const model = modelName(target.model);
   const { value } = encodeBody(req, model);
   const inner: Record<string, unknown> = { model: `models/${model}`, contents: value.contents };
@@ -225,7 +221,7 @@ export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget, _ctx
   if (value.toolConfig) inner.toolConfig = value.toolConfig;
   return {
     method: 'POST',
-    url,
+    path,
     headers: upstreamHeaders(target),
     body: JSON.stringify({ generateContentRequest: inner }),
     stream: false,

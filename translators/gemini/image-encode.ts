@@ -24,7 +24,7 @@ import {
   type Warning,
 } from '../../src/canonical/index.ts';
 import type { TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
-import { methodUrl, upstreamHeaders } from './encode-request.ts';
+import { methodPath, upstreamHeaders } from './encode-request.ts';
 import type { GeminiOutPart } from './wire.ts';
 
 export interface GeminiImageOptions {
@@ -66,7 +66,7 @@ export function encodeImageRequest(
   const body: GeminiImageRequestBody = { contents: [{ role: 'user', parts }], generationConfig };
   const request: UpstreamHttpRequest = {
     method: 'POST',
-    url: methodUrl(target, 'generateContent'),
+    path: methodPath(target, 'generateContent'),
     headers: upstreamHeaders(target),
     body: JSON.stringify(body),
     stream: false,

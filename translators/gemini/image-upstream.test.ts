@@ -7,7 +7,6 @@ import { createGeminiImages, geminiImages } from './index.ts';
 
 const target: UpstreamTarget = {
   name: 'g',
-  baseUrl: 'https://generativelanguage.googleapis.com/',
   model: 'models/gemini-2.5-flash-image',
   apiKey: 'UPKEY',
   options: {},
@@ -21,8 +20,8 @@ describe('gemini image upstream: encode', () => {
   it('generation: one generateContent call, TEXT+IMAGE modalities, key in the header', () => {
     const { value, warnings } = geminiImages.encodeImageRequest(gen(), target, ctx);
     expect(value).toHaveLength(1);
-    expect(value[0]!.url).toBe('https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash-image:generateContent');
-    expect(value[0]!.url).not.toContain('UPKEY');
+    expect(value[0]!.path).toBe('/v1beta/models/gemini-2.5-flash-image:generateContent');
+    expect(value[0]!.path).not.toContain('UPKEY');
     expect(value[0]!.headers['x-goog-api-key']).toBe('UPKEY');
     expect(bodyOf(value[0]!)).toEqual({
       contents: [{ role: 'user', parts: [{ text: 'a fox' }] }],

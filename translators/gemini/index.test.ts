@@ -4,7 +4,7 @@ import { fixtureJson, fixtureSse, testContext } from '../../test/support/fixture
 import type { CallerInput, UpstreamTarget } from '../types.ts';
 import { gemini } from './index.ts';
 
-const target: UpstreamTarget = { name: 'g', baseUrl: 'https://generativelanguage.googleapis.com', model: 'gemini-2.5-flash', apiKey: 'UPKEY', options: {} };
+const target: UpstreamTarget = { name: 'g', model: 'gemini-2.5-flash', apiKey: 'UPKEY', options: {} };
 const callerInput = (method: string, query: Record<string, string> = {}, model = 'gemini-2.5-flash'): CallerInput => ({
   body: {},
   headers: { 'x-goog-api-key': 'CALLER' },
@@ -30,7 +30,7 @@ describe('encodePassthrough', () => {
   it('forwards the body byte for byte, keeps alt, never forwards ?key=', () => {
     const raw = '{"contents":[{"parts":[{"text":"hi"}]}]}';
     const req = gemini.encodePassthrough(callerInput('streamGenerateContent', { alt: 'sse', key: 'CALLER' }), raw, target);
-    expect(req.url).toBe('https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
+    expect(req.path).toBe('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse');
     expect(req.body).toBe(raw);
     expect(req.headers['x-goog-api-key']).toBe('UPKEY');
     expect(req.stream).toBe(true);
@@ -39,7 +39,7 @@ describe('encodePassthrough', () => {
   it('renames the model in the URL (and in a countTokens generateContentRequest)', () => {
     const raw = '{"generateContentRequest":{"model":"models/alias","contents":[]}}';
     const req = gemini.encodePassthrough(callerInput('countTokens', {}, 'alias'), raw, target);
-    expect(req.url).toBe('https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:countTokens');
+    expect(req.path).toBe('/v1beta/models/gemini-2.5-flash:countTokens');
     expect(JSON.parse(req.body as string).generateContentRequest.model).toBe('models/gemini-2.5-flash');
     expect(req.stream).toBe(false);
   });
@@ -54,7 +54,7 @@ describe('encodePassthrough', () => {
 
   it('forwards only the alt values whose answers are JSON or SSE', () => {
     const raw = '{"contents":[]}';
-    const url = (alt: string) => gemini.encodePassthrough(callerInput('generateContent', { alt }), raw, target).url;
+    const url = (alt: string) => gemini.encodePassthrough(callerInput('generateContent', { alt }), raw, target).path;
     expect(url('json')).toMatch(/:generateContent\?alt=json$/);
     expect(url('proto')).toMatch(/:generateContent$/);
     expect(url('sse&key=x')).toMatch(/:generateContent$/);

@@ -7,7 +7,7 @@ import { decodeModelList, encodeModelListRequest } from './model-list.ts';
 import type { ChatDialect, CallerInput, ImageUpstream, ModelInfo, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
-import { decodeCountTokens, encodeCountTokens, encodeRequest, methodUrl, modelName, upstreamHeaders } from './encode-request.ts';
+import { decodeCountTokens, encodeCountTokens, encodeRequest, methodPath, modelName, upstreamHeaders } from './encode-request.ts';
 import { encodeResponse } from './encode-response.ts';
 import { decodeError, encodeError } from './errors.ts';
 import { createStreamDecoder } from './stream-decoder.ts';
@@ -19,7 +19,7 @@ const METHODS = new Set(['generateContent', 'streamGenerateContent', 'countToken
 const ALTS = new Set(['sse', 'json']);
 
 /**
- * Same dialect both sides. The model lives in the URL (one encoded segment, `methodUrl`), so
+ * Same dialect both sides. The model lives in the URL (one encoded segment, `methodPath`), so
  * the body goes through byte for byte, except a countTokens `generateContentRequest.model`,
  * set to the routed model whenever it names another one. `alt=sse|json` is kept (without it
  * the service answers a streamed JSON array); the caller's `?key=` is never forwarded: the key
@@ -30,7 +30,7 @@ function encodePassthrough(input: CallerInput, rawBody: string, target: Upstream
   const alt = input.query.alt !== undefined && ALTS.has(input.query.alt) ? `?alt=${input.query.alt}` : '';
   return {
     method: 'POST',
-    url: methodUrl(target, `${method}${alt}`),
+    path: methodPath(target, `${method}${alt}`),
     headers: upstreamHeaders(target),
     body: method === 'countTokens' ? withInnerModel(rawBody, modelName(target.model)) : rawBody,
     stream: method === 'streamGenerateContent',

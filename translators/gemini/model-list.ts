@@ -3,11 +3,11 @@
  * `models/` prefix, only models that can generate content.
  */
 import type { UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
-import { baseOf, upstreamHeaders } from './encode-request.ts';
+import { upstreamHeaders } from './encode-request.ts';
 
 export function encodeModelListRequest(target: UpstreamTarget): UpstreamHttpRequest {
   const { 'content-type': _json, ...headers } = upstreamHeaders(target);
-  return { method: 'GET', url: `${baseOf(target)}/v1beta/models?pageSize=1000`, headers, stream: false };
+  return { method: 'GET', path: '/v1beta/models?pageSize=1000', headers, stream: false };
 }
 
 export function decodeModelList(body: unknown): string[] {

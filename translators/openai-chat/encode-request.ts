@@ -14,9 +14,6 @@ import {
 import type { CallerInput, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { encodeMessages } from './encode-messages.ts';
 
-export function chatCompletionsUrl(target: UpstreamTarget): string {
-  return `${target.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-}
 
 export function upstreamHeaders(target: UpstreamTarget): Record<string, string> {
   return {
@@ -154,7 +151,7 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
   return {
     value: {
       method: 'POST',
-      url: chatCompletionsUrl(target),
+      path: '/chat/completions',
       headers: upstreamHeaders(target),
       body: JSON.stringify(body),
       stream: req.stream,
@@ -182,7 +179,7 @@ export function encodePassthrough(
   const out = sameModel || body === null || typeof body !== 'object' ? rawBody : JSON.stringify({ ...body, model: target.model });
   return {
     method: 'POST',
-    url: chatCompletionsUrl(target),
+    path: '/chat/completions',
     headers,
     body: out,
     stream: body !== null && typeof body === 'object' && body['stream'] === true,

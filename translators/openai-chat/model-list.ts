@@ -4,7 +4,7 @@ import { upstreamHeaders } from './encode-request.ts';
 
 export function encodeModelListRequest(target: UpstreamTarget): UpstreamHttpRequest {
   const { 'content-type': _json, ...headers } = upstreamHeaders(target);
-  return { method: 'GET', url: `${target.baseUrl.replace(/\/+$/, '')}/models`, headers, stream: false };
+  return { method: 'GET', path: '/models', headers, stream: false };
 }
 
 export function decodeModelList(body: unknown): string[] {

@@ -11,7 +11,6 @@ import { jpeg, png } from './test-images.ts';
 const ctx = testContext();
 const target = (model: string, extra: Partial<UpstreamTarget> = {}): UpstreamTarget => ({
   name: 'openai',
-  baseUrl: 'https://api.openai.com/v1/',
   model,
   apiKey: 'sk-upstream',
   options: {},
@@ -28,7 +27,7 @@ describe('encodeImageRequest: generations', () => {
     const [call] = value;
     expect(call).toMatchObject({
       method: 'POST',
-      url: 'https://api.openai.com/v1/images/generations',
+      path: '/images/generations',
       headers: { authorization: 'Bearer sk-upstream', 'content-type': 'application/json' },
       stream: false,
     });
@@ -37,7 +36,7 @@ describe('encodeImageRequest: generations', () => {
       response_format: 'url', user: 'u1', n: 1,
     });
     expect(warnings).toEqual([]);
-    expect(call!.url).not.toContain('sk-');
+    expect(call!.path).not.toContain('sk-');
   });
 
   it('never sends response_format to gpt-image models; replays gpt-image extras', () => {
@@ -79,11 +78,11 @@ describe('encodeImageRequest: generations', () => {
     const req = gen({ size: '999x777', quality: 'ultra', style: 'anime', responseFormat: 'b64_json', extras: { seed: 7 } });
     const { value, warnings } = encodeImageRequest(
       req,
-      target('flux-pro', { apiKey: undefined, baseUrl: 'https://example.com/v1', options: { headers: { 'x-title': 'app' } } }),
+      target('flux-pro', { apiKey: undefined, options: { headers: { 'x-title': 'app' } } }),
       ctx,
     );
     expect(value[0]!.headers).toEqual({ 'x-title': 'app', 'content-type': 'application/json' });
-    expect(value[0]!.url).toBe('https://example.com/v1/images/generations');
+    expect(value[0]!.path).toBe('/images/generations');
     expect(jsonOf(value[0]!.body)).toEqual({
       model: 'flux-pro', prompt: 'a cat', size: '999x777', quality: 'ultra', style: 'anime', response_format: 'b64_json', seed: 7,
     });
@@ -102,7 +101,7 @@ describe('encodeImageRequest: edits and variations', () => {
       mask: { data: mask, mediaType: 'image/png' },
     };
     const [call] = encodeImageRequest(req, target('dall-e-2'), ctx).value;
-    expect(call!.url).toBe('https://api.openai.com/v1/images/edits');
+    expect(call!.path).toBe('/images/edits');
     expect(call!.headers).toEqual({ authorization: 'Bearer sk-upstream' }); // fetch sets the multipart boundary
     const form = call!.body as FormData;
     expect(form).toBeInstanceOf(FormData);
@@ -136,7 +135,7 @@ describe('encodeImageRequest: edits and variations', () => {
   it('sends a variation without prompt or mask', () => {
     const req: ImageRequest = { op: 'variation', model: 'dall-e-2', images: [{ data: image, mediaType: 'image/png' }], n: 2 };
     const [call] = encodeImageRequest(req, target('dall-e-2'), ctx).value;
-    expect(call!.url).toBe('https://api.openai.com/v1/images/variations');
+    expect(call!.path).toBe('/images/variations');
     expect([...(call!.body as FormData).keys()]).toEqual(['model', 'n', 'image']);
   });
 

@@ -27,7 +27,7 @@ export function encodeImageRequest(
   }
   const warnings: Warning[] = [];
   const fields = fieldsFor(req, model, limits, warnings);
-  const url = `${target.baseUrl.replace(/\/+$/, '')}/images/${opPath(req.op)}`;
+  const path = `/images/${opPath(req.op)}`;
   const headers: Record<string, string> = { ...target.options.headers };
   if (target.apiKey) headers.authorization = `Bearer ${target.apiKey}`;
 
@@ -39,8 +39,8 @@ export function encodeImageRequest(
     const callFields = { ...fields, ...(n !== undefined ? { n } : {}) };
     requests.push(
       req.op === 'generate'
-        ? { method: 'POST', url, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(callFields), stream: false }
-        : { method: 'POST', url, headers, body: formOf(req, callFields), stream: false },
+        ? { method: 'POST', path, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(callFields), stream: false }
+        : { method: 'POST', path, headers, body: formOf(req, callFields), stream: false },
     );
   }
   return { value: requests, warnings };

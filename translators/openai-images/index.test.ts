@@ -26,7 +26,7 @@ describe('openaiImages', () => {
     );
     const { value: calls } = openaiImages.encodeImageRequest(
       req,
-      { name: 'o', baseUrl: 'https://api.openai.com/v1', model: 'dall-e-2', apiKey: 'k', options: {} },
+      { name: 'o', model: 'dall-e-2', apiKey: 'k', options: {} },
       ctx,
     );
     const sent = (calls[0]!.body as FormData).get('image') as File;
