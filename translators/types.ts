@@ -49,6 +49,18 @@ export interface UpstreamOptions {
   imageMask?: 'refuse' | 'instruction';
   /** Extra headers to send upstream (e.g. OpenRouter's `HTTP-Referer`). */
   headers?: Record<string, string>;
+  /**
+   * Wire knobs a host of the dialect needs (set by the upstream's provider, never by a caller):
+   * `modelInBody: false` — the model is only in the URL (Anthropic on Vertex AI and Bedrock);
+   * `anthropicVersionInBody` — `anthropic_version` goes in the body, not the header;
+   * `betasInBody` — betas go as `anthropic_beta` in the body, not the header (Bedrock);
+   * `countTokensBody: 'direct'` — Gemini countTokens takes `contents`, `systemInstruction`,
+   * `tools`, `generationConfig` directly, not the `generateContentRequest` wrapper (Vertex AI).
+   */
+  modelInBody?: boolean;
+  anthropicVersionInBody?: string;
+  betasInBody?: boolean;
+  countTokensBody?: 'wrapped' | 'direct';
 }
 
 /** Where and how one upstream is called. Who hosts it (and so the full URL) is not the translator's business. */

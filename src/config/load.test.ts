@@ -86,3 +86,35 @@ describe('config errors never echo values', () => {
     }
   });
 });
+
+describe('providers in config', () => {
+  const models = { '*': { upstream: 'u' } };
+  const load = (u: Record<string, unknown>, env: Record<string, string> = {}) => parseConfig({ open: true, upstreams: { u }, models }, env).upstreams.u!;
+
+  it('gives the OpenAI-compatible hosts their default base, which an explicit baseUrl replaces', () => {
+    expect(load({ dialect: 'openai', provider: 'mistral' }).baseUrl).toBe('https://api.mistral.ai/v1');
+    expect(load({ dialect: 'openai', provider: 'groq' }).baseUrl).toBe('https://api.groq.com/openai/v1');
+    expect(load({ dialect: 'openai', provider: 'ollama', baseUrl: 'http://10.0.0.2:11434/v1/' }).baseUrl).toBe('http://10.0.0.2:11434/v1');
+  });
+
+  it('derives Vertex AI and Bedrock endpoints from location and region', () => {
+    expect(load({ dialect: 'gemini', provider: 'vertex', project: 'p', location: 'us-central1', accessToken: 't' }).baseUrl).toBe('https://us-central1-aiplatform.googleapis.com');
+    expect(load({ dialect: 'gemini', provider: 'vertex', project: 'p', location: 'global', accessToken: 't' }).baseUrl).toBe('https://aiplatform.googleapis.com');
+    expect(load({ dialect: 'anthropic', provider: 'bedrock', region: 'eu-west-1', apiKey: 'k' }).baseUrl).toBe('https://bedrock-runtime.eu-west-1.amazonaws.com');
+  });
+
+  it('names the field a provider is missing', () => {
+    expect(() => load({ dialect: 'openai' })).toThrow(/upstreams\.u\.baseUrl: required/);
+    expect(() => load({ dialect: 'openai', provider: 'azure' })).toThrow(/upstreams\.u\.baseUrl: required for provider "azure"/);
+    expect(() => load({ dialect: 'gemini', provider: 'vertex', location: 'x', accessToken: 't' })).toThrow(/upstreams\.u\.project: required for provider "vertex"/);
+    expect(() => load({ dialect: 'gemini', provider: 'vertex', project: 'p', location: 'x' })).toThrow(/upstreams\.u\.credentials/);
+    expect(() => load({ dialect: 'anthropic', provider: 'bedrock', region: 'r', accessKeyId: 'a' })).toThrow(/upstreams\.u\.secretAccessKey/);
+    expect(() => load({ dialect: 'openai', provider: 'nope', baseUrl: 'https://x' })).toThrow(/upstreams\.u\.provider/);
+  });
+
+  it('resolves every credential field from env: and counts it as an upstream key', () => {
+    const u = load({ dialect: 'anthropic', provider: 'bedrock', region: 'r', accessKeyId: 'env:AK', secretAccessKey: 'env:SK', sessionToken: 'env:ST' }, { AK: 'AKIA1', SK: 's3cr3t', ST: 'tok' });
+    expect([u.accessKeyId, u.secretAccessKey, u.sessionToken]).toEqual(['AKIA1', 's3cr3t', 'tok']);
+    expect(() => parseConfig({ upstreams: { u: { dialect: 'gemini', provider: 'vertex', project: 'p', location: 'l', credentials: '{"x":1}' } }, models })).toThrow(/no inbound keys/);
+  });
+});

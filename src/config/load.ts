@@ -11,11 +11,17 @@ import {
   type Timeouts,
   type UpstreamConfig,
 } from './schema.ts';
+import { defaultBaseUrl, missingField } from './providers.ts';
 
 export type Env = Record<string, string | undefined>;
 
-export interface Upstream extends Omit<UpstreamConfig, 'apiKey' | 'headers'> {
+/** Config fields that hold credentials: `env:` resolved, never shown, they count as upstream keys. */
+const SECRET_FIELDS = ['apiKey', 'credentials', 'accessToken', 'accessKeyId', 'secretAccessKey', 'sessionToken'] as const;
+
+export interface Upstream extends Omit<UpstreamConfig, 'apiKey' | 'headers' | 'baseUrl'> {
   name: string;
+  /** As configured, or the provider's default. */
+  baseUrl: string;
   apiKey?: string;
   /** Extra headers sent upstream, `env:` values resolved. */
   headers?: Record<string, string>;
@@ -155,11 +161,17 @@ export function parseConfig(source: unknown, env: Env = {}): Config {
 
   const upstreams: Record<string, Upstream> = {};
   for (const [name, u] of Object.entries(input.upstreams)) {
+    const missing = missingField(u);
+    if (missing) throw new ConfigError(`upstreams.${name}.${missing}: required for provider "${u.provider}"`);
+    const base = u.baseUrl ?? defaultBaseUrl(u);
+    if (typeof base !== 'string') throw new ConfigError(`upstreams.${name}.${base.missing}: required${u.provider ? ` for provider "${u.provider}"` : ''}`);
+    const secrets: Partial<Record<(typeof SECRET_FIELDS)[number], string>> = {};
+    for (const f of SECRET_FIELDS) if (u[f] !== undefined) secrets[f] = resolveSecret(u[f], `upstreams.${name}.${f}`, env);
     upstreams[name] = {
       ...u,
+      ...secrets,
       name,
-      baseUrl: u.baseUrl.replace(/\/+$/, ''),
-      apiKey: resolveSecret(u.apiKey, `upstreams.${name}.apiKey`, env),
+      baseUrl: base.replace(/\/+$/, ''),
       headers: u.headers && resolveHeaders(u.headers, `upstreams.${name}.headers`, env),
       secretHeaders: new Set(Object.keys(u.headers ?? {}).map((h) => h.toLowerCase())),
       timeouts: { ...DEFAULT_TIMEOUTS, ...input.timeouts, ...u.timeouts },
@@ -169,7 +181,7 @@ export function parseConfig(source: unknown, env: Env = {}): Config {
 
   const keys = (input.keys ?? []).map((k, i) => resolveSecret(k, `keys[${i}]`, env)!);
   const open = input.open ?? false;
-  const withKeys = Object.values(upstreams).filter((u) => u.apiKey).map((u) => u.name);
+  const withKeys = Object.values(upstreams).filter((u) => SECRET_FIELDS.some((f) => u[f])).map((u) => u.name);
   if (withKeys.length > 0 && keys.length === 0 && !open) {
     throw new ConfigError(
       `keys: upstream keys are configured (${withKeys.join(', ')}) but no inbound keys; ` +

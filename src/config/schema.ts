@@ -2,6 +2,7 @@
  * The configuration document, validated with valibot. See README "Configuration".
  */
 import * as v from 'valibot';
+import { PROVIDERS } from './providers.ts';
 
 const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
 
@@ -27,9 +28,25 @@ export const RetrySchema = v.strictObject({
 
 export const UpstreamSchema = v.strictObject({
   dialect: v.picklist(['openai', 'anthropic', 'gemini']),
-  baseUrl: v.pipe(v.string(), v.url('must be an absolute URL')),
+  /** Who hosts it: sets the URL shape, the authentication and the quirks. */
+  provider: v.optional(v.picklist(PROVIDERS)),
+  /** Optional where the provider has a default (required for a plain upstream and Azure). */
+  baseUrl: v.optional(v.pipe(v.string(), v.url('must be an absolute URL'))),
   /** A literal key or `env:NAME`. Without it the caller's own credential is forwarded. */
   apiKey: v.optional(v.string()),
+  /** Azure OpenAI: `v1` (default: `/openai/v1/…`, model in the body) or a dated version (deployment URLs). */
+  apiVersion: v.optional(v.string()),
+  /** Vertex AI: project and location (`global`, `us-central1`…). */
+  project: v.optional(v.string()),
+  location: v.optional(v.string()),
+  /** Vertex AI: a service-account key (its JSON text, or `env:NAME`), or a ready access token. */
+  credentials: v.optional(v.string()),
+  accessToken: v.optional(v.string()),
+  /** Amazon Bedrock: region and SigV4 credentials (or `apiKey`: a Bedrock API key). */
+  region: v.optional(v.string()),
+  accessKeyId: v.optional(v.string()),
+  secretAccessKey: v.optional(v.string()),
+  sessionToken: v.optional(v.string()),
   headers: v.optional(v.record(v.string(), v.string())),
   timeouts: v.optional(TimeoutsSchema),
   retry: v.optional(RetrySchema),

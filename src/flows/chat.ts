@@ -55,13 +55,12 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, call: ChatCa
   const success = await callPlanned(deps, scope, attempts, (t) => chatUpstreamOf(deps, t).decodeError);
   const upstream = chatUpstreamOf(deps, success.attempt.target);
   const { res } = success;
-  const idleMs = success.attempt.target.upstream.timeouts.idleMs;
 
   if (success.attempt.passthrough) {
     const headers = keptUpstreamHeaders(res);
     if (req.stream) {
       await assertEventStream(success, scope);
-      return streamReply(deps, scope, call, req, [{ res, upstream, idleMs }], { passthrough: true, headers });
+      return streamReply(deps, scope, call, req, [success], { passthrough: true, headers });
     }
     // Forward the bytes untouched, but only once they are known to be a response.
     const text = await readBodyText(success, scope);
@@ -71,7 +70,7 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, call: ChatCa
 
   if (req.stream) {
     await assertEventStream(success, scope);
-    return streamReply(deps, scope, call, req, [{ res, upstream, idleMs }], { passthrough: false });
+    return streamReply(deps, scope, call, req, [success], { passthrough: false });
   }
   const response = await readResponse(success, upstream, req, scope);
   return jsonReply(scope, caller.encodeResponse(response, req, scope), 200);

@@ -14,6 +14,7 @@ import { contentTypeOf, type Framing } from '../sse/serialize.ts';
 import { callUpstream, type UpstreamSuccess } from '../upstream/call.ts';
 import type { GuardedFetch } from '../upstream/guarded-fetch.ts';
 import type { ImageStore } from '../upstream/image-store.ts';
+import { providerOf } from '../upstream/providers/index.ts';
 import type { ResolvedTarget } from '../upstream/resolve.ts';
 import { planCall, upstreamTarget, type PlannedAttempt } from './plan.ts';
 import { proxyHeaders, type Reply } from './reply.ts';
@@ -55,8 +56,8 @@ export function chatUpstreamOf(deps: FlowDeps, t: ResolvedTarget): ChatUpstream 
 /**
  * Encode a chat request for each target (a pure plan): a same-dialect target gets the caller's
  * own body with only model and credentials changed, unless it carries a signature another vendor
- * issued (then it is translated, which drops what the upstream did not issue) or the caller wants
- * a stream framing the upstream does not speak.
+ * issued (then it is translated, which drops what the upstream did not issue) or the stream's
+ * framing differs on the way (a caller's JSON-array framing, a host's own event stream).
  */
 export function planChat(
   deps: FlowDeps,
@@ -70,8 +71,8 @@ export function planChat(
   return planCall(scope, targets, (t) => {
     const upstream = chatUpstreamOf(deps, t);
     const target = upstreamTarget(t, call.callerKey, deps.config, o.defaultMaxTokens);
-    const same =
-      o.allowPassthrough && upstream.id === call.caller.id && (!req.stream || framing === 'sse') && !mayCarrySignatures(call.rawBody);
+    const sameFraming = !req.stream || (framing === 'sse' && !providerOf(t.upstream).streamParser);
+    const same = o.allowPassthrough && upstream.id === call.caller.id && sameFraming && !mayCarrySignatures(call.rawBody);
     if (same) return { request: withTargetHeaders(upstream.encodePassthrough(call.input, call.rawBody, target), target.options.headers), warnings: [], passthrough: true };
     const enc = upstream.encodeRequest(req, target, scope);
     return { request: withTargetHeaders(enc.value, target.options.headers), warnings: enc.warnings, passthrough: false };
@@ -173,24 +174,27 @@ export async function assertEventStream(success: UpstreamSuccess, scope: Request
   });
 }
 
-/** The caller's streamed reply: the upstream bodies through the one pipeline. */
+/** The caller's streamed reply: the upstream bodies (one per lane) through the one pipeline. */
 export function streamReply(
   deps: FlowDeps,
   scope: RequestScope,
   call: ChatCall,
   req: ChatRequest,
-  successes: ReadonlyArray<{ res: Response; upstream: ChatUpstream; idleMs: number }>,
+  successes: ReadonlyArray<UpstreamSuccess>,
   o: { passthrough: boolean; headers?: Record<string, string> },
 ): Reply {
   const framing = streamFramingOf(call);
+  const maxFrameBytes = deps.config.limits.maxSseBufferBytes;
   const step = streamPipeline({
     scope,
-    decoders: successes.map((s) => s.upstream.createStreamDecoder(req, scope)),
+    decoders: successes.map((s) => chatUpstreamOf(deps, s.attempt.target).createStreamDecoder(req, scope)),
+    // A host with its own stream framing (Bedrock) hands over SSE events the same way.
+    parsers: successes.map((s) => providerOf(s.attempt.target.upstream).streamParser?.(maxFrameBytes)),
     encoder: call.caller.createStreamEncoder(successes.length > 1 ? { ...req, candidateCount: successes.length } : req, scope),
     framing,
     passthrough: o.passthrough,
-    maxFrameBytes: deps.config.limits.maxSseBufferBytes,
-    idleMs: Math.max(...successes.map((s) => s.idleMs)),
+    maxFrameBytes,
+    idleMs: Math.max(...successes.map((s) => s.attempt.target.upstream.timeouts.idleMs)),
   });
   const headers = proxyHeaders(scope, { ...o.headers, 'content-type': contentTypeOf(framing), 'cache-control': 'no-cache' });
   return { status: 200, headers, body: new PipeBody(successes.map((s) => s.res), step) };

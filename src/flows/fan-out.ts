@@ -39,8 +39,7 @@ export async function fanOutFlow(deps: FlowDeps, scope: RequestScope, call: Chat
   const calls = await Promise.all(Array.from({ length: n }, () => callPlanned(deps, scope, attempts, (t) => chatUpstreamOf(deps, t).decodeError)));
   if (req.stream) {
     for (const c of calls) await assertEventStream(c, scope);
-    const lanes = calls.map((c) => ({ res: c.res, upstream: chatUpstreamOf(deps, c.attempt.target), idleMs: c.attempt.target.upstream.timeouts.idleMs }));
-    return streamReply(deps, scope, call, one, lanes, { passthrough: false });
+    return streamReply(deps, scope, call, one, calls, { passthrough: false });
   }
   const results = await Promise.all(calls.map((c) => readResponse(c, chatUpstreamOf(deps, c.attempt.target), one, scope)));
   const merged = mergeChoices(results);

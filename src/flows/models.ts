@@ -7,7 +7,7 @@ import type { FetchLike } from '../canonical/index.ts';
 import type { ModelInfo } from '../../translators/types.ts';
 import type { Registry } from '../../translators/index.ts';
 import type { Config, Upstream } from '../config/load.ts';
-import { urlOf } from '../upstream/providers/index.ts';
+import { outgoing, providerOf } from '../upstream/providers/index.ts';
 import { listedModels, resolveModel } from '../upstream/resolve.ts';
 
 const TTL_MS = 5 * 60_000;
@@ -31,10 +31,11 @@ export function createModelLister(config: Config, registry: Registry, fetch: Fet
 
   const ask = async (u: Upstream): Promise<string[]> => {
     const dialect = registry.chatUpstreams[u.dialect];
-    if (!dialect.encodeModelListRequest || !dialect.decodeModelList) return [];
+    if (!dialect.encodeModelListRequest || !dialect.decodeModelList || providerOf(u).listsModels === false) return [];
     const req = dialect.encodeModelListRequest({ name: u.name, model: '', apiKey: u.apiKey, options: { headers: u.headers } });
     try {
-      const res = await fetch(urlOf(req, { upstream: u, model: '' }), { method: 'GET', headers: req.headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
+      const out = await outgoing(req, { upstream: u, model: '', fetch, now });
+      const res = await fetch(out.url, { method: 'GET', headers: out.headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
       if (!res.ok) {
         await res.body?.cancel();
         return [];

@@ -12,7 +12,7 @@ import type { UpstreamTarget } from '../../translators/types.ts';
 import type { Config } from '../config/load.ts';
 import type { Attempt } from '../upstream/call.ts';
 import type { ResolvedTarget } from '../upstream/resolve.ts';
-import { urlOf } from '../upstream/providers/index.ts';
+import { providerOf } from '../upstream/providers/index.ts';
 import { redactHeaders } from '../upstream/secrets.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { elideBase64 } from '../observe/debug.ts';
@@ -37,6 +37,8 @@ export function upstreamTarget(t: ResolvedTarget, callerKey: string | undefined,
       anthropicBeta: u.anthropicBeta,
       imageMask: u.imageMask,
       headers: u.headers,
+      // The host's own knobs (model only in the URL, version in the body…).
+      ...providerOf(u).options?.({ upstream: u, model: t.model }),
     },
   };
 }
@@ -65,7 +67,10 @@ export function planCall(
 ): PlannedAttempt[] {
   const attempts = targets.map((target) => {
     const planned = encode(target);
-    return { target, ...planned, url: urlOf(planned.request, { upstream: target.upstream, model: target.model }) };
+    const ctx = { upstream: target.upstream, model: target.model };
+    const provider = providerOf(target.upstream);
+    const request = provider.headers ? { ...planned.request, headers: provider.headers(planned.request.headers, ctx) } : planned.request;
+    return { target, ...planned, request, url: provider.url(request, ctx) };
   });
   if (!scope.flags.strict) return attempts;
   const decodeLoss = lossOf(scope.warnings);

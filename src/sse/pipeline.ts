@@ -29,6 +29,8 @@ export interface StreamPipelineOptions {
   scope: RequestScope;
   /** One decoder per upstream body; several merge into choices (fan-out). */
   decoders: ReadonlyArray<StreamStep<SseEvent, StreamEvent>>;
+  /** Per lane, a parser for a host's own framing (else SSE, eventsource-parser). */
+  parsers?: ReadonlyArray<SseChunkParser | undefined>;
   /** The caller's encoder: every frame when translating, only the closing error when forwarding. */
   encoder: StreamStep<StreamEvent, StreamFrame>;
   framing: Framing;
@@ -59,8 +61,8 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
   // Wire dump only: what came in and what we made, dumped when the stream ends.
   const trace = scope.dump ? { upstream: [] as SseEvent[], caller: [] as StreamFrame[] } : undefined;
   const onIdle = () => scope.abort(new ProxyError('timeout', `Upstream stream was idle for ${o.idleMs} ms.`));
-  const lanes: Lane[] = o.decoders.map((decoder) => ({
-    parser: createSseChunkParser(o.maxFrameBytes),
+  const lanes: Lane[] = o.decoders.map((decoder, i) => ({
+    parser: o.parsers?.[i] ?? createSseChunkParser(o.maxFrameBytes),
     decoder,
     idle: idleTimer(o.idleMs, onIdle),
     open: true,

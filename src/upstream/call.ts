@@ -7,6 +7,7 @@ import type { UpstreamHttpRequest } from '../../translators/types.ts';
 import type { ResolvedTarget } from './resolve.ts';
 import { jsonOrText } from '../observe/debug.ts';
 import { asProxyError, type RequestScope } from '../observe/scope.ts';
+import { providerOf } from './providers/index.ts';
 import { redactHeaders, scrubError, secretValues } from './secrets.ts';
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504, 529]);
@@ -124,6 +125,7 @@ export async function callUpstream<A extends Attempt>(
       headers: redactHeaders(request.headers, secretHeaders),
       body: jsonOrText(request.body),
     });
+    const provider = providerOf(target.upstream);
     for (let n = 1; n <= retry.attempts; n++) {
       tries++;
       scope.log.attempts = tries;
@@ -132,7 +134,11 @@ export async function callUpstream<A extends Attempt>(
       let waitSec: number | undefined;
       const sentAt = scope.now();
       try {
-        const res = await fetchOnce(fetch, attempt.url, request, scope, timeouts);
+        // Credentials made now (a token, a signature), per try: a retry may need a fresh one.
+        const sent = provider.authorize
+          ? { ...request, headers: await provider.authorize({ ...request, url: attempt.url }, { upstream: target.upstream, model: target.model, fetch, now: () => scope.now() }) }
+          : request;
+        const res = await fetchOnce(fetch, attempt.url, sent, scope, timeouts);
         scope.addUpstreamTime(scope.now() - sentAt);
         if (res.ok) {
           if (ti > 0) scope.log.fallback = true;
@@ -140,7 +146,7 @@ export async function callUpstream<A extends Attempt>(
         }
         const body = await res.text();
         const headers = headersToRecord(res.headers);
-        last = scrubError(decodeError(target, res.status, body, headers), secretValues(request.headers, secretHeaders));
+        last = scrubError(decodeError(target, res.status, body, headers), secretValues(sent.headers, secretHeaders));
         retryable = RETRYABLE_STATUS.has(res.status);
         waitSec = last.retryAfter ?? retryAfterOfHeaders(res.headers, scope.now());
       } catch (e) {

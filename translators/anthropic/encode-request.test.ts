@@ -373,3 +373,35 @@ describe('Claude Code and the beta namespace through an Anthropic upstream', () 
     expect(encode(plain).http.path).toBe('/v1/messages');
   });
 });
+
+describe('host wire knobs (Vertex AI, Bedrock)', () => {
+  const req: ChatRequest = { model: 'c', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: true, maxOutputTokens: 10 };
+  const hosted = target({ options: { modelInBody: false, anthropicVersionInBody: 'bedrock-2023-05-31', betasInBody: true, anthropicBeta: ['a-1', 'b-2'] } });
+
+  it('model only in the URL, version and betas in the body, not in headers', () => {
+    const { value } = encodeRequest(req, hosted, testContext());
+    const body = JSON.parse(value.body as string);
+    expect(body.model).toBeUndefined();
+    expect(body.anthropic_version).toBe('bedrock-2023-05-31');
+    expect(body.anthropic_beta).toEqual(['a-1', 'b-2']);
+    expect(body.stream).toBe(true);
+    expect(value.headers['anthropic-version']).toBeUndefined();
+    expect(value.headers['anthropic-beta']).toBeUndefined();
+    const count = JSON.parse(encodeCountTokens(req, hosted).body as string);
+    expect(count).toMatchObject({ anthropic_version: 'bedrock-2023-05-31' });
+    expect(count.model).toBeUndefined();
+  });
+
+  it('passthrough to such a host rewrites the caller body the same way', () => {
+    const input: CallerInput = { body: { model: 'c', max_tokens: 5, messages: [] }, headers: { 'anthropic-version': '2023-06-01' }, params: {}, query: {} };
+    const out = encodePassthrough(input, '{"model":"c","max_tokens":5,"messages":[]}', target({ model: 'c', options: { modelInBody: false, anthropicVersionInBody: 'vertex-2023-10-16' } }));
+    expect(JSON.parse(out.body as string)).toEqual({ max_tokens: 5, messages: [], anthropic_version: 'vertex-2023-10-16' });
+    expect(out.headers['anthropic-version']).toBeUndefined();
+  });
+
+  it('without knobs, nothing moves', () => {
+    const { value } = encodeRequest(req, target(), testContext());
+    expect(JSON.parse(value.body as string).model).toBeDefined();
+    expect(value.headers['anthropic-version']).toBe('2023-06-01');
+  });
+});

@@ -42,6 +42,29 @@ export function upstreamHeaders(
   return headers;
 }
 
+/**
+ * Where a host wants the model, the version and the betas (UpstreamOptions): moved from the
+ * headers into the body, or the model left to the URL. Returns the body and headers to send.
+ */
+function forHost(body: Record<string, unknown>, headers: Record<string, string>, target: UpstreamTarget): [Record<string, unknown>, Record<string, string>] {
+  const o = target.options;
+  if (o.modelInBody !== false && !o.anthropicVersionInBody && !o.betasInBody) return [body, headers];
+  const b = { ...body };
+  const h = { ...headers };
+  if (o.modelInBody === false) delete b.model;
+  if (o.anthropicVersionInBody) {
+    b.anthropic_version = o.anthropicVersionInBody;
+    delete h['anthropic-version'];
+  }
+  if (o.betasInBody && h['anthropic-beta']) {
+    b.anthropic_beta = h['anthropic-beta'].split(',').map((s) => s.trim()).filter(Boolean);
+    delete h['anthropic-beta'];
+  }
+  return [b, h];
+}
+
+const hostless = (o: UpstreamTarget['options']) => o.modelInBody !== false && !o.anthropicVersionInBody && !o.betasInBody;
+
 /** Tools: custom tools from canonical, built-in ones only when they were Anthropic's. */
 function encodeTools(req: ChatRequest, warnings: Warning[]): Record<string, unknown>[] | undefined {
   const tools: Record<string, unknown>[] = (req.tools ?? []).map((t: Tool, i) => {
@@ -246,13 +269,14 @@ export function encodeRequest(
   target: UpstreamTarget,
   _ctx: TranslateContext,
 ): Converted<UpstreamHttpRequest> {
-  const { value: body, warnings } = encodeBody(req, target);
+  const { value: encoded, warnings } = encodeBody(req, target);
   const { betas, query } = callerBetas(req);
+  const [body, headers] = forHost(encoded, upstreamHeaders(target, undefined, betas), target);
   return {
     value: {
       method: 'POST',
       path: `/v1/messages${query}`,
-      headers: upstreamHeaders(target, undefined, betas),
+      headers,
       body: JSON.stringify(body),
       stream: req.stream,
     },
@@ -265,13 +289,14 @@ const COUNT_FIELDS = ['model', 'messages', 'system', 'tools', 'tool_choice', 'th
 
 export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget): UpstreamHttpRequest {
   const { value: full } = encodeBody({ ...req, stream: false }, target);
-  const body: Record<string, unknown> = {};
-  for (const key of COUNT_FIELDS) if (full[key] !== undefined) body[key] = full[key];
+  const fields: Record<string, unknown> = {};
+  for (const key of COUNT_FIELDS) if (full[key] !== undefined) fields[key] = full[key];
   const { betas, query } = callerBetas(req);
+  const [body, headers] = forHost(fields, upstreamHeaders(target, undefined, betas), target);
   return {
     method: 'POST',
     path: `/v1/messages/count_tokens${query}`,
-    headers: upstreamHeaders(target, undefined, betas),
+    headers,
     body: JSON.stringify(body),
     stream: false,
   };
@@ -292,14 +317,21 @@ export function decodeCountTokens(body: unknown): number {
  */
 export function encodePassthrough(input: CallerInput, rawBody: string, target: UpstreamTarget): UpstreamHttpRequest {
   const parsed = input.body && typeof input.body === 'object' ? (input.body as Record<string, unknown>) : {};
-  const body = parsed.model === target.model ? rawBody : JSON.stringify({ ...parsed, model: target.model });
   const version = input.headers['anthropic-version'] ?? input.headers['compat-version'];
   const path = input.params.method === 'count_tokens' || input.params.method === 'countTokens' ? '/v1/messages/count_tokens' : '/v1/messages';
   const query = input.query.beta === 'true' ? '?beta=true' : '';
+  let headers = upstreamHeaders(target, version, betasOf(input.headers));
+  let body = parsed.model === target.model ? rawBody : JSON.stringify({ ...parsed, model: target.model });
+  if (!hostless(target.options)) {
+    // A host that wants the body otherwise: the caller's bytes cannot go as they are.
+    const [b, h] = forHost({ ...parsed, model: target.model }, headers, target);
+    body = JSON.stringify(b);
+    headers = h;
+  }
   return {
     method: 'POST',
     path: `${path}${query}`,
-    headers: upstreamHeaders(target, version, betasOf(input.headers)),
+    headers,
     body,
     stream: parsed.stream === true,
   };

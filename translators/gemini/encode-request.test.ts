@@ -352,3 +352,16 @@ describe('prompt-caching markers', () => {
     expect(gemini.encodeRequest(base(), target(), testContext()).warnings.some((w) => w.path === 'cache_control')).toBe(false);
   });
 });
+
+describe('countTokens body for Vertex AI', () => {
+  it("'direct' sends the fields themselves, not the generateContentRequest wrapper", () => {
+    const req = base({ system: [{ type: 'text', text: 'S' }], temperature: 0.2 });
+    const wrapped = JSON.parse(gemini.encodeCountTokens!(req, target(), testContext()).body as string);
+    expect(Object.keys(wrapped)).toEqual(['generateContentRequest']);
+    const direct = JSON.parse(gemini.encodeCountTokens!(req, target('gemini-2.5-flash', { options: { countTokensBody: 'direct' } }), testContext()).body as string);
+    expect(direct.generateContentRequest).toBeUndefined();
+    expect(direct.contents).toEqual(wrapped.generateContentRequest.contents);
+    expect(direct.systemInstruction).toEqual(wrapped.generateContentRequest.systemInstruction);
+    expect(direct.model).toBeUndefined();
+  });
+});

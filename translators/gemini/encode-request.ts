@@ -219,6 +219,11 @@ export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget, _ctx
   if (value.systemInstruction) inner.systemInstruction = value.systemInstruction;
   if (value.tools) inner.tools = value.tools;
   if (value.toolConfig) inner.toolConfig = value.toolConfig;
+  if (target.options.countTokensBody === 'direct') {
+    // Vertex AI takes the fields themselves (and refuses the wrapper with a 400).
+    const { model: _m, toolConfig: _t, ...direct } = inner;
+    return { method: 'POST', path, headers: upstreamHeaders(target), body: JSON.stringify({ ...direct, ...(value.generationConfig ? { generationConfig: value.generationConfig } : {}) }), stream: false };
+  }
   return {
     method: 'POST',
     path,

@@ -1,13 +1,16 @@
 /**
  * Who hosts an upstream: its provider turns the dialect's request (a path relative to the
- * upstream's base, the dialect's own headers) into what that host wants — the full URL, the
- * authentication, and on some hosts another stream framing. Translators never know who hosts a
- * dialect; this is the one place that does.
- *
- * Today every upstream is `plain`: the base URL as the vendor SDK takes it, plus the path.
+ * upstream's base, the dialect's own headers and body) into what that host wants — the full URL,
+ * the encoder knobs it needs (model only in the URL, version in the body…), the authentication
+ * (a renamed key header; an OAuth token or a request signature made at call time), and on some
+ * hosts another stream framing. Translators never know who hosts a dialect; this is the one place
+ * that does. Each provider lives in its own file here; `plain` is the base URL as the vendor SDK
+ * takes it, plus the path.
  */
-import type { UpstreamHttpRequest } from '../../../translators/types.ts';
+import type { FetchLike } from '../../canonical/index.ts';
+import type { UpstreamHttpRequest, UpstreamOptions } from '../../../translators/types.ts';
 import type { Upstream } from '../../config/load.ts';
+import type { SseChunkParser } from '../../sse/parse.ts';
 
 export interface ProviderContext {
   upstream: Upstream;
@@ -15,9 +18,37 @@ export interface ProviderContext {
   model: string;
 }
 
+/** A request as it goes on the wire. */
+export interface OutgoingRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | FormData;
+}
+
+export interface AuthorizeContext extends ProviderContext {
+  /** The upstream client, for token exchanges. */
+  fetch: FetchLike;
+  /** Unix milliseconds. */
+  now(): number;
+}
+
 export interface Provider {
-  /** The full URL of a dialect path (`/chat/completions`, `/v1beta/models/m:generateContent`). */
-  url(path: string, ctx: ProviderContext): string;
+  /** Encoder knobs this host needs (merged into the target's options before encoding). */
+  options?(ctx: ProviderContext): Partial<UpstreamOptions>;
+  /** The full URL of a dialect request (`req.path` relative to the base; `req.stream`). */
+  url(req: UpstreamHttpRequest, ctx: ProviderContext): string;
+  /** The dialect's headers as this host wants them (a key header renamed): shown, masked, in a dry-run. */
+  headers?(headers: Record<string, string>, ctx: ProviderContext): Record<string, string>;
+  /**
+   * Credentials made at call time — a fetched OAuth token, a request signature over the final
+   * URL and body. Returns the headers to send. Never called for a dry-run.
+   */
+  authorize?(req: OutgoingRequest, ctx: AuthorizeContext): Promise<Record<string, string>>;
+  /** This host's stream framing when it is not SSE (Bedrock's AWS event stream), as SSE events. */
+  streamParser?(maxFrameBytes: number): SseChunkParser;
+  /** False when the host has no model list in the dialect's shape (it is then not asked). */
+  readonly listsModels?: boolean;
 }
 
 /**
@@ -33,15 +64,39 @@ export function joinUrl(base: string, path: string): string {
   return `${baseHead.replace(/\/+$/, '')}${pathHead}${query ? `?${query}` : ''}`;
 }
 
-const plain: Provider = {
-  url: (path, ctx) => joinUrl(ctx.upstream.baseUrl, path),
+/** The base URL as the vendor SDK takes it, plus the path. */
+export const plain: Provider = {
+  url: (req, ctx) => joinUrl(ctx.upstream.baseUrl, req.path),
 };
 
-export function providerOf(_upstream: Upstream): Provider {
-  return plain;
+type Factory = (upstream: Upstream) => Provider;
+
+/**
+ * Providers by config name. Adapters register here; one instance per upstream (a provider may keep
+ * state, such as a cached token).
+ */
+const factories: Partial<Record<NonNullable<Upstream['provider']>, Factory>> = {};
+
+const instances = new WeakMap<Upstream, Provider>();
+
+export function providerOf(upstream: Upstream): Provider {
+  let p = instances.get(upstream);
+  if (!p) {
+    const make = upstream.provider ? factories[upstream.provider] : undefined;
+    p = make ? make(upstream) : plain;
+    instances.set(upstream, p);
+  }
+  return p;
+}
+
+/** A translator's request as it goes on the wire to its upstream: URL, host headers, credentials. */
+export async function outgoing(req: UpstreamHttpRequest, ctx: AuthorizeContext): Promise<OutgoingRequest> {
+  const p = providerOf(ctx.upstream);
+  const out: OutgoingRequest = { method: req.method, url: p.url(req, ctx), headers: p.headers ? p.headers(req.headers, ctx) : req.headers, body: req.body };
+  return p.authorize ? { ...out, headers: await p.authorize(out, ctx) } : out;
 }
 
 /** The full URL of a translator's request for an upstream. */
 export function urlOf(req: UpstreamHttpRequest, ctx: ProviderContext): string {
-  return providerOf(ctx.upstream).url(req.path, ctx);
+  return providerOf(ctx.upstream).url(req, ctx);
 }
