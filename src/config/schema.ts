@@ -76,6 +76,8 @@ export const RouteSchema = v.strictObject({
 });
 
 export const ConfigSchema = v.strictObject({
+  /** The JSON Schema an editor checks this document against (`config.schema.json`). */
+  $schema: v.optional(v.string()),
   /** Inbound credentials callers must present. */
   keys: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
   /** Explicitly allow running without inbound keys while upstream keys are configured. */
