@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bytesToBase64, isProxyError, type FetchLike } from '../../canonical/index.ts';
 import { parseConfig } from '../../config/load.ts';
@@ -65,6 +66,35 @@ describe('Vertex AI URLs', () => {
     expect(url({ ...regional, baseUrl: 'http://127.0.0.1:9999/vertex/' })).toBe('http://127.0.0.1:9999/vertex/v1/projects/my-proj/locations/us-central1/publishers/google/models/gemini-2.5-flash:generateContent');
     const claude = upstream({ ...regional, dialect: 'anthropic', baseUrl: 'https://psc.example.internal' });
     expect(urlOf(anthropic('/v1/messages'), { upstream: claude, model: 'claude-haiku-4-5' })).toBe('https://psc.example.internal/v1/projects/my-proj/locations/us-central1/publishers/anthropic/models/claude-haiku-4-5:rawPredict');
+  });
+
+  it('whatever the model is called, it stays one segment: origin, path shape and query never change', () => {
+    const gem = upstream(regional);
+    const claude = upstream({ ...regional, dialect: 'anthropic' });
+    const name = fc.string({ unit: fc.constantFrom('/', '\\', '?', '#', '%', '%2F', '..', '.', ':', '@', '&', ' ', 'a', 'é', '\uD800'), minLength: 1, maxLength: 12 });
+    fc.assert(
+      fc.property(name, (model) => {
+        let seg: string;
+        try {
+          seg = encodeURIComponent(model);
+        } catch {
+          seg = encodeURIComponent(model.replace(/[\uD800-\uDFFF]/g, '\uFFFD'));
+        }
+        if (seg === '.' || seg === '..') return;
+        const urls = [
+          urlOf(gemini(`/v1beta/models/${seg}:streamGenerateContent?alt=sse`, true), { upstream: gem, model }),
+          urlOf(anthropic('/v1/messages', true), { upstream: claude, model }),
+        ];
+        for (const u of urls.map((x) => new URL(x))) {
+          expect(u.origin).toBe('https://us-central1-aiplatform.googleapis.com');
+          expect(u.pathname.split('/')).toHaveLength(10);
+          expect(u.pathname.split('/').slice(0, 9).join('/')).toMatch(/^\/v1\/projects\/my-proj\/locations\/us-central1\/publishers\/(google|anthropic)\/models$/);
+          expect(u.hash).toBe('');
+        }
+        expect(new URL(urls[0]!).search).toBe('?alt=sse');
+        expect(new URL(urls[1]!).search).toBe('');
+      }),
+    );
   });
 
   it('a dialect path Vertex AI has no equivalent of is refused by name (and model lists are not asked)', () => {
