@@ -52,12 +52,15 @@ export interface UpstreamOptions {
   /**
    * Wire knobs a host of the dialect needs (set by the upstream's provider, never by a caller):
    * `modelInBody: false` — the model is only in the URL (Anthropic on Vertex AI and Bedrock);
+   * `countTokensModelInBody` — Anthropic count_tokens keeps `model` in the body all the same
+   * (Vertex AI counts at one URL for every model, `count-tokens:rawPredict`);
    * `anthropicVersionInBody` — `anthropic_version` goes in the body, not the header;
    * `betasInBody` — betas go as `anthropic_beta` in the body, not the header (Bedrock);
    * `countTokensBody: 'direct'` — Gemini countTokens takes `contents`, `systemInstruction`,
    * `tools`, `generationConfig` directly, not the `generateContentRequest` wrapper (Vertex AI).
    */
   modelInBody?: boolean;
+  countTokensModelInBody?: boolean;
   anthropicVersionInBody?: string;
   betasInBody?: boolean;
   countTokensBody?: 'wrapped' | 'direct';

@@ -115,6 +115,44 @@ describe('providers in config', () => {
   it('resolves every credential field from env: and counts it as an upstream key', () => {
     const u = load({ dialect: 'anthropic', provider: 'bedrock', region: 'r', accessKeyId: 'env:AK', secretAccessKey: 'env:SK', sessionToken: 'env:ST' }, { AK: 'AKIA1', SK: 's3cr3t', ST: 'tok' });
     expect([u.accessKeyId, u.secretAccessKey, u.sessionToken]).toEqual(['AKIA1', 's3cr3t', 'tok']);
-    expect(() => parseConfig({ upstreams: { u: { dialect: 'gemini', provider: 'vertex', project: 'p', location: 'l', credentials: '{"x":1}' } }, models })).toThrow(/no inbound keys/);
+    expect(() => parseConfig({ upstreams: { u: { dialect: 'gemini', provider: 'vertex', project: 'p', location: 'l', accessToken: 'ya29.t' } }, models })).toThrow(/no inbound keys/);
+  });
+
+  it('Vertex AI: express mode (an API key, no project) on the global host; multi-regions on their rep hosts', () => {
+    expect(load({ dialect: 'gemini', provider: 'vertex', apiKey: 'k' }).baseUrl).toBe('https://aiplatform.googleapis.com');
+    expect(load({ dialect: 'gemini', provider: 'vertex', project: 'p', location: 'us', accessToken: 't' }).baseUrl).toBe('https://aiplatform.us.rep.googleapis.com');
+    expect(load({ dialect: 'anthropic', provider: 'vertex', project: 'p', location: 'eu', accessToken: 't' }).baseUrl).toBe('https://aiplatform.eu.rep.googleapis.com');
+    expect(() => load({ dialect: 'anthropic', provider: 'vertex', apiKey: 'k' })).toThrow(/upstreams\.u\.project: required for provider "vertex"/);
+    expect(() => load({ dialect: 'gemini', provider: 'vertex', project: 'p', apiKey: 'k' })).toThrow(/upstreams\.u\.location: required/);
+  });
+
+  it('Vertex AI: a service-account key that is not one names the field and never echoes the value', () => {
+    const secret = 'PRIVATE-SECRET-MATERIAL-9999';
+    const pem = `-----BEGIN PRIVATE KEY-----\n${secret}\n-----END PRIVATE KEY-----\n`;
+    const sa = (over: Record<string, unknown>) => JSON.stringify({ type: 'service_account', client_email: 'a@p.iam.gserviceaccount.com', private_key: pem, ...over });
+    const cases: Array<[string, RegExp]> = [
+      [`{"private_key": "${secret}"`, /credentials: not valid JSON/],
+      [sa({ client_email: undefined }), /credentials: the service-account key has no client_email/],
+      [sa({ private_key: `-----BEGIN RSA PRIVATE KEY-----\n${secret}\n-----END RSA PRIVATE KEY-----` }), /credentials: .*PKCS#8/],
+      [sa({ type: 'authorized_user', refresh_token: secret }), /credentials: not a service-account key/],
+      [sa({ token_uri: `http://tokens.example/${secret}` }), /credentials: .*token_uri must be an https URL/],
+    ];
+    for (const [text, expected] of cases) {
+      let message = '';
+      try {
+        load({ dialect: 'gemini', provider: 'vertex', project: 'p', location: 'l', credentials: 'env:SA' }, { SA: text });
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message).toMatch(expected);
+      expect(message).toMatch(/upstreams\.u\.credentials/);
+      expect(message).not.toContain(secret);
+    }
+    expect(load({ dialect: 'gemini', provider: 'vertex', project: 'p', location: 'l', credentials: sa({ token_uri: 'http://127.0.0.1:9/token' }) }).credentials).toContain('client_email');
+  });
+
+  it('Vertex AI: one way to authenticate, and only the dialects it serves', () => {
+    expect(() => load({ dialect: 'gemini', provider: 'vertex', project: 'p', location: 'l', accessToken: 't', apiKey: 'k' })).toThrow(/upstreams\.u\.apiKey: give one of credentials, accessToken or apiKey/);
+    expect(() => load({ dialect: 'openai', provider: 'vertex', project: 'p', location: 'l', accessToken: 't' })).toThrow(/upstreams\.u\.dialect: provider "vertex" serves/);
   });
 });

@@ -11,7 +11,7 @@ import {
   type Timeouts,
   type UpstreamConfig,
 } from './schema.ts';
-import { defaultBaseUrl, missingField } from './providers.ts';
+import { defaultBaseUrl, missingField, providerProblem } from './providers.ts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -167,6 +167,8 @@ export function parseConfig(source: unknown, env: Env = {}): Config {
     if (typeof base !== 'string') throw new ConfigError(`upstreams.${name}.${base.missing}: required${u.provider ? ` for provider "${u.provider}"` : ''}`);
     const secrets: Partial<Record<(typeof SECRET_FIELDS)[number], string>> = {};
     for (const f of SECRET_FIELDS) if (u[f] !== undefined) secrets[f] = resolveSecret(u[f], `upstreams.${name}.${f}`, env);
+    const bad = providerProblem({ ...u, ...secrets });
+    if (bad) throw new ConfigError(`upstreams.${name}.${bad.field}: ${bad.problem}`);
     upstreams[name] = {
       ...u,
       ...secrets,

@@ -399,6 +399,14 @@ describe('host wire knobs (Vertex AI, Bedrock)', () => {
     expect(out.headers['anthropic-version']).toBeUndefined();
   });
 
+  it('count_tokens keeps the model in the body where the host counts at one URL for every model (Vertex AI)', () => {
+    const vertex = target({ options: { modelInBody: false, countTokensModelInBody: true, anthropicVersionInBody: 'vertex-2023-10-16' } });
+    expect(JSON.parse(encodeCountTokens(req, vertex).body as string)).toMatchObject({ model: target().model, anthropic_version: 'vertex-2023-10-16' });
+    expect(JSON.parse(encodeRequest(req, vertex, testContext()).value.body as string).model).toBeUndefined();
+    const input: CallerInput = { body: { model: 'c', messages: [] }, headers: {}, params: { method: 'count_tokens' }, query: {} };
+    expect(JSON.parse(encodePassthrough(input, '{"model":"c","messages":[]}', target({ model: 'c', options: vertex.options })).body as string).model).toBe('c');
+  });
+
   it('without knobs, nothing moves', () => {
     const { value } = encodeRequest(req, target(), testContext());
     expect(JSON.parse(value.body as string).model).toBeDefined();

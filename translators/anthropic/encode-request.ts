@@ -46,12 +46,12 @@ export function upstreamHeaders(
  * Where a host wants the model, the version and the betas (UpstreamOptions): moved from the
  * headers into the body, or the model left to the URL. Returns the body and headers to send.
  */
-function forHost(body: Record<string, unknown>, headers: Record<string, string>, target: UpstreamTarget): [Record<string, unknown>, Record<string, string>] {
+function forHost(body: Record<string, unknown>, headers: Record<string, string>, target: UpstreamTarget, count = false): [Record<string, unknown>, Record<string, string>] {
   const o = target.options;
   if (o.modelInBody !== false && !o.anthropicVersionInBody && !o.betasInBody) return [body, headers];
   const b = { ...body };
   const h = { ...headers };
-  if (o.modelInBody === false) delete b.model;
+  if (o.modelInBody === false && !(count && o.countTokensModelInBody)) delete b.model;
   if (o.anthropicVersionInBody) {
     b.anthropic_version = o.anthropicVersionInBody;
     delete h['anthropic-version'];
@@ -292,7 +292,7 @@ export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget): Ups
   const fields: Record<string, unknown> = {};
   for (const key of COUNT_FIELDS) if (full[key] !== undefined) fields[key] = full[key];
   const { betas, query } = callerBetas(req);
-  const [body, headers] = forHost(fields, upstreamHeaders(target, undefined, betas), target);
+  const [body, headers] = forHost(fields, upstreamHeaders(target, undefined, betas), target, true);
   return {
     method: 'POST',
     path: `/v1/messages/count_tokens${query}`,
@@ -318,13 +318,14 @@ export function decodeCountTokens(body: unknown): number {
 export function encodePassthrough(input: CallerInput, rawBody: string, target: UpstreamTarget): UpstreamHttpRequest {
   const parsed = input.body && typeof input.body === 'object' ? (input.body as Record<string, unknown>) : {};
   const version = input.headers['anthropic-version'] ?? input.headers['compat-version'];
-  const path = input.params.method === 'count_tokens' || input.params.method === 'countTokens' ? '/v1/messages/count_tokens' : '/v1/messages';
+  const count = input.params.method === 'count_tokens' || input.params.method === 'countTokens';
+  const path = count ? '/v1/messages/count_tokens' : '/v1/messages';
   const query = input.query.beta === 'true' ? '?beta=true' : '';
   let headers = upstreamHeaders(target, version, betasOf(input.headers));
   let body = parsed.model === target.model ? rawBody : JSON.stringify({ ...parsed, model: target.model });
   if (!hostless(target.options)) {
     // A host that wants the body otherwise: the caller's bytes cannot go as they are.
-    const [b, h] = forHost({ ...parsed, model: target.model }, headers, target);
+    const [b, h] = forHost({ ...parsed, model: target.model }, headers, target, count);
     body = JSON.stringify(b);
     headers = h;
   }
