@@ -39,6 +39,24 @@ export function headersToRecord(h: Headers): Record<string, string> {
   return out;
 }
 
+/**
+ * A failure before any answer that another try may cure: the network, a timeout, a busy or
+ * failing token endpoint. Not a credential or config problem a provider reports (an unreadable
+ * key, a refused grant): those fail the same way every time.
+ */
+function isTransient(e: ProxyError): boolean {
+  switch (e.kind) {
+    case 'timeout':
+    case 'rate-limit':
+    case 'overloaded':
+      return true;
+    case 'upstream':
+      return e.status !== 500;
+    default:
+      return false;
+  }
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
@@ -153,7 +171,7 @@ export async function callUpstream<A extends Attempt>(
         last = asProxyError(e, scope);
         // The caller went away, or the request ran out of time: nothing more to try.
         if (scope.aborted) throw last;
-        retryable = true;
+        retryable = isTransient(last);
       }
       if (!retryable) throw last;
       if (n === retry.attempts) break;
