@@ -112,7 +112,7 @@ describe('EventStreamDecoder', () => {
   it('a bad prelude checksum is a failure, at any split, and nothing after it is read', () => {
     const bad = stream.slice();
     const second = frames[0]!.length;
-    bad[second + 8] ^= 0xff; // the second frame's prelude CRC
+    bad[second + 8] = bad[second + 8]! ^ 0xff; // the second frame's prelude CRC
     for (let i = 0; i <= bad.length; i += 3) {
       const { messages, decoder } = decodeAll([bad.subarray(0, i), bad.subarray(i)]);
       expect(messages, `split at ${i}`).toHaveLength(1);
@@ -125,7 +125,8 @@ describe('EventStreamDecoder', () => {
 
   it('a bad message checksum (a flipped payload byte) is a failure', () => {
     const bad = stream.slice();
-    bad[frames[0]!.length - 10] ^= 0x01; // inside the first frame's payload
+    const at = frames[0]!.length - 10; // inside the first frame's payload
+    bad[at] = bad[at]! ^ 0x01;
     const { messages, decoder } = decodeAll([bad]);
     expect(messages).toEqual([]);
     expect(decoder.failure).toEqual({ type: 'corrupt', message: 'message checksum mismatch' });

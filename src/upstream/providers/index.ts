@@ -11,6 +11,7 @@ import type { FetchLike } from '../../canonical/index.ts';
 import type { UpstreamHttpRequest, UpstreamOptions } from '../../../translators/types.ts';
 import type { Upstream } from '../../config/load.ts';
 import type { SseChunkParser } from '../../sse/parse.ts';
+import { bedrock } from './bedrock.ts';
 
 export interface ProviderContext {
   upstream: Upstream;
@@ -47,6 +48,11 @@ export interface Provider {
   authorize?(req: OutgoingRequest, ctx: AuthorizeContext): Promise<Record<string, string>>;
   /** This host's stream framing when it is not SSE (Bedrock's AWS event stream), as SSE events. */
   streamParser?(maxFrameBytes: number): SseChunkParser;
+  /**
+   * An error body in the dialect's own shape when this host writes errors its own way (Bedrock's
+   * AWS `{"message"}` + `x-amzn-ErrorType` → Anthropic's envelope), before the dialect decodes it.
+   */
+  errorBody?(status: number, body: string, headers: Record<string, string>): string;
   /** False when the host has no model list in the dialect's shape (it is then not asked). */
   readonly listsModels?: boolean;
 }
@@ -75,7 +81,9 @@ type Factory = (upstream: Upstream) => Provider;
  * Providers by config name. Adapters register here; one instance per upstream (a provider may keep
  * state, such as a cached token).
  */
-const factories: Partial<Record<NonNullable<Upstream['provider']>, Factory>> = {};
+const factories: Partial<Record<NonNullable<Upstream['provider']>, Factory>> = {
+  bedrock,
+};
 
 const instances = new WeakMap<Upstream, Provider>();
 
