@@ -184,6 +184,7 @@ describe('the bedrock provider', () => {
     const u = upstreamConfig({ ...CREDS, anthropicBetaAllow: ['my-beta-*'] });
     const p = providerOf(u);
     expect(p.listsModels).toBe(false);
+    expect(p.streamContentType).toBe('application/vnd.amazon.eventstream');
     expect(p.options!({ upstream: u, model: MODEL })).toMatchObject({
       modelInBody: false,
       streamInBody: false,

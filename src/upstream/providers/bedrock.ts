@@ -29,6 +29,8 @@ import { EventStreamDecoder, type EventStreamMessage } from './event-stream.ts';
 import type { AuthorizeContext, OutgoingRequest, Provider, ProviderContext } from './index.ts';
 
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
+/** What invoke-with-response-stream answers with. */
+export const EVENT_STREAM_TYPE = 'application/vnd.amazon.eventstream';
 /** SigV4 signing name of bedrock-runtime (not the host's first label). */
 export const SIGNING_NAME = 'bedrock';
 
@@ -307,6 +309,7 @@ export function bedrock(upstream: Upstream): Provider {
       return signSigV4(req, creds, { region, service: SIGNING_NAME, now: ctx.now(), cache });
     },
     streamParser: createBedrockStreamParser,
+    streamContentType: EVENT_STREAM_TYPE,
     errorBody: (status, body, headers) => bedrockErrorBody(status, scrub(body), headers),
   };
 }

@@ -48,6 +48,8 @@ export interface Provider {
   authorize?(req: OutgoingRequest, ctx: AuthorizeContext): Promise<Record<string, string>>;
   /** This host's stream framing when it is not SSE (Bedrock's AWS event stream), as SSE events. */
   streamParser?(maxFrameBytes: number): SseChunkParser;
+  /** The content type of that framing (`application/vnd.amazon.eventstream`), instead of `text/event-stream`. */
+  readonly streamContentType?: string;
   /**
    * An error body in the dialect's own shape when this host writes errors its own way (Bedrock's
    * AWS `{"message"}` + `x-amzn-ErrorType` → Anthropic's envelope), before the dialect decodes it.
