@@ -45,6 +45,12 @@ export interface UpstreamOptions {
   anthropicVersion?: string;
   /** Anthropic: `anthropic-beta` values to always send. */
   anthropicBeta?: string[];
+  /**
+   * Anthropic: the only betas this upstream may receive — exact names, or a prefix ending in `*`
+   * (`context-1m-*`). Any other beta (configured or the caller's) is never sent and is reported
+   * as `dropped:anthropic-beta=NAME`. Undefined: every beta is forwarded.
+   */
+  anthropicBetaAllow?: string[];
   /** Gemini images: an edit's mask is refused (default) or approximated by an instruction. */
   imageMask?: 'refuse' | 'instruction';
   /** Extra headers to send upstream (e.g. OpenRouter's `HTTP-Referer`). */
@@ -56,14 +62,19 @@ export interface UpstreamOptions {
    * (Vertex AI counts at one URL for every model, `count-tokens:rawPredict`);
    * `anthropicVersionInBody` — `anthropic_version` goes in the body, not the header;
    * `betasInBody` — betas go as `anthropic_beta` in the body, not the header (Bedrock);
+   * `streamInBody: false` — the URL chooses streaming, `stream` is never in the body (Bedrock);
    * `countTokensBody: 'direct'` — Gemini countTokens takes `contents`, `systemInstruction`,
-   * `tools`, `generationConfig` directly, not the `generateContentRequest` wrapper (Vertex AI).
+   * `tools`, `generationConfig` directly, not the `generateContentRequest` wrapper (Vertex AI);
+   * `countTokensBody: 'invoke-model'` — Anthropic token counting sends the whole Messages body
+   * (as the host's create call takes it), base64-encoded as `{input: {invokeModel: {body}}}`,
+   * and reads `inputTokens` (Bedrock CountTokens).
    */
   modelInBody?: boolean;
   countTokensModelInBody?: boolean;
   anthropicVersionInBody?: string;
   betasInBody?: boolean;
-  countTokensBody?: 'wrapped' | 'direct';
+  streamInBody?: boolean;
+  countTokensBody?: 'wrapped' | 'direct' | 'invoke-model';
 }
 
 /** Where and how one upstream is called. Who hosts it (and so the full URL) is not the translator's business. */

@@ -156,3 +156,12 @@ describe('providers in config', () => {
     expect(() => load({ dialect: 'openai', provider: 'vertex', project: 'p', location: 'l', accessToken: 't' })).toThrow(/upstreams\.u\.dialect: provider "vertex" serves/);
   });
 });
+
+describe('a provider serves its own dialects only', () => {
+  it('names the dialect field when it does not fit the host', () => {
+    const load = (u: Record<string, unknown>) => parseConfig({ open: true, upstreams: { u }, models: { '*': { upstream: 'u' } } });
+    expect(() => load({ dialect: 'gemini', provider: 'bedrock', region: 'r', apiKey: 'k' })).toThrow(/upstreams\.u\.dialect: provider "bedrock" serves "anthropic", not "gemini"/);
+    expect(() => load({ dialect: 'anthropic', provider: 'mistral' })).toThrow(/upstreams\.u\.dialect: provider "mistral" serves "openai"/);
+    expect(() => load({ dialect: 'openai', provider: 'azure', baseUrl: 'https://r.openai.azure.com' })).not.toThrow();
+  });
+});

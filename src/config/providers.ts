@@ -130,9 +130,25 @@ function tokenUriAllowed(uri: string): boolean {
  * What is wrong with an upstream's provider settings once `env:` is resolved (the field and why),
  * or undefined: checked at load, so a bad secret stops the start instead of failing every call.
  */
+/** The dialects each host speaks (a wrong one is a config error, not a failure at request time). */
+function dialectsOf(p: ProviderName): readonly string[] {
+  switch (p) {
+    case 'azure':
+      return ['openai', 'openai-responses'];
+    case 'vertex':
+      return ['gemini', 'anthropic'];
+    case 'bedrock':
+      return ['anthropic'];
+    default:
+      return ['openai'];
+  }
+}
+
 export function providerProblem(u: Pick<UpstreamConfig, 'provider' | 'dialect' | 'credentials' | 'accessToken' | 'apiKey'>): { field: string; problem: string } | undefined {
+  if (!u.provider) return undefined;
+  const dialects = dialectsOf(u.provider);
+  if (!dialects.includes(u.dialect)) return { field: 'dialect', problem: `provider "${u.provider}" serves ${dialects.map((d) => `"${d}"`).join(' and ')}, not "${u.dialect}"` };
   if (u.provider !== 'vertex') return undefined;
-  if (u.dialect === 'openai') return { field: 'dialect', problem: 'provider "vertex" serves "gemini" (Gemini models) and "anthropic" (Claude models)' };
   const given = (['credentials', 'accessToken', 'apiKey'] as const).filter((f) => u[f] !== undefined);
   if (given.length > 1) return { field: given[1]!, problem: `give one of credentials, accessToken or apiKey (${given.join(' and ')} are both set)` };
   if (u.credentials === undefined) return undefined;

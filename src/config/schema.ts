@@ -54,6 +54,12 @@ export const UpstreamSchema = v.strictObject({
   defaultMaxTokens: v.optional(positiveInt),
   anthropicVersion: v.optional(v.string()),
   anthropicBeta: v.optional(v.array(v.string())),
+  /**
+   * Anthropic: the only betas sent to this upstream (exact names, or a prefix ending in `*`);
+   * others are dropped with a warning. Extends a provider's own list (Bedrock); without it a plain
+   * upstream gets every beta.
+   */
+  anthropicBetaAllow: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
   /** Fetch media URLs (guarded) and send them inline, for upstreams that cannot reach them. */
   inlineMedia: v.optional(v.boolean()),
   /** Gemini image upstreams: `instruction` approximates an edit's mask instead of refusing it. */

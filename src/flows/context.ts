@@ -167,7 +167,9 @@ export async function assertEventStream(success: UpstreamSuccess, scope: Request
   const { res } = success;
   if (res.status === 204 || res.status === 205) throw new ProxyError('upstream', 'Upstream returned no stream body.');
   const type = res.headers.get('content-type');
-  if (type === null || /^\s*text\/event-stream\b/i.test(type)) return;
+  // SSE, or the host's own stream framing (Bedrock's AWS event stream).
+  const framing = providerOf(success.attempt.target.upstream).streamContentType ?? 'text/event-stream';
+  if (type === null || type.split(';')[0]!.trim().toLowerCase() === framing) return;
   const text = await readBodyText(success, scope).catch(() => '');
   throw new ProxyError('upstream', `Upstream ${success.attempt.target.upstream.name} answered a stream request with ${type.split(';')[0]} instead of an event stream.`, {
     raw: text.slice(0, 2000),

@@ -35,6 +35,7 @@ export function upstreamTarget(t: ResolvedTarget, callerKey: string | undefined,
       defaultMaxTokens: defaultMaxTokens ?? u.defaultMaxTokens,
       anthropicVersion: u.anthropicVersion,
       anthropicBeta: u.anthropicBeta,
+      anthropicBetaAllow: u.anthropicBetaAllow,
       imageMask: u.imageMask,
       headers: u.headers,
       // The host's own knobs (model only in the URL, version in the body…).

@@ -162,8 +162,10 @@ export async function callUpstream<A extends Attempt>(
           if (ti > 0) scope.log.fallback = true;
           return { res, attempt, index: ti };
         }
-        const body = await res.text();
+        const text = await res.text();
         const headers = headersToRecord(res.headers);
+        // A host that writes errors its own way has them rewritten into the dialect's shape first.
+        const body = provider.errorBody ? provider.errorBody(res.status, text, headers) : text;
         last = scrubError(decodeError(target, res.status, body, headers), secretValues(sent.headers, secretHeaders));
         retryable = RETRYABLE_STATUS.has(res.status);
         waitSec = last.retryAfter ?? retryAfterOfHeaders(res.headers, scope.now());

@@ -21,8 +21,8 @@ export interface MockReply {
   headers?: Record<string, string>;
   /** Whole body (bytes for binary media). */
   body?: string | Uint8Array;
-  /** Body written in these pieces, with `delayMs` between them. */
-  chunks?: string[];
+  /** Body written in these pieces (text, or bytes for binary framings), with `delayMs` between them. */
+  chunks?: Array<string | Uint8Array>;
   delayMs?: number;
   /** Never answer (hang) — for timeout tests. */
   hang?: boolean;

@@ -413,3 +413,73 @@ describe('host wire knobs (Vertex AI, Bedrock)', () => {
     expect(value.headers['anthropic-version']).toBe('2023-06-01');
   });
 });
+
+describe('anthropic-beta allow-list (UpstreamOptions.anthropicBetaAllow)', () => {
+  const withBetas = (betas: string[]) => decodeRequest(callerInput({ model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] }, { ...H, 'anthropic-beta': betas.join(',') })).value;
+  const allow = (anthropicBetaAllow: string[] | undefined, anthropicBeta?: string[]) => target({ options: { anthropicBetaAllow, anthropicBeta } });
+
+  it('without an allow-list every beta is forwarded, configured and the caller’s', () => {
+    const { http, warnings } = encode(withBetas(['x-1', 'context-1m-2025-08-07']), allow(undefined, ['conf-1']));
+    expect(http.headers['anthropic-beta']).toBe('conf-1,x-1,context-1m-2025-08-07');
+    expect(warnings).toEqual([]);
+  });
+
+  it('keeps exact names and `prefix*` matches; drops the rest, reported, never sent', () => {
+    const { http, warnings } = encode(withBetas(['context-1m-2025-08-07', 'files-api-2025-04-14', 'x-1']), allow(['context-1m-*', 'x-1'], ['conf-1']));
+    expect(http.headers['anthropic-beta']).toBe('context-1m-2025-08-07,x-1');
+    expect(warnings).toEqual([
+      { code: 'dropped', path: 'anthropic-beta', detail: 'conf-1', lossy: true },
+      { code: 'dropped', path: 'anthropic-beta', detail: 'files-api-2025-04-14', lossy: true },
+    ]);
+  });
+
+  it('with betas in the body, only the allowed ones go there; none allowed, no field at all', () => {
+    const o = { modelInBody: false, betasInBody: true, anthropicVersionInBody: 'bedrock-2023-05-31' };
+    const kept = encode(withBetas(['interleaved-thinking-2025-05-14', 'mcp-client-2025-04-04']), target({ options: { ...o, anthropicBetaAllow: ['interleaved-thinking-*'] } }));
+    expect(kept.body.anthropic_beta).toEqual(['interleaved-thinking-2025-05-14']);
+    expect(kept.warnings).toEqual([{ code: 'dropped', path: 'anthropic-beta', detail: 'mcp-client-2025-04-04', lossy: true }]);
+    const none = encode(withBetas(['mcp-client-2025-04-04']), target({ options: { ...o, anthropicBetaAllow: [] } }));
+    expect(none.body.anthropic_beta).toBeUndefined();
+    expect(none.http.headers['anthropic-beta']).toBeUndefined();
+  });
+
+  it('passthrough and count_tokens send only allowed betas too', () => {
+    const raw = '{"model":"c","max_tokens":5,"messages":[]}';
+    const input = callerInput(JSON.parse(raw), { ...H, 'anthropic-beta': 'ok-1,no-2' });
+    expect(encodePassthrough(input, raw, allow(['ok-*'])).headers['anthropic-beta']).toBe('ok-1');
+    expect(encodeCountTokens(withBetas(['ok-1', 'no-2']), allow(['ok-1'])).headers['anthropic-beta']).toBe('ok-1');
+  });
+});
+
+describe('Bedrock wire knobs: stream chosen by the URL, token counting as CountTokens', () => {
+  const bedrock = { modelInBody: false, streamInBody: false, betasInBody: true, anthropicVersionInBody: 'bedrock-2023-05-31', countTokensBody: 'invoke-model' as const };
+  const req: ChatRequest = { ...base, stream: true, maxOutputTokens: 10, temperature: 0.5 };
+
+  it('streamInBody: false leaves `stream` out of the body (translated and passthrough)', () => {
+    const { body, http } = encode(req, target({ options: bedrock }));
+    expect(body.stream).toBeUndefined();
+    expect(http.stream).toBe(true);
+    const raw = '{"model":"c","max_tokens":5,"messages":[],"stream":true}';
+    const out = encodePassthrough(callerInput(JSON.parse(raw)), raw, target({ model: 'c', options: bedrock }));
+    expect(JSON.parse(out.body as string)).toEqual({ max_tokens: 5, messages: [], anthropic_version: 'bedrock-2023-05-31' });
+    expect(out.stream).toBe(true);
+  });
+
+  it("invoke-model: the whole create body, base64, in {input:{invokeModel:{body}}}; inputTokens read back", () => {
+    const http = encodeCountTokens(req, target({ options: { ...bedrock, anthropicBeta: ['context-1m-2025-08-07'] } }));
+    expect(http.path).toBe('/v1/messages/count_tokens');
+    expect(http.stream).toBe(false);
+    const sent = JSON.parse(http.body as string);
+    expect(Object.keys(sent)).toEqual(['input']);
+    const inner = JSON.parse(Buffer.from(sent.input.invokeModel.body, 'base64').toString('utf8'));
+    expect(inner).toEqual({
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      max_tokens: 10,
+      temperature: 0.5,
+      anthropic_version: 'bedrock-2023-05-31',
+      anthropic_beta: ['context-1m-2025-08-07'],
+    });
+    expect(decodeCountTokens({ inputTokens: 42 })).toBe(42);
+    expect(decodeCountTokens({ input_tokens: 7 })).toBe(7);
+  });
+});

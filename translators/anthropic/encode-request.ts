@@ -5,6 +5,7 @@
 import {
   extrasFor,
   ProxyError,
+  utf8ToBase64,
   toolExtrasFor,
   type ChatRequest,
   type Converted,
@@ -25,11 +26,15 @@ export const DEFAULT_MAX_TOKENS = 4096;
 export const JSON_INSTRUCTION = 'Respond with a single valid JSON object and nothing else.';
 
 
-/** Request headers: credentials, version, betas (configured + the caller's). */
+/**
+ * Request headers: credentials, version, betas (configured + the caller's, those the upstream's
+ * allow-list lets through; the others are reported in `warnings` and never sent).
+ */
 export function upstreamHeaders(
   target: UpstreamTarget,
   version: string | undefined,
   callerBetas: readonly string[],
+  warnings?: Warning[],
 ): Record<string, string> {
   const headers: Record<string, string> = {
     ...target.options.headers,
@@ -37,9 +42,19 @@ export function upstreamHeaders(
     'anthropic-version': version ?? target.options.anthropicVersion ?? DEFAULT_VERSION,
   };
   if (target.apiKey) headers['x-api-key'] = target.apiKey;
-  const betas = [...new Set([...(target.options.anthropicBeta ?? []), ...callerBetas])];
+  const betas = allowedBetas([...new Set([...(target.options.anthropicBeta ?? []), ...callerBetas])], target.options.anthropicBetaAllow, warnings);
   if (betas.length) headers['anthropic-beta'] = betas.join(',');
   return headers;
+}
+
+/** The betas an upstream may receive (`anthropicBetaAllow`: exact names or `prefix*`); the rest reported dropped. */
+export function allowedBetas(betas: readonly string[], allow: readonly string[] | undefined, warnings?: Warning[]): string[] {
+  if (!allow) return [...betas];
+  return betas.filter((b) => {
+    const ok = allow.some((a) => (a.endsWith('*') ? b.startsWith(a.slice(0, -1)) : a === b));
+    if (!ok) warnings?.push({ code: 'dropped', path: 'anthropic-beta', detail: b, lossy: true });
+    return ok;
+  });
 }
 
 /**
@@ -48,10 +63,11 @@ export function upstreamHeaders(
  */
 function forHost(body: Record<string, unknown>, headers: Record<string, string>, target: UpstreamTarget, count = false): [Record<string, unknown>, Record<string, string>] {
   const o = target.options;
-  if (o.modelInBody !== false && !o.anthropicVersionInBody && !o.betasInBody) return [body, headers];
+  if (hostless(o)) return [body, headers];
   const b = { ...body };
   const h = { ...headers };
   if (o.modelInBody === false && !(count && o.countTokensModelInBody)) delete b.model;
+  if (o.streamInBody === false) delete b.stream;
   if (o.anthropicVersionInBody) {
     b.anthropic_version = o.anthropicVersionInBody;
     delete h['anthropic-version'];
@@ -63,7 +79,7 @@ function forHost(body: Record<string, unknown>, headers: Record<string, string>,
   return [b, h];
 }
 
-const hostless = (o: UpstreamTarget['options']) => o.modelInBody !== false && !o.anthropicVersionInBody && !o.betasInBody;
+const hostless = (o: UpstreamTarget['options']) => o.modelInBody !== false && !o.anthropicVersionInBody && !o.betasInBody && o.streamInBody !== false;
 
 /** Tools: custom tools from canonical, built-in ones only when they were Anthropic's. */
 function encodeTools(req: ChatRequest, warnings: Warning[]): Record<string, unknown>[] | undefined {
@@ -271,7 +287,7 @@ export function encodeRequest(
 ): Converted<UpstreamHttpRequest> {
   const { value: encoded, warnings } = encodeBody(req, target);
   const { betas, query } = callerBetas(req);
-  const [body, headers] = forHost(encoded, upstreamHeaders(target, undefined, betas), target);
+  const [body, headers] = forHost(encoded, upstreamHeaders(target, undefined, betas, warnings), target);
   return {
     value: {
       method: 'POST',
@@ -289,9 +305,20 @@ const COUNT_FIELDS = ['model', 'messages', 'system', 'tools', 'tool_choice', 'th
 
 export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget): UpstreamHttpRequest {
   const { value: full } = encodeBody({ ...req, stream: false }, target);
+  const { betas, query } = callerBetas(req);
+  if (target.options.countTokensBody === 'invoke-model') {
+    // The create body as the host takes it, counted as a whole (UpstreamOptions.countTokensBody).
+    const [body, headers] = forHost(full, upstreamHeaders(target, undefined, betas), target);
+    return {
+      method: 'POST',
+      path: `/v1/messages/count_tokens${query}`,
+      headers,
+      body: JSON.stringify({ input: { invokeModel: { body: utf8ToBase64(JSON.stringify(body)) } } }),
+      stream: false,
+    };
+  }
   const fields: Record<string, unknown> = {};
   for (const key of COUNT_FIELDS) if (full[key] !== undefined) fields[key] = full[key];
-  const { betas, query } = callerBetas(req);
   const [body, headers] = forHost(fields, upstreamHeaders(target, undefined, betas), target, true);
   return {
     method: 'POST',
@@ -302,8 +329,10 @@ export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget): Ups
   };
 }
 
+/** `input_tokens`, or `inputTokens` where the count was asked as `invoke-model` (Bedrock CountTokens). */
 export function decodeCountTokens(body: unknown): number {
-  const n = body && typeof body === 'object' ? (body as { input_tokens?: unknown }).input_tokens : undefined;
+  const o = body && typeof body === 'object' ? (body as { input_tokens?: unknown; inputTokens?: unknown }) : undefined;
+  const n = o?.input_tokens ?? o?.inputTokens;
   if (typeof n !== 'number' || !Number.isFinite(n)) {
     throw new ProxyError('upstream', 'Anthropic count_tokens response has no input_tokens');
   }
@@ -313,7 +342,8 @@ export function decodeCountTokens(body: unknown): number {
 /**
  * Same dialect both sides: the caller's body byte for byte unless the model is renamed; the
  * caller's `anthropic-version`, `anthropic-beta` and `?beta=true` (the SDK's beta namespace,
- * Claude Code) are forwarded, credentials replaced.
+ * Claude Code) are forwarded, credentials replaced. Betas outside the upstream's allow-list are
+ * not sent (this contract has no warnings to report them in).
  */
 export function encodePassthrough(input: CallerInput, rawBody: string, target: UpstreamTarget): UpstreamHttpRequest {
   const parsed = input.body && typeof input.body === 'object' ? (input.body as Record<string, unknown>) : {};

@@ -11,6 +11,7 @@ import type { FetchLike } from '../../canonical/index.ts';
 import type { UpstreamHttpRequest, UpstreamOptions } from '../../../translators/types.ts';
 import type { Upstream } from '../../config/load.ts';
 import type { SseChunkParser } from '../../sse/parse.ts';
+import { bedrock } from './bedrock.ts';
 import { joinUrl } from './url.ts';
 import { vertex } from './vertex.ts';
 
@@ -49,6 +50,13 @@ export interface Provider {
   authorize?(req: OutgoingRequest, ctx: AuthorizeContext): Promise<Record<string, string>>;
   /** This host's stream framing when it is not SSE (Bedrock's AWS event stream), as SSE events. */
   streamParser?(maxFrameBytes: number): SseChunkParser;
+  /** The content type of that framing (`application/vnd.amazon.eventstream`), instead of `text/event-stream`. */
+  readonly streamContentType?: string;
+  /**
+   * An error body in the dialect's own shape when this host writes errors its own way (Bedrock's
+   * AWS `{"message"}` + `x-amzn-ErrorType` → Anthropic's envelope), before the dialect decodes it.
+   */
+  errorBody?(status: number, body: string, headers: Record<string, string>): string;
   /** False when the host has no model list in the dialect's shape (it is then not asked). */
   readonly listsModels?: boolean;
 }
@@ -67,6 +75,7 @@ type Factory = (upstream: Upstream) => Provider;
  * state, such as a cached token).
  */
 const factories: Partial<Record<NonNullable<Upstream['provider']>, Factory>> = {
+  bedrock,
   vertex,
 };
 
