@@ -11,6 +11,8 @@ import type { FetchLike } from '../../canonical/index.ts';
 import type { UpstreamHttpRequest, UpstreamOptions } from '../../../translators/types.ts';
 import type { Upstream } from '../../config/load.ts';
 import type { SseChunkParser } from '../../sse/parse.ts';
+import { azureProvider } from './azure.ts';
+import { joinUrl } from './url.ts';
 
 export interface ProviderContext {
   upstream: Upstream;
@@ -51,18 +53,7 @@ export interface Provider {
   readonly listsModels?: boolean;
 }
 
-/**
- * `base` + `path`, with `base`'s own query kept after the path (an Azure or proxy base URL may
- * carry one) and merged with the path's. Neither part is re-encoded.
- */
-export function joinUrl(base: string, path: string): string {
-  const q = base.indexOf('?');
-  const [baseHead, baseQuery] = q < 0 ? [base, ''] : [base.slice(0, q), base.slice(q + 1)];
-  const p = path.indexOf('?');
-  const [pathHead, pathQuery] = p < 0 ? [path, ''] : [path.slice(0, p), path.slice(p + 1)];
-  const query = [baseQuery, pathQuery].filter(Boolean).join('&');
-  return `${baseHead.replace(/\/+$/, '')}${pathHead}${query ? `?${query}` : ''}`;
-}
+export { joinUrl };
 
 /** The base URL as the vendor SDK takes it, plus the path. */
 export const plain: Provider = {
@@ -75,7 +66,9 @@ type Factory = (upstream: Upstream) => Provider;
  * Providers by config name. Adapters register here; one instance per upstream (a provider may keep
  * state, such as a cached token).
  */
-const factories: Partial<Record<NonNullable<Upstream['provider']>, Factory>> = {};
+const factories: Partial<Record<NonNullable<Upstream['provider']>, Factory>> = {
+  azure: azureProvider,
+};
 
 const instances = new WeakMap<Upstream, Provider>();
 
