@@ -12,6 +12,7 @@ import type { UpstreamHttpRequest, UpstreamOptions } from '../../../translators/
 import type { Upstream } from '../../config/load.ts';
 import type { SseChunkParser } from '../../sse/parse.ts';
 import { azureProvider } from './azure.ts';
+import { compatibleFactories, providerOfHost } from './compatible.ts';
 import { joinUrl } from './url.ts';
 
 export interface ProviderContext {
@@ -68,6 +69,7 @@ type Factory = (upstream: Upstream) => Provider;
  */
 const factories: Partial<Record<NonNullable<Upstream['provider']>, Factory>> = {
   azure: azureProvider,
+  ...compatibleFactories,
 };
 
 const instances = new WeakMap<Upstream, Provider>();
@@ -75,7 +77,9 @@ const instances = new WeakMap<Upstream, Provider>();
 export function providerOf(upstream: Upstream): Provider {
   let p = instances.get(upstream);
   if (!p) {
-    const make = upstream.provider ? factories[upstream.provider] : undefined;
+    // A plain `openai` upstream on a compatible host's well-known URL gets that host's quirks.
+    const name = upstream.provider ?? (upstream.dialect === 'openai' ? providerOfHost(upstream.baseUrl) : undefined);
+    const make = name ? factories[name] : undefined;
     p = make ? make(upstream) : plain;
     instances.set(upstream, p);
   }
