@@ -208,5 +208,8 @@ describe('text parts joined for string-only hosts keep their separation', () => 
       GROQ,
     );
     expect(out.body.messages[0].content).toBe('A\n\nB');
+    // A part that carries more than its text keeps the array.
+    const cached = [{ type: 'text', text: 'A' }, { type: 'text', text: 'B', cache_control: { type: 'ephemeral' } }];
+    expect(passthrough({ model: 'm', messages: [{ role: 'system', content: cached }] }, GROQ).untouched).toBe(true);
   });
 });

@@ -68,12 +68,15 @@ type Json = Record<string, unknown>;
 
 const isRecord = (x: unknown): x is Json => !!x && typeof x === 'object' && !Array.isArray(x);
 
-/** A content array of text parts only, as its texts; undefined for anything else. */
+/**
+ * A content array of bare text parts only, as its texts; undefined for anything else (a part with
+ * more than its text, such as `cache_control`, keeps the array).
+ */
 function textsOf(content: unknown): string[] | undefined {
   if (!Array.isArray(content) || content.length === 0) return undefined;
   const texts: string[] = [];
   for (const p of content) {
-    if (!isRecord(p) || p['type'] !== 'text' || typeof p['text'] !== 'string') return undefined;
+    if (!isRecord(p) || p['type'] !== 'text' || typeof p['text'] !== 'string' || Object.keys(p).length !== 2) return undefined;
     texts.push(p['text']);
   }
   return texts;

@@ -13,18 +13,21 @@ const options = (u: ReturnType<typeof upstream>) => providerOf(u).options?.({ up
 const url = (u: ReturnType<typeof upstream>, path = '/chat/completions') => providerOf(u).url({ method: 'POST', path, headers: {}, stream: false }, { upstream: u, model: 'm' });
 
 describe('compatible providers', () => {
-  it.each(COMPATIBLE_PROVIDERS)('%s: its default base, a Bearer key, max_tokens and string text content', (name) => {
+  it.each(COMPATIBLE_PROVIDERS)('%s: its default base, a Bearer key, max_tokens', (name) => {
     const u = upstream({ provider: name });
     expect(url(u)).toBe(`${COMPATIBLE_BASES[name]}/chat/completions`);
     expect(url(u, '/models')).toBe(`${COMPATIBLE_BASES[name]}/models`);
-    expect(options(u)).toMatchObject({ maxTokensField: 'max_tokens', textContent: 'string' });
+    expect(options(u)).toMatchObject({ maxTokensField: 'max_tokens' });
     expect(providerOf(u).headers).toBeUndefined();
   });
 
   it('each host’s own quirks', () => {
     expect(options(upstream({ provider: 'mistral' }))).toMatchObject({ streamOptions: false, toolCallIds: 'alphanumeric-9' });
-    expect(options(upstream({ provider: 'deepseek' }))).toMatchObject({ replayReasoning: true });
+    expect(options(upstream({ provider: 'deepseek' }))).toMatchObject({ replayReasoning: true, textContent: 'string' });
+    expect(options(upstream({ provider: 'groq' }))).toMatchObject({ textContent: 'string' });
     expect(options(upstream({ provider: 'groq' })).replayReasoning).toBeUndefined();
+    // OpenRouter takes content arrays (and reads cache_control on their parts).
+    expect(options(upstream({ provider: 'openrouter' })).textContent).toBeUndefined();
     expect(options(upstream({ provider: 'openrouter' })).toolCallIds).toBeUndefined();
   });
 

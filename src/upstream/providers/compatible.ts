@@ -18,8 +18,8 @@
  *   (api-docs.deepseek.com/guides/thinking_mode, "Tool Calls").
  * - Groq refuses a content array in a system message ("'messages.0.content' : value must be a
  *   string": github.com/OpenHands/OpenHands/issues/4643); DeepSeek likewise
- *   (github.com/gptme/gptme/pull/896). Text-only content goes as one string on every compatible
- *   host: all of them take it.
+ *   (github.com/gptme/gptme/pull/896). Only there is text-only content joined into a string: the
+ *   other hosts take arrays, and OpenRouter reads `cache_control` on the parts.
  */
 import type { UpstreamOptions } from '../../../translators/types.ts';
 import { COMPATIBLE_BASES, COMPATIBLE_PROVIDERS } from '../../config/providers.ts';
@@ -29,15 +29,15 @@ import { joinUrl } from './url.ts';
 
 export type CompatibleProviderName = (typeof COMPATIBLE_PROVIDERS)[number];
 
-/** Every compatible host: the length limit as `max_tokens`, text-only content as a string. */
-const COMMON: Partial<UpstreamOptions> = { maxTokensField: 'max_tokens', textContent: 'string' };
+/** Every compatible host: the length limit as `max_tokens`. */
+const COMMON: Partial<UpstreamOptions> = { maxTokensField: 'max_tokens' };
 
 /** Each host's own knobs on top of COMMON. */
 const QUIRKS: Record<CompatibleProviderName, Partial<UpstreamOptions>> = {
   openrouter: {},
-  deepseek: { replayReasoning: true },
+  deepseek: { replayReasoning: true, textContent: 'string' },
   mistral: { streamOptions: false, toolCallIds: 'alphanumeric-9' },
-  groq: {},
+  groq: { textContent: 'string' },
   xai: {},
   together: {},
   fireworks: {},
