@@ -75,6 +75,24 @@ export interface UpstreamOptions {
   betasInBody?: boolean;
   streamInBody?: boolean;
   countTokensBody?: 'wrapped' | 'direct' | 'invoke-model';
+  /**
+   * Chat Completions knobs of the OpenAI-compatible hosts (set by src/upstream/providers/compatible.ts;
+   * unset is OpenAI proper and Azure), applied on the translated and the passthrough path alike:
+   * `maxTokensField` — the length limit's name: `max_completion_tokens` (default) or `max_tokens`
+   * (Mistral refuses the former with a 422, DeepSeek and Ollama ignore it);
+   * `streamOptions: false` — no `stream_options` (Mistral refuses it; it sends usage anyway);
+   * `replayReasoning` — an assistant turn's reasoning text goes back as `reasoning_content`
+   * (DeepSeek thinking mode answers a tool-call turn without it with a 400);
+   * `toolCallIds: 'alphanumeric-9'` — tool-call ids must match `[a-zA-Z0-9]{9}` (Mistral): other
+   * ids are mapped deterministically, a call and its result to the same id;
+   * `textContent: 'string'` — text-only content goes as one string, parts joined by a blank line
+   * (Groq and DeepSeek take no content arrays in system and assistant messages).
+   */
+  maxTokensField?: 'max_completion_tokens' | 'max_tokens';
+  streamOptions?: boolean;
+  replayReasoning?: boolean;
+  toolCallIds?: 'alphanumeric-9';
+  textContent?: 'string';
 }
 
 /** Where and how one upstream is called. Who hosts it (and so the full URL) is not the translator's business. */

@@ -143,6 +143,8 @@ export interface Usage {
   cachedInputTokens?: number;
   cacheWriteTokens?: number;
   reasoningTokens?: number;
+  /** What the call cost as the upstream bills it (OpenRouter's `usage.cost`, in its credits). */
+  cost?: number;
   /** Set when the numbers are an estimate, not the upstream's count. */
   estimated?: boolean;
 }

@@ -22,6 +22,8 @@ export interface LogEntry {
   upstreamMs?: number;
   tokensIn?: number;
   tokensOut?: number;
+  /** What the upstream says the call cost (OpenRouter's `usage.cost`, in its credits). */
+  cost?: number;
   warnings?: string[];
   error?: string;
 }
@@ -178,9 +180,14 @@ export class RequestScope implements TranslateContext, Cancel {
     this.log.upstreamMs = (this.log.upstreamMs ?? 0) + ms;
   }
 
-  usage(inputTokens: number | undefined, outputTokens: number | undefined): void {
+  usage(inputTokens: number | undefined, outputTokens: number | undefined, cost?: number): void {
     if (inputTokens !== undefined) this.log.tokensIn = inputTokens;
     if (outputTokens !== undefined) this.log.tokensOut = outputTokens;
+    if (cost !== undefined) {
+      // Only a Chat Completions caller has a place for it (OpenRouter's `usage.cost`): reported once.
+      if (this.log.caller !== 'openai-chat' && this.log.cost === undefined) this.warn([{ code: 'dropped', path: 'usage.cost' }]);
+      this.log.cost = cost;
+    }
   }
 
   finishLog(status: number, error?: string): LogEntry {

@@ -97,7 +97,7 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
     else if (fanIn) {
       const usage = fanIn.usage();
       if (usage) {
-        scope.usage(usage.inputTokens, usage.outputTokens);
+        scope.usage(usage.inputTokens, usage.outputTokens, usage.cost);
         frames.push(...encoder.push({ type: 'usage', usage }));
       }
     }
@@ -118,7 +118,7 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
         close(emit, frames, ev.error);
         return false;
       }
-      if (ev.type === 'usage' && !fanIn) scope.usage(ev.usage.inputTokens, ev.usage.outputTokens);
+      if (ev.type === 'usage' && !fanIn) scope.usage(ev.usage.inputTokens, ev.usage.outputTokens, ev.usage.cost);
       if (o.passthrough) continue;
       const out = fanIn ? fanIn.route(lane, ev) : ev;
       if (out) frames.push(...encoder.push(out));

@@ -102,7 +102,8 @@ export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateCo
     created: c.created || Math.floor(ctx.now() / 1000),
     choices,
   };
-  if (c.usage) res.usage = decodeUsage(c.usage);
+  const usage = c.usage ?? c.x_groq?.usage;
+  if (usage) res.usage = decodeUsage(usage);
   const fields: Record<string, unknown> = {};
   if (c.system_fingerprint != null) fields['system_fingerprint'] = c.system_fingerprint;
   if (c.service_tier != null) fields['service_tier'] = c.service_tier;

@@ -8,6 +8,8 @@ import {
   type ToolResultPart,
   type Warning,
 } from '../../src/canonical/index.ts';
+import type { UpstreamOptions } from '../types.ts';
+import { alphanumericIds, joinTexts } from './host-quirks.ts';
 import { audioFormatOf, toDataUrl } from './media.ts';
 
 export type OpenAIChatWireMessage = Record<string, unknown>;
@@ -17,9 +19,20 @@ function unsupported(message: string, param: string): ProxyError {
   return new ProxyError('unsupported', message, { param });
 }
 
-/** One text part → a string; several → an array of text parts (exact round trip). */
-function textContent(texts: string[]): string | WirePart[] {
-  return texts.length === 1 ? texts[0]! : texts.map((text) => ({ type: 'text', text }));
+/** The host's knobs for one request, with its tool-call ids mapped if the host needs that. */
+interface Encoding {
+  warnings: Warning[];
+  options: UpstreamOptions;
+  id: (id: string) => string;
+}
+
+/**
+ * One text part → a string; several → an array of text parts (exact round trip), or for a host
+ * that takes only strings one string with a blank line between the parts.
+ */
+function textContent(texts: string[], e: Encoding): string | WirePart[] {
+  if (texts.length === 1) return texts[0]!;
+  return e.options.textContent === 'string' ? joinTexts(texts) : texts.map((text) => ({ type: 'text', text }));
 }
 
 /** A user-message part → a wire content part, or `undefined` when it has no place there. */
@@ -64,12 +77,8 @@ function encodeUserPart(part: Part, path: string, warnings: Warning[]): WirePart
   }
 }
 
-function encodeToolResult(
-  part: ToolResultPart,
-  path: string,
-  warnings: Warning[],
-  carryOver: WirePart[],
-): OpenAIChatWireMessage {
+function encodeToolResult(part: ToolResultPart, path: string, e: Encoding, carryOver: WirePart[]): OpenAIChatWireMessage {
+  const { warnings } = e;
   const texts: string[] = [];
   part.content.forEach((inner, k) => {
     if (inner.type === 'text') texts.push(inner.text);
@@ -83,16 +92,17 @@ function encodeToolResult(
     }
   });
   if (part.isError) warnings.push({ code: 'dropped', path: `${path}.isError` });
-  return { role: 'tool', tool_call_id: part.callId, content: texts.length === 0 ? '' : textContent(texts) };
+  return { role: 'tool', tool_call_id: e.id(part.callId), content: texts.length === 0 ? '' : textContent(texts, e) };
 }
 
-function encodeUser(m: Message, at: string, warnings: Warning[]): OpenAIChatWireMessage[] {
+function encodeUser(m: Message, at: string, e: Encoding): OpenAIChatWireMessage[] {
+  const { warnings } = e;
   const out: OpenAIChatWireMessage[] = [];
   const carryOver: WirePart[] = [];
   const parts: WirePart[] = [];
   m.content.forEach((part, j) => {
     const path = `${at}.content[${j}]`;
-    if (part.type === 'tool-result') out.push(encodeToolResult(part, path, warnings, carryOver));
+    if (part.type === 'tool-result') out.push(encodeToolResult(part, path, e, carryOver));
     else {
       const wire = encodeUserPart(part, path, warnings);
       if (wire) parts.push(wire);
@@ -103,15 +113,17 @@ function encodeUser(m: Message, at: string, warnings: Warning[]): OpenAIChatWire
     const onlyText = all.every((p) => p['type'] === 'text');
     out.push({
       role: 'user',
-      content: all.length === 0 ? '' : onlyText && all.length === 1 ? (all[0]!['text'] as string) : all,
+      content: all.length === 0 ? '' : onlyText ? textContent(all.map((p) => p['text'] as string), e) : all,
       ...(m.name !== undefined ? { name: m.name } : {}),
     });
   }
   return out;
 }
 
-function encodeAssistant(m: Message, at: string, warnings: Warning[]): OpenAIChatWireMessage {
+function encodeAssistant(m: Message, at: string, e: Encoding): OpenAIChatWireMessage {
+  const { warnings } = e;
   const texts: string[] = [];
+  const thoughts: string[] = [];
   const refusals: string[] = [];
   const toolCalls: WirePart[] = [];
   let audio: { id: string } | undefined;
@@ -126,11 +138,13 @@ function encodeAssistant(m: Message, at: string, warnings: Warning[]): OpenAICha
         refusals.push(part.text);
         break;
       case 'tool-call':
-        toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments } });
+        toolCalls.push({ id: e.id(part.id), type: 'function', function: { name: part.name, arguments: part.arguments } });
         if (part.signature) warnings.push({ code: 'signature-not-replayed', path });
         break;
       case 'reasoning':
-        // Chat Completions takes no reasoning back; signed blocks are the vendor's to replay.
+        // OpenAI takes no reasoning back (a host that needs it gets the text: `replayReasoning`);
+        // signed blocks are the vendor's to replay.
+        if (e.options.replayReasoning && part.text) thoughts.push(part.text);
         if (part.signature || part.redacted) warnings.push({ code: 'signature-not-replayed', path });
         break;
       case 'audio':
@@ -148,8 +162,10 @@ function encodeAssistant(m: Message, at: string, warnings: Warning[]): OpenAICha
   });
   const msg: OpenAIChatWireMessage = {
     role: 'assistant',
-    content: texts.length > 0 ? textContent(texts) : toolCalls.length > 0 || refusals.length > 0 || audio ? null : '',
+    content: texts.length > 0 ? textContent(texts, e) : toolCalls.length > 0 || refusals.length > 0 || audio ? null : '',
   };
+  // DeepSeek thinking mode: a tool-call turn must carry its reasoning back (separate thoughts kept apart).
+  if (thoughts.length > 0) msg['reasoning_content'] = joinTexts(thoughts);
   if (m.name !== undefined) msg['name'] = m.name;
   if (refusals.length > 0) msg['refusal'] = refusals.join('');
   if (toolCalls.length > 0) msg['tool_calls'] = toolCalls;
@@ -157,18 +173,35 @@ function encodeAssistant(m: Message, at: string, warnings: Warning[]): OpenAICha
   return msg;
 }
 
-export function encodeMessages(req: ChatRequest, warnings: Warning[]): OpenAIChatWireMessage[] {
+/** Every tool-call id of a request, calls and results, in order (for a host's id rule). */
+function toolCallIds(req: ChatRequest): string[] {
+  const ids: string[] = [];
+  for (const m of req.messages) {
+    for (const p of m.content) {
+      if (p.type === 'tool-call') ids.push(p.id);
+      else if (p.type === 'tool-result') ids.push(p.callId);
+    }
+  }
+  return ids;
+}
+
+export function encodeMessages(req: ChatRequest, warnings: Warning[], options: UpstreamOptions = {}): OpenAIChatWireMessage[] {
+  const e: Encoding = {
+    warnings,
+    options,
+    id: options.toolCallIds === 'alphanumeric-9' ? alphanumericIds(toolCallIds(req)) : (id) => id,
+  };
   const out: OpenAIChatWireMessage[] = [];
   const systemTexts: string[] = [];
   req.system.forEach((part, j) => {
     if (part.type === 'text') systemTexts.push(part.text);
     else warnings.push({ code: 'dropped', path: `system[${j}]`, detail: part.type, lossy: true });
   });
-  if (systemTexts.length > 0) out.push({ role: 'system', content: textContent(systemTexts) });
+  if (systemTexts.length > 0) out.push({ role: 'system', content: textContent(systemTexts, e) });
   req.messages.forEach((m, i) => {
     const at = `messages[${i}]`;
-    if (m.role === 'user') out.push(...encodeUser(m, at, warnings));
-    else out.push(encodeAssistant(m, at, warnings));
+    if (m.role === 'user') out.push(...encodeUser(m, at, e));
+    else out.push(encodeAssistant(m, at, e));
   });
   return out;
 }

@@ -13,6 +13,7 @@ import {
 } from '../../src/canonical/index.ts';
 import type { CallerInput, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { encodeMessages } from './encode-messages.ts';
+import { adaptBody, adaptsBody } from './host-quirks.ts';
 
 
 export function upstreamHeaders(target: UpstreamTarget): Record<string, string> {
@@ -86,7 +87,8 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
   const { stream_options: extraStreamOptions, ...extraFields } = extras.fields;
 
   const body: Record<string, unknown> = { ...extraFields, model: target.model };
-  body['messages'] = encodeMessages(req, warnings);
+  const o = target.options;
+  body['messages'] = encodeMessages(req, warnings, o);
 
   if (req.tools && req.tools.length > 0) {
     body['tools'] = req.tools.map((t, i) => {
@@ -111,7 +113,7 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
     warnings.push({ code: 'dropped', path: `nativeTools[${i}]`, detail: t.dialect, lossy: true });
   }
 
-  if (req.maxOutputTokens !== undefined) body['max_completion_tokens'] = req.maxOutputTokens;
+  if (req.maxOutputTokens !== undefined) body[o.maxTokensField ?? 'max_completion_tokens'] = req.maxOutputTokens;
   if (req.temperature !== undefined) body['temperature'] = req.temperature;
   if (req.topP !== undefined) body['top_p'] = req.topP;
   if (req.topK !== undefined) warnings.push({ code: 'dropped', path: 'topK', lossy: true });
@@ -144,8 +146,8 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
   if (req.stream) {
     body['stream'] = true;
     // Always ask for usage so the proxy can report it; the caller-side encoder drops the
-    // usage chunk when the caller did not ask for it.
-    body['stream_options'] = { ...(extraStreamOptions as object | undefined), include_usage: true };
+    // usage chunk when the caller did not ask for it. A host that refuses the field sends usage anyway.
+    if (o.streamOptions !== false) body['stream_options'] = { ...(extraStreamOptions as object | undefined), include_usage: true };
   }
 
   return {
@@ -175,8 +177,11 @@ export function encodePassthrough(
     const value = input.headers[name];
     if (value !== undefined && headers[name] === undefined) headers[name] = value;
   }
-  // The route already parsed the body: re-serialize that (key order kept) only on a rename.
-  const out = sameModel || body === null || typeof body !== 'object' ? rawBody : JSON.stringify({ ...body, model: target.model });
+  // The route already parsed the body: re-serialize that (key order kept) only on a rename, or
+  // where the host needs the body otherwise (host-quirks.ts).
+  const isObject = body !== null && typeof body === 'object' && !Array.isArray(body);
+  const adapted = isObject && adaptsBody(target.options) ? adaptBody(body, target.options) : undefined;
+  const out = adapted ? JSON.stringify({ ...adapted, model: target.model }) : sameModel || !isObject ? rawBody : JSON.stringify({ ...body, model: target.model });
   return {
     method: 'POST',
     path: '/chat/completions',

@@ -12,6 +12,7 @@ import {
   type ErrorKind,
 } from '../../src/canonical/index.ts';
 import type { EncodedError } from '../types.ts';
+import { hostErrorDetail } from './host-errors.ts';
 import { OpenAIChatErrorBodySchema } from './wire.ts';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -108,15 +109,16 @@ export function streamErrorOf(json: unknown, raw: string): ProxyError | undefine
     return errorFromEnvelope(200, json, raw) ?? new ProxyError('upstream', looseMessage(json) ?? 'The upstream stream failed.', { raw });
   }
   if (body['object'] !== 'error') return undefined;
+  const detail = hostErrorDetail(json);
   const code = body['code'];
   const status = typeof code === 'number' && code >= 400 && code <= 599 ? code : undefined;
   const type = typeof body['type'] === 'string' ? body['type'] : undefined;
   const codeText = code != null && code !== '' ? String(code) : undefined;
-  const message = typeof body['message'] === 'string' && body['message'] ? body['message'] : 'The upstream stream failed.';
+  const message = typeof body['message'] === 'string' && body['message'] ? body['message'] : detail?.message ?? 'The upstream stream failed.';
   return new ProxyError(status !== undefined ? kindOfStatus(status) : kindOf(200, type, codeText), message, {
     status,
     code: codeText,
-    param: typeof body['param'] === 'string' ? body['param'] : undefined,
+    param: typeof body['param'] === 'string' ? body['param'] : detail?.param,
     raw,
     upstreamType: type,
   });
@@ -142,6 +144,19 @@ export function decodeError(status: number, body: string, headers: Record<string
   }
   const fromEnvelope = json === undefined ? undefined : errorFromEnvelope(status, json, body, headers);
   if (fromEnvelope) return fromEnvelope;
+  // A compatible host's structured message (Mistral's 422 detail): its detail is the message.
+  const detail = hostErrorDetail(json);
+  if (detail) {
+    return new ProxyError(kindOfStatus(status), detail.message, {
+      status,
+      param: detail.param,
+      code: detail.code,
+      raw: body,
+      retryAfter: retryAfterOf(headers),
+      requestId: header(headers, 'x-request-id'),
+      upstreamType: detail.type,
+    });
+  }
   const text = STATUS_TEXT[status];
   return new ProxyError(kindOfStatus(status), looseMessage(json) ?? `The upstream returned HTTP ${status}${text ? ` ${text}` : ''}.`, {
     status,

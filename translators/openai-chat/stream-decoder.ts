@@ -5,8 +5,11 @@
  * `index` with id/name only on the first fragment; parallel calls; `n>1` choices interleaved by
  * `choices[].index`; refusal and reasoning (`reasoning_content` / `reasoning` /
  * `reasoning_details`) deltas; logprobs; the `choices:[]` usage chunk and `usage:null`;
- * `obfuscation`; Azure's first chunk with empty id/model and no choices; an in-stream
- * `data: {"error":…}` or vLLM's `data: {"object":"error",…}` (an `error` event); `[DONE]`.
+ * `obfuscation`; Azure's first chunk with empty id/model and no choices; Groq's usage in
+ * `x_groq.usage`; a tool call whose `name` comes after its first arguments fragment (some
+ * compatible servers: the call starts once its name is known, or nameless when it ends without
+ * one); an in-stream `data: {"error":…}` or vLLM's `data: {"object":"error",…}` (an `error`
+ * event); `[DONE]`.
  *
  * A frame that is not a chunk (neither a `choices` list nor `usage`) is an `error` event. A
  * stream that ends with neither `[DONE]` nor a `finish_reason` on every choice is incomplete:
@@ -38,8 +41,17 @@ type WireChoice = NonNullable<OpenAIChatChunk['choices']>[number];
 /** Wire index of the deprecated streamed `function_call` (it has none). */
 const FUNCTION_CALL_INDEX = -1;
 
+/** A tool call whose name has not come yet: its fragments wait for it. */
+interface PendingCall {
+  wire: number;
+  /** Its identity, once a fragment carried an id. */
+  identity?: { id: string; signature?: Signature };
+  args: string;
+}
+
 interface ChoiceState {
   open?: BlockKind;
+  pending?: PendingCall;
   reasoningSignature?: Signature;
   /** Wire tool-call index → canonical index. */
   tools: Map<number, number>;
@@ -87,7 +99,8 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
     const choices = chunk.choices ?? [];
     if (!this.started && (chunk.id || choices.length > 0 || chunk.usage)) this.start(chunk, out);
     for (const ch of choices) this.choice(ch, out);
-    if (chunk.usage) out.push({ type: 'usage', usage: decodeUsage(chunk.usage) });
+    const usage = chunk.usage ?? chunk.x_groq?.usage;
+    if (usage) out.push({ type: 'usage', usage: decodeUsage(usage) });
     return out;
   }
 
@@ -161,8 +174,34 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
   }
 
   private closeAll(choice: number, st: ChoiceState, out: StreamEvent[]): void {
+    this.flushPending(choice, st, out);
     this.closeBlock(choice, st, out);
     this.closeTool(choice, st, out);
+  }
+
+  /** A call that never got its name still reaches the caller (nameless), with its arguments. */
+  private flushPending(choice: number, st: ChoiceState, out: StreamEvent[]): void {
+    const p = st.pending;
+    if (!p) return;
+    st.pending = undefined;
+    this.startTool(choice, st, p.wire, p.identity ?? { id: this.ctx.newId('call_') }, '', p.args, out);
+    this.closeTool(choice, st, out);
+  }
+
+  private startTool(
+    choice: number,
+    st: ChoiceState,
+    wireIndex: number,
+    { id, signature }: { id: string; signature?: Signature },
+    name: string,
+    args: string,
+    out: StreamEvent[],
+  ): void {
+    const index = st.tools.size;
+    st.tools.set(wireIndex, index);
+    st.openTool = wireIndex;
+    out.push({ type: 'tool-call-start', choice, index, id, name, ...(signature ? { signature } : {}) });
+    if (args) out.push({ type: 'tool-call-delta', choice, index, argumentsDelta: args });
   }
 
   private open(kind: BlockKind, choice: number, st: ChoiceState, out: StreamEvent[]): void {
@@ -199,27 +238,39 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
     }
   }
 
+  /**
+   * One fragment of a streamed call. `identity` is undefined when the fragment carries no id.
+   * The call starts once its name is known: fragments before it wait (a canonical call starts
+   * with its name, and a caller such as Anthropic's gets no second chance to learn it).
+   */
   private toolCall(
     choice: number,
     st: ChoiceState,
     wireIndex: number,
-    identity: () => { id: string; signature?: Signature },
+    identity: (() => { id: string; signature?: Signature }) | undefined,
     name: string | null | undefined,
     args: string | null | undefined,
     out: StreamEvent[],
   ): void {
-    let index = st.tools.get(wireIndex);
-    if (index === undefined) {
-      this.closeAll(choice, st, out);
-      index = st.tools.size;
-      st.tools.set(wireIndex, index);
-      st.openTool = wireIndex;
-      const { id, signature } = identity();
-      out.push({ type: 'tool-call-start', choice, index, id, name: name ?? '', ...(signature ? { signature } : {}) });
-    } else if (st.openTool !== wireIndex) {
-      return; // a late fragment of a call already ended: OpenAI never interleaves calls
+    const index = st.tools.get(wireIndex);
+    if (index !== undefined) {
+      // A late fragment of a call already ended is dropped: OpenAI never interleaves calls.
+      if (st.openTool === wireIndex && args) out.push({ type: 'tool-call-delta', choice, index, argumentsDelta: args });
+      return;
     }
-    if (args) out.push({ type: 'tool-call-delta', choice, index, argumentsDelta: args });
+    let pending = st.pending?.wire === wireIndex ? st.pending : undefined;
+    if (!pending) {
+      this.closeAll(choice, st, out);
+      pending = { wire: wireIndex, args: '' };
+    }
+    pending.identity ??= identity?.();
+    pending.args += args ?? '';
+    if (!name) {
+      st.pending = pending;
+      return;
+    }
+    st.pending = undefined;
+    this.startTool(choice, st, wireIndex, pending.identity ?? { id: this.ctx.newId('call_') }, name, pending.args, out);
   }
 
   private choice(ch: WireChoice, out: StreamEvent[]): void {
@@ -241,7 +292,7 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
       out.push({ type: 'refusal-delta', choice: idx, text: delta.refusal });
     }
     (delta.tool_calls ?? []).forEach((tc, k) => {
-      this.toolCall(idx, st, tc.index ?? k, () => toolCallIdentity(tc, this.ctx), tc.function?.name, tc.function?.arguments, out);
+      this.toolCall(idx, st, tc.index ?? k, tc.id ? () => toolCallIdentity(tc, this.ctx) : undefined, tc.function?.name, tc.function?.arguments, out);
     });
     const fc = delta.function_call;
     if (fc && (fc.name || st.tools.has(FUNCTION_CALL_INDEX))) {

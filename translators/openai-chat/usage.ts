@@ -1,4 +1,8 @@
-/** Token usage both ways (canonical usage already follows OpenAI's semantics). */
+/**
+ * Token usage both ways (canonical usage already follows OpenAI's semantics), with OpenRouter's
+ * additions: `cost`, and `prompt_tokens_details.cache_write_tokens`
+ * (https://openrouter.ai/docs/use-cases/usage-accounting).
+ */
 import type { Usage } from '../../src/canonical/index.ts';
 import type { OpenAIChatUsage, OpenAIChatWireUsage } from './wire.ts';
 
@@ -12,8 +16,11 @@ export function decodeUsage(u: OpenAIChatUsage): Usage {
   };
   const cached = u.prompt_tokens_details?.cached_tokens ?? u.prompt_cache_hit_tokens;
   if (cached != null) usage.cachedInputTokens = cached;
+  const cacheWrite = u.prompt_tokens_details?.cache_write_tokens;
+  if (cacheWrite != null) usage.cacheWriteTokens = cacheWrite;
   const reasoning = u.completion_tokens_details?.reasoning_tokens;
   if (reasoning != null) usage.reasoningTokens = reasoning;
+  if (u.cost != null) usage.cost = u.cost;
   return usage;
 }
 
@@ -29,5 +36,6 @@ export function encodeUsage(u: Usage): OpenAIChatWireUsage {
       accepted_prediction_tokens: 0,
       rejected_prediction_tokens: 0,
     },
+    ...(u.cost !== undefined ? { cost: u.cost } : {}),
   };
 }

@@ -17,7 +17,12 @@ export const OpenAIChatUsageSchema = v.looseObject({
   completion_tokens: v.nullish(v.number()),
   total_tokens: v.nullish(v.number()),
   prompt_tokens_details: v.nullish(
-    v.looseObject({ cached_tokens: v.nullish(v.number()), audio_tokens: v.nullish(v.number()) }),
+    v.looseObject({
+      cached_tokens: v.nullish(v.number()),
+      audio_tokens: v.nullish(v.number()),
+      /** OpenRouter: input written to the provider's prompt cache. */
+      cache_write_tokens: v.nullish(v.number()),
+    }),
   ),
   completion_tokens_details: v.nullish(
     v.looseObject({
@@ -29,7 +34,12 @@ export const OpenAIChatUsageSchema = v.looseObject({
   ),
   /** DeepSeek's cache counters. */
   prompt_cache_hit_tokens: v.nullish(v.number()),
+  /** OpenRouter: what the call cost, in credits (https://openrouter.ai/docs/use-cases/usage-accounting). */
+  cost: v.nullish(v.number()),
 });
+
+/** Groq puts a stream's usage in `x_groq.usage` of its last chunk (github.com/vercel/ai/issues/1651). */
+const GroqExtraSchema = v.nullish(v.looseObject({ usage: v.nullish(OpenAIChatUsageSchema) }));
 export type OpenAIChatUsage = v.InferOutput<typeof OpenAIChatUsageSchema>;
 
 const WireToolCallSchema = v.looseObject({
@@ -73,6 +83,7 @@ export const OpenAIChatCompletionSchema = v.looseObject({
     }),
   ),
   usage: v.nullish(OpenAIChatUsageSchema),
+  x_groq: GroqExtraSchema,
   system_fingerprint: v.nullish(v.string()),
   service_tier: v.nullish(v.string()),
 });
@@ -107,6 +118,7 @@ export const OpenAIChatChunkSchema = v.looseObject({
     ),
   ),
   usage: v.nullish(OpenAIChatUsageSchema),
+  x_groq: GroqExtraSchema,
   error: v.optional(v.unknown()),
 });
 export type OpenAIChatChunk = v.InferOutput<typeof OpenAIChatChunkSchema>;
@@ -134,6 +146,8 @@ export interface OpenAIChatWireUsage {
     accepted_prediction_tokens: number;
     rejected_prediction_tokens: number;
   };
+  /** OpenRouter's field, where OpenAI SDK users of OpenRouter read it. */
+  cost?: number;
 }
 
 export interface OpenAIChatOutToolCall {

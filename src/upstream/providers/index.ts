@@ -11,7 +11,9 @@ import type { FetchLike } from '../../canonical/index.ts';
 import type { UpstreamHttpRequest, UpstreamOptions } from '../../../translators/types.ts';
 import type { Upstream } from '../../config/load.ts';
 import type { SseChunkParser } from '../../sse/parse.ts';
+import { azureProvider } from './azure.ts';
 import { bedrock } from './bedrock.ts';
+import { compatibleFactories, providerOfHost } from './compatible.ts';
 import { joinUrl } from './url.ts';
 import { vertex } from './vertex.ts';
 
@@ -75,8 +77,10 @@ type Factory = (upstream: Upstream) => Provider;
  * state, such as a cached token).
  */
 const factories: Partial<Record<NonNullable<Upstream['provider']>, Factory>> = {
+  azure: azureProvider,
   bedrock,
   vertex,
+  ...compatibleFactories,
 };
 
 const instances = new WeakMap<Upstream, Provider>();
@@ -84,7 +88,9 @@ const instances = new WeakMap<Upstream, Provider>();
 export function providerOf(upstream: Upstream): Provider {
   let p = instances.get(upstream);
   if (!p) {
-    const make = upstream.provider ? factories[upstream.provider] : undefined;
+    // A plain `openai` upstream on a compatible host's well-known URL gets that host's quirks.
+    const name = upstream.provider ?? (upstream.dialect === 'openai' ? providerOfHost(upstream.baseUrl) : undefined);
+    const make = name ? factories[name] : undefined;
     p = make ? make(upstream) : plain;
     instances.set(upstream, p);
   }
