@@ -76,14 +76,16 @@ function guessMime(url: string, fallback: string): string {
 
 /** A tool result's content → `functionResponse.response` (+ media parts to send beside it). */
 export function toolResponseOf(result: ToolResultPart): { response: Record<string, unknown>; media: GeminiOutPart[] } {
-  let text = '';
+  const texts: string[] = [];
   const media: GeminiOutPart[] = [];
   for (const p of result.content) {
-    if (p.type === 'text') text += p.text;
+    if (p.type === 'text') texts.push(p.text);
     else if (p.type === 'image') media.push(mediaToWire(p.source, 'image/jpeg'));
     else if (p.type === 'audio') media.push(mediaToWire(p.source, 'audio/wav'));
     else if (p.type === 'file') media.push(mediaToWire(p.source, 'application/pdf'));
   }
+  // Several text parts (blocks of one tool result) keep their separation.
+  const text = texts.join('\n');
   let value: unknown = text;
   try {
     value = JSON.parse(text);

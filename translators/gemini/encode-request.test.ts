@@ -365,3 +365,17 @@ describe('countTokens body for Vertex AI', () => {
     expect(direct.model).toBeUndefined();
   });
 });
+
+describe('tool results with several text parts', () => {
+  it('keep their separation in the functionResponse', () => {
+    const req = base({
+      messages: [
+        { role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'run', arguments: '{}' }] },
+        { role: 'user', content: [{ type: 'tool-result', callId: 'c1', name: 'run', content: [{ type: 'text', text: 'line one' }, { type: 'text', text: '```py\nprint(1)\n```' }] }] },
+      ],
+    });
+    const body = JSON.parse(gemini.encodeRequest(req, target(), testContext()).value.body as string);
+    const fr = body.contents.flatMap((c: { parts: Array<{ functionResponse?: { response: { output: string } } }> }) => c.parts).find((p: { functionResponse?: unknown }) => p.functionResponse);
+    expect(fr.functionResponse.response.output).toBe('line one\n```py\nprint(1)\n```');
+  });
+});
