@@ -21,6 +21,13 @@ export interface Tool {
   parameters?: Record<string, unknown>;
   /** OpenAI `strict`. */
   strict?: boolean;
+  /**
+   * A freeform tool (OpenAI Responses `custom`): the model writes its input as raw text, not as
+   * JSON arguments, optionally constrained by a grammar; `parameters` is then absent. Calls to it
+   * are `tool-call` parts marked `custom`. An upstream without freeform tools gets it as a
+   * function taking one string (`lowerCustomTools`, src/canonical/custom-tools.ts).
+   */
+  custom?: { format?: CustomToolFormat };
   cache?: CacheHint;
   /**
    * Fields of the caller's tool definition with no canonical home (Anthropic `defer_loading`,
@@ -28,6 +35,11 @@ export interface Tool {
    */
   extras?: Extras;
 }
+
+/** What a freeform tool's input must look like: any text, or text a grammar accepts. */
+export type CustomToolFormat =
+  | { type: 'text' }
+  | { type: 'grammar'; syntax: 'lark' | 'regex'; definition: string };
 
 /**
  * A built-in / server tool of one dialect (Anthropic computer/bash/text-editor, Gemini

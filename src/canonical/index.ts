@@ -15,3 +15,4 @@ export * from './json.ts';
 export * from './retry-after.ts';
 export * from './base64.ts';
 export * from './logprobs.ts';
+export * from './custom-tools.ts';

@@ -29,6 +29,8 @@ export type StreamEvent =
       index: number;
       id: string;
       name: string;
+      /** A freeform tool's call: its deltas are raw input text, not JSON. */
+      custom?: true;
       signature?: Signature;
     }
   | { type: 'tool-call-delta'; choice?: number; index: number; argumentsDelta: string }
