@@ -16,3 +16,4 @@ export * from './retry-after.ts';
 export * from './base64.ts';
 export * from './logprobs.ts';
 export * from './custom-tools.ts';
+export * from './openai-errors.ts';
