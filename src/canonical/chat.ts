@@ -87,6 +87,12 @@ export interface Extras {
   /** The dialect these fields belong to: replayed only to an upstream speaking it. */
   dialect: DialectId;
   fields: Record<string, unknown>;
+  /**
+   * Fields that tune how the answer is made, not what it means (cache keys, `store`, verbosity):
+   * replayed like `fields` to an upstream of the dialect, and elsewhere reported dropped without
+   * being lossy, so strict mode does not refuse a request for them.
+   */
+  hints?: Record<string, unknown>;
 }
 
 export interface ChatRequest {
