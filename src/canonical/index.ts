@@ -17,3 +17,4 @@ export * from './base64.ts';
 export * from './logprobs.ts';
 export * from './custom-tools.ts';
 export * from './openai-errors.ts';
+export * from './openai-logprobs.ts';
