@@ -119,6 +119,12 @@ export interface ChatUpstream {
   readonly inlineMediaOnly?: boolean;
   /** The upstream can return several choices in one call (else `n > 1` fans out). */
   readonly multipleChoices?: boolean;
+  /**
+   * The upstream takes freeform tools (`Tool.custom`) as they are. Otherwise the flow lowers them
+   * before encoding and raises the calls back after decoding (src/canonical/custom-tools.ts:
+   * `lowerCustomTools`, `raiseCustomToolCalls`, `raiseCustomToolStream`).
+   */
+  readonly customTools?: boolean;
   encodeRequest(
     req: ChatRequest,
     target: UpstreamTarget,
