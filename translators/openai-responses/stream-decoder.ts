@@ -98,6 +98,7 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
   }
 
   private event(e: ResponsesStreamEvent, json: Record<string, unknown>, raw: string, out: StreamEvent[]): void {
+    if (e.type !== 'error' && e.type !== 'response.failed') this.start(e, out);
     switch (e.type) {
       case 'response.created':
       case 'response.in_progress':
