@@ -164,7 +164,7 @@ describe('encodeRequest', () => {
   it('a Responses caller’s own fields are replayed: store, cache key, verbosity, xhigh effort, built-in tool choice', () => {
     const caller = decodeRequest({
       body: {
-        ...fixtureJson('openai-responses', 'codex-reasoning-summaries-apply-patch.request.json'),
+        ...fixtureJson<Record<string, unknown>>('openai-responses', 'codex-reasoning-summaries-apply-patch.request.json'),
         reasoning: { effort: 'xhigh', summary: 'auto' },
         tool_choice: { type: 'web_search' },
         previous_response_id: 'resp_prev',
