@@ -50,7 +50,6 @@ describe('encodeResponse', () => {
       top_logprobs: 0,
       top_p: 1,
       truncation: 'disabled',
-      user: null,
       metadata: {},
     });
   });

@@ -51,7 +51,7 @@ function echo(req: ChatRequest): Wire {
     top_logprobs: req.topLogprobs ?? 0,
     top_p: req.topP ?? 1,
     truncation: fields['truncation'] ?? 'disabled',
-    user: req.user ?? null,
+    ...(req.user !== undefined ? { user: req.user } : {}),
     metadata: req.metadata ?? {},
   };
 }
@@ -71,7 +71,8 @@ export function responseObject(head: ResponseHead, req: ChatRequest, output: Wir
     incomplete_details: end?.status === 'incomplete' ? { reason: end.reason } : null,
     model: head.model,
     output,
-    usage: usage ? encodeUsage(usage) : null,
+    // Omitted until known: the document types `usage` as an object (the service writes null).
+    ...(usage ? { usage: encodeUsage(usage) } : {}),
     ...echo(req),
   };
 }
