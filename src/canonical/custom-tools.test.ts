@@ -1,13 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest, ChatResponse } from './chat.ts';
-import {
-  CustomInputExtractor,
-  customInputOf,
-  lowerCustomTools,
-  raiseCustomToolCalls,
-  raiseCustomToolStream,
-} from './custom-tools.ts';
+import { CustomInputExtractor, customInputOf } from './custom-input.ts';
+import { lowerCustomTools, raiseCustomToolCalls, raiseCustomToolStream } from './custom-tools.ts';
 import type { StreamEvent } from './stream.ts';
 
 /** A patch in the shape Codex's freeform `apply_patch` takes (hand-written). */

@@ -15,6 +15,7 @@ export * from './json.ts';
 export * from './retry-after.ts';
 export * from './base64.ts';
 export * from './logprobs.ts';
+export * from './custom-input.ts';
 export * from './custom-tools.ts';
 export * from './openai-errors.ts';
 export * from './openai-logprobs.ts';

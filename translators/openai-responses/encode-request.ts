@@ -6,6 +6,7 @@
  * `GET /models`.
  */
 import {
+  bearerJsonHeaders,
   cacheControlWarnings,
   extrasFor,
   ProxyError,
@@ -19,11 +20,7 @@ import { encodeInput } from './encode-input.ts';
 import { encodeFormat, encodeReasoning, encodeToolChoice, encodeTools, reasoningOn, type Wire } from './encode-settings.ts';
 
 export function upstreamHeaders(target: UpstreamTarget): Record<string, string> {
-  return {
-    ...target.options.headers,
-    'content-type': 'application/json',
-    ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
-  };
+  return bearerJsonHeaders(target.apiKey, target.options.headers);
 }
 
 const asObject = (v: unknown): Wire => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Wire) : {});
