@@ -14,6 +14,7 @@ import { chatFlow } from './flows/chat.ts';
 import type { FlowDeps } from './flows/context.ts';
 import { countTokensFlow } from './flows/count-tokens.ts';
 import { imageFlow } from './flows/images.ts';
+import { storedFlow, type StoredOp } from './flows/stored.ts';
 import { createModelLister } from './flows/models.ts';
 import { errorReply, jsonReply, type Reply } from './flows/reply.ts';
 import { callerCredential, checkCallerKey } from './http/auth.ts';
@@ -26,9 +27,12 @@ import { RequestScope, randomToken, type LogEntry } from './observe/scope.ts';
 import { createGuardedFetch, type GuardedFetch } from './upstream/guarded-fetch.ts';
 import { HOSTED_PREFIX, findHosted, memoryImageStore, type ImageStore } from './upstream/image-store.ts';
 import { listedModels, routedModel } from './upstream/resolve.ts';
+import type { StateStore } from './upstream/state-store.ts';
 
 /** Image stores for `AppOptions.imageStore`, for runtime entries (Workers: `cacheApiImageStore(caches.default)`). */
 export { cacheApiImageStore, memoryImageStore, type CacheLike, type ImageStore } from './upstream/image-store.ts';
+/** State stores for `AppOptions.stateStore` (Node: memory or Redis; Workers: a KV binding). */
+export { kvStateStore, memoryStateStore, type KvNamespaceLike, type StateStore } from './upstream/state-store.ts';
 
 export interface AppOptions {
   config: Config;
@@ -48,6 +52,11 @@ export interface AppOptions {
    * capped, expiring by `now` (Node); Workers pass `cacheApiImageStore(caches.default)`.
    */
   imageStore?: ImageStore;
+  /**
+   * Where stateful dialects' answers are kept for later references (Responses
+   * `previous_response_id`, `item_reference`). None: such references are a 400.
+   */
+  stateStore?: StateStore;
 }
 
 export interface Proxy {
@@ -73,6 +82,7 @@ export function createProxy(o: AppOptions): Proxy {
     fetch: o.fetch,
     guardedFetch: o.guardedFetch ?? createGuardedFetch({ fetch: o.fetch, allowHosts: config.fetchAllowHosts, resolveHost: o.resolveHost, ...config.mediaFetch }),
     imageStore: o.imageStore ?? memoryImageStore({ now }),
+    stateStore: o.stateStore,
   };
   const metrics = config.metrics ? new Metrics() : undefined;
   const debugLog = config.log.debug ? (o.debugLog ?? ((text: string) => console.error(text))) : undefined;
@@ -82,6 +92,7 @@ export function createProxy(o: AppOptions): Proxy {
   const openai = reg.chatCallers['openai-chat'];
   const anthropic = reg.chatCallers.anthropic;
   const gemini = reg.chatCallers.gemini;
+  const responses = reg.chatCallers['openai-responses'];
   const images = reg.imageCaller;
 
   const readJson = async (req: CallerRequest, scope: RequestScope) => {
@@ -118,6 +129,12 @@ export function createProxy(o: AppOptions): Proxy {
       throw new ProxyError('not-found', `Method '${method}' is not supported for models/${model}.`, { code: 'method_not_found' });
     })(req);
   };
+
+  // Responses kept by id: from the state store, else the caller's own upstream.
+  const storedRoute = (op: StoredOp): Route =>
+    serve(`responses.${op}`, responses.encodeError, async (scope, req, inbound) =>
+      storedFlow(deps, scope, responses, op, callerInput(inbound, null, { id: decodedParam(req.path.split('/')[3] ?? '') }), inbound.credential),
+    );
 
   const imageRoute = (op: 'generate' | 'edit' | 'variation', name: string): Route =>
     serve(`images.${name}`, images.encodeError, async (scope, req, inbound) => {
@@ -172,6 +189,12 @@ export function createProxy(o: AppOptions): Proxy {
     ['POST', '/v1/chat/completions', serve('chat.completions', openai.encodeError, chat(openai))],
     ['POST', '/v1/messages', serve('messages', anthropic.encodeError, chat(anthropic))],
     ['POST', '/v1/messages/count_tokens', serve('messages.count_tokens', anthropic.encodeError, countTokens(anthropic))],
+    ['POST', '/v1/responses', serve('responses', responses.encodeError, chat(responses))],
+    ['POST', '/v1/responses/input_tokens', serve('responses.input_tokens', responses.encodeError, countTokens(responses))],
+    ['GET', '/v1/responses/:id', storedRoute('retrieve')],
+    ['DELETE', '/v1/responses/:id', storedRoute('delete')],
+    ['GET', '/v1/responses/:id/input_items', storedRoute('input_items')],
+    ['POST', '/v1/responses/:id/cancel', storedRoute('cancel')],
     ['POST', '/v1beta/models/:target{.+}', geminiAction],
     ['POST', '/v1/models/:target{.+}', geminiAction],
     ['POST', '/v1/images/generations', imageRoute('generate', 'generations')],
@@ -224,6 +247,7 @@ function listCallerOf(reg: Registry, req: CallerRequest): ChatCaller {
 function pathCallerOf(reg: Registry, req: CallerRequest): ChatCaller {
   if (req.path.startsWith('/v1beta/') || (req.path.startsWith('/v1/models/') && req.path.includes(':'))) return reg.chatCallers.gemini;
   if (req.path.startsWith('/v1/messages')) return reg.chatCallers.anthropic;
+  if (req.path.startsWith('/v1/responses')) return reg.chatCallers['openai-responses'];
   if (req.path === '/v1/models' || req.path.startsWith('/v1/models/')) return listCallerOf(reg, req);
   return reg.chatCallers['openai-chat'];
 }

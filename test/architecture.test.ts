@@ -56,7 +56,7 @@ const ALLOWED: Record<string, string[]> = {
 };
 
 /** Flow plumbing any flow may use; the flows themselves may only call each other's entry points as listed. */
-const FLOW_PLUMBING = new Set(['context.ts', 'plan.ts', 'reply.ts', 'image-calls.ts']);
+const FLOW_PLUMBING = new Set(['context.ts', 'plan.ts', 'reply.ts', 'image-calls.ts', 'state.ts']);
 const FLOW_CALLS: Record<string, string[]> = { 'chat.ts': ['fan-out.ts', 'chat-to-images.ts'] };
 
 describe('architecture', () => {

@@ -7,9 +7,10 @@ import { anthropic } from './anthropic/index.ts';
 import { gemini, geminiImages } from './gemini/index.ts';
 import { openaiChat } from './openai-chat/index.ts';
 import { openaiImages, readImageForm } from './openai-images/index.ts';
+import { openaiResponses } from './openai-responses/index.ts';
 import type { ChatCaller, ChatUpstream, ImageCaller, ImageUpstream } from './types.ts';
 
-export type UpstreamDialect = 'openai' | 'anthropic' | 'gemini';
+export type UpstreamDialect = 'openai' | 'anthropic' | 'gemini' | 'openai-responses';
 
 export interface Registry {
   chatCallers: Record<Exclude<DialectId, 'openai-images'>, ChatCaller>;
@@ -21,12 +22,12 @@ export interface Registry {
 }
 
 export const registry: Registry = {
-  chatCallers: { 'openai-chat': openaiChat, anthropic, gemini },
-  chatUpstreams: { openai: openaiChat, anthropic, gemini },
+  chatCallers: { 'openai-chat': openaiChat, anthropic, gemini, 'openai-responses': openaiResponses },
+  chatUpstreams: { openai: openaiChat, anthropic, gemini, 'openai-responses': openaiResponses },
   imageCaller: openaiImages,
   imageUpstreams: { openai: openaiImages, ...(geminiImages ? { gemini: geminiImages } : {}) },
   readImageForm,
 };
 
 /** Every chat dialect, for suites that run against all of them. */
-export const chatDialects = [openaiChat, anthropic, gemini] as const;
+export const chatDialects = [openaiChat, anthropic, gemini, openaiResponses] as const;

@@ -153,6 +153,38 @@ export interface ChatCaller {
   encodeModelList?(models: ModelInfo[]): unknown;
   /** Token counting route (Anthropic `count_tokens`, Gemini `countTokens`). */
   encodeCountTokensResponse?(inputTokens: number): unknown;
+  /** Server-side state the dialect refers to (Responses `previous_response_id`, `item_reference`). */
+  readonly state?: DialectState;
+}
+
+/** One reference a request makes to state a server kept: a store key, the parameter and id named. */
+export interface StateReference {
+  key: string;
+  param: string;
+  id: string;
+}
+
+/**
+ * Pure rules of a stateful dialect, for the flow to serve toward upstreams that keep no state
+ * (src/flows/state.ts does the I/O). Keys are the dialect's own (`resp:…`, `item:…`).
+ */
+export interface DialectState {
+  /** What the body refers to, and the first field only a stateful upstream serves (`background`…). */
+  references(body: unknown): { refs: StateReference[]; statefulOnly?: string };
+  /** The body with every reference replaced by what the store held (`found` by key). */
+  expand(body: unknown, found: ReadonlyMap<string, string>): unknown;
+  /** Whether the caller asked that this exchange be kept (Responses: `store`, default true). */
+  keeps(body: unknown): boolean;
+  /** The answer object of a stream's terminal frame, or undefined for any other frame. */
+  finalOf(frame: StreamFrame): unknown;
+  /** What to keep of one exchange (the expanded request, the caller-shaped answer): key → value. */
+  record(request: unknown, response: unknown): Array<[key: string, value: string]>;
+  /** The store key of an id a retrieve/delete route names. */
+  keyOf(id: string): string;
+  /** The retrieve, input-items and delete answers from a stored value. */
+  retrieved(stored: string): unknown;
+  inputItems(stored: string, query: Record<string, string>): unknown;
+  deleted(id: string): unknown;
 }
 
 /** The upstream side of a chat dialect: how canonical requests are sent to it. */
@@ -163,6 +195,12 @@ export interface ChatUpstream {
   readonly inlineMediaOnly?: boolean;
   /** The upstream can return several choices in one call (else `n > 1` fans out). */
   readonly multipleChoices?: boolean;
+  /**
+   * The upstream takes freeform tools (`Tool.custom`) as they are. Otherwise the flow lowers them
+   * before encoding and raises the calls back after decoding (src/canonical/custom-tools.ts:
+   * `lowerCustomTools`, `raiseCustomToolCalls`, `raiseCustomToolStream`).
+   */
+  readonly customTools?: boolean;
   encodeRequest(
     req: ChatRequest,
     target: UpstreamTarget,

@@ -5,7 +5,7 @@ import type { CacheHint, Logprobs } from './logprobs.ts';
 import type { Part } from './parts.ts';
 
 /** Dialect ids. An `openai` upstream serves both `openai-chat` and `openai-images`. */
-export type DialectId = 'openai-chat' | 'openai-images' | 'gemini' | 'anthropic';
+export type DialectId = 'openai-chat' | 'openai-images' | 'gemini' | 'anthropic' | 'openai-responses';
 
 export interface Message {
   role: 'user' | 'assistant';
@@ -21,6 +21,13 @@ export interface Tool {
   parameters?: Record<string, unknown>;
   /** OpenAI `strict`. */
   strict?: boolean;
+  /**
+   * A freeform tool (OpenAI Responses `custom`): the model writes its input as raw text, not as
+   * JSON arguments, optionally constrained by a grammar; `parameters` is then absent. Calls to it
+   * are `tool-call` parts marked `custom`. An upstream without freeform tools gets it as a
+   * function taking one string (`lowerCustomTools`, src/canonical/custom-tools.ts).
+   */
+  custom?: { format?: CustomToolFormat };
   cache?: CacheHint;
   /**
    * Fields of the caller's tool definition with no canonical home (Anthropic `defer_loading`,
@@ -28,6 +35,11 @@ export interface Tool {
    */
   extras?: Extras;
 }
+
+/** What a freeform tool's input must look like: any text, or text a grammar accepts. */
+export type CustomToolFormat =
+  | { type: 'text' }
+  | { type: 'grammar'; syntax: 'lark' | 'regex'; definition: string };
 
 /**
  * A built-in / server tool of one dialect (Anthropic computer/bash/text-editor, Gemini
@@ -75,6 +87,12 @@ export interface Extras {
   /** The dialect these fields belong to: replayed only to an upstream speaking it. */
   dialect: DialectId;
   fields: Record<string, unknown>;
+  /**
+   * Fields that tune how the answer is made, not what it means (cache keys, `store`, verbosity):
+   * replayed like `fields` to an upstream of the dialect, and elsewhere reported dropped without
+   * being lossy, so strict mode does not refuse a request for them.
+   */
+  hints?: Record<string, unknown>;
 }
 
 export interface ChatRequest {

@@ -2,8 +2,9 @@
 import type { ChatRequest, DialectId, Tool, Warning } from './chat.ts';
 
 /**
- * The caller-dialect fields to replay to an upstream speaking `target`, plus a `dropped` warning
- * for each field that cannot be replayed because the upstream speaks another dialect.
+ * The caller-dialect fields to replay to an upstream speaking `target` (`fields` and `hints`
+ * together), plus a `dropped` warning for each field that cannot be replayed because the upstream
+ * speaks another dialect (lossy, except for hints).
  */
 export function extrasFor(
   req: Pick<ChatRequest, 'extras'>,
@@ -11,10 +12,13 @@ export function extrasFor(
 ): { fields: Record<string, unknown>; warnings: Warning[] } {
   const extras = req.extras;
   if (!extras) return { fields: {}, warnings: [] };
-  if (extras.dialect === target) return { fields: extras.fields, warnings: [] };
+  if (extras.dialect === target) return { fields: extras.hints ? { ...extras.hints, ...extras.fields } : extras.fields, warnings: [] };
   const warnings: Warning[] = [];
   for (const key of Object.keys(extras.fields)) {
     if (extras.fields[key] !== undefined) warnings.push({ code: 'dropped', path: key, lossy: true });
+  }
+  for (const key of Object.keys(extras.hints ?? {})) {
+    if (extras.hints![key] !== undefined) warnings.push({ code: 'dropped', path: key });
   }
   return { fields: {}, warnings };
 }

@@ -15,3 +15,8 @@ export * from './json.ts';
 export * from './retry-after.ts';
 export * from './base64.ts';
 export * from './logprobs.ts';
+export * from './custom-input.ts';
+export * from './custom-tools.ts';
+export * from './openai-errors.ts';
+export * from './openai-logprobs.ts';
+export * from './openai-host-errors.ts';

@@ -66,8 +66,13 @@ export interface ToolCallPart extends PartHints {
   /** Call id; always set (decoders synthesize one where the wire has none). */
   id: string;
   name: string;
-  /** Arguments as JSON text, exactly as generated (may be invalid JSON). */
+  /**
+   * Arguments as JSON text, exactly as generated (may be invalid JSON); for a `custom` call, the
+   * raw input text.
+   */
   arguments: string;
+  /** A call to a freeform tool (`Tool.custom`): `arguments` is raw text, not JSON. */
+  custom?: true;
   /** Gemini thought signature attached to the functionCall part. */
   signature?: Signature;
 }
@@ -79,6 +84,8 @@ export interface ToolResultPart extends PartHints {
   name?: string;
   content: Part[];
   isError?: boolean;
+  /** The result of a freeform tool's call (OpenAI Responses `custom_tool_call_output`). */
+  custom?: true;
 }
 
 /** Model reasoning: visible thought text, or an opaque redacted block. */

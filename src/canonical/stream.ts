@@ -29,6 +29,8 @@ export type StreamEvent =
       index: number;
       id: string;
       name: string;
+      /** A freeform tool's call: its deltas are raw input text, not JSON. */
+      custom?: true;
       signature?: Signature;
     }
   | { type: 'tool-call-delta'; choice?: number; index: number; argumentsDelta: string }
@@ -64,4 +66,12 @@ export interface SseEvent {
 export interface StreamStep<In, Out> {
   push(input: In): Out[];
   finish(): Out[];
+}
+
+/** Two steps as one: every output of `first` goes through `second`, and both are flushed in order. */
+export function chainSteps<A, B, C>(first: StreamStep<A, B>, second: StreamStep<B, C>): StreamStep<A, C> {
+  return {
+    push: (input) => first.push(input).flatMap((b) => second.push(b)),
+    finish: () => [...first.finish().flatMap((b) => second.push(b)), ...second.finish()],
+  };
 }

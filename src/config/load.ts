@@ -62,6 +62,8 @@ export interface Config {
   strict: boolean;
   /** `upstream/model` addressing is on. */
   upstreamPrefix: boolean;
+  /** The state store: Redis at `url` (resolved), else memory (Node) or a KV binding (Workers). */
+  store: { url?: string; ttlSeconds: number; maxBytes: number };
 }
 
 export class ConfigError extends Error {
@@ -222,6 +224,11 @@ export function parseConfig(source: unknown, env: Env = {}): Config {
     metrics: input.metrics ?? false,
     strict: input.strict ?? false,
     upstreamPrefix: input.upstreamPrefix ?? true,
+    store: {
+      url: input.store?.url === undefined ? undefined : resolveSecret(input.store.url, 'store.url', env),
+      ttlSeconds: input.store?.ttlSeconds ?? 86_400,
+      maxBytes: input.store?.maxBytes ?? 64 * 1024 * 1024,
+    },
   };
 }
 

@@ -27,7 +27,7 @@ export const RetrySchema = v.strictObject({
 });
 
 export const UpstreamSchema = v.strictObject({
-  dialect: v.picklist(['openai', 'anthropic', 'gemini']),
+  dialect: v.picklist(['openai', 'anthropic', 'gemini', 'openai-responses']),
   /** Who hosts it: sets the URL shape, the authentication and the quirks. */
   provider: v.optional(v.picklist(PROVIDERS)),
   /** Optional where the provider has a default (required for a plain upstream and Azure). */
@@ -119,6 +119,20 @@ export const ConfigSchema = v.strictObject({
   strict: v.optional(v.boolean()),
   /** `upstream/model` in a request picks that upstream directly (default true). */
   upstreamPrefix: v.optional(v.boolean()),
+  /**
+   * Where the state of stateful dialects is kept toward upstreams that keep none (Responses
+   * `previous_response_id`, `item_reference`): in memory by default on Node; `url` (a literal or
+   * `env:NAME`, `redis://…`) for Redis shared by several instances. Workers use a KV binding.
+   */
+  store: v.optional(
+    v.strictObject({
+      url: v.optional(v.string()),
+      /** How long an answer stays referable (default 86400: one day). */
+      ttlSeconds: v.optional(positiveInt),
+      /** Memory store cap in characters (default 64 Mi). */
+      maxBytes: v.optional(positiveInt),
+    }),
+  ),
 });
 
 export type ConfigInput = v.InferOutput<typeof ConfigSchema>;

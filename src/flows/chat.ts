@@ -25,10 +25,13 @@ import {
 import { fanOutFlow } from './fan-out.ts';
 import { dryRunReply } from './plan.ts';
 import { jsonReply, proxyHeaders, type Reply } from './reply.ts';
+import { keepingEncoder, resolveState } from './state.ts';
 
-export async function chatFlow(deps: FlowDeps, scope: RequestScope, call: ChatCall): Promise<Reply> {
-  const { caller } = call;
+export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatCall): Promise<Reply> {
+  const { caller } = asked;
   scope.log.caller = caller.id;
+  // References to earlier answers (Responses) resolved from the store, toward a stateless upstream.
+  const { call, keep } = await resolveState(deps, scope, asked);
 
   const decoded = caller.decodeRequest(call.input, scope);
   scope.warn(decoded.warnings);
@@ -70,8 +73,11 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, call: ChatCa
 
   if (req.stream) {
     await assertEventStream(success, scope);
-    return streamReply(deps, scope, call, req, [success], { passthrough: false });
+    const tap = keep && caller.state ? (e: Parameters<typeof keepingEncoder>[0]) => keepingEncoder(e, caller.state!, keep) : undefined;
+    return streamReply(deps, scope, call, req, [success], { passthrough: false, tap });
   }
   const response = await readResponse(success, upstream, req, scope);
-  return jsonReply(scope, caller.encodeResponse(response, req, scope), 200);
+  const answer = caller.encodeResponse(response, req, scope);
+  await keep?.(answer);
+  return jsonReply(scope, answer, 200);
 }

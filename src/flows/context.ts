@@ -3,7 +3,22 @@
  * planned upstream call with its deadline, reading and checking a non-stream upstream body, and
  * turning an upstream stream into the caller's streamed reply through the one pipeline.
  */
-import { MAX_JSON_DEPTH, ProxyError, mayCarrySignatures, nestsDeeperThan, type ChatRequest, type ChatResponse, type FetchLike } from '../canonical/index.ts';
+import {
+  MAX_JSON_DEPTH,
+  ProxyError,
+  chainSteps,
+  lowerCustomTools,
+  mayCarrySignatures,
+  nestsDeeperThan,
+  raiseCustomToolCalls,
+  raiseCustomToolStream,
+  type ChatRequest,
+  type ChatResponse,
+  type FetchLike,
+  type StreamEvent,
+  type StreamFrame,
+  type StreamStep,
+} from '../canonical/index.ts';
 import type { CallerInput, ChatCaller, ChatUpstream } from '../../translators/types.ts';
 import type { Registry } from '../../translators/index.ts';
 import type { Config } from '../config/load.ts';
@@ -16,6 +31,7 @@ import type { GuardedFetch } from '../upstream/guarded-fetch.ts';
 import type { ImageStore } from '../upstream/image-store.ts';
 import { providerOf } from '../upstream/providers/index.ts';
 import type { ResolvedTarget } from '../upstream/resolve.ts';
+import type { StateStore } from '../upstream/state-store.ts';
 import { planCall, upstreamTarget, type PlannedAttempt } from './plan.ts';
 import { proxyHeaders, type Reply } from './reply.ts';
 
@@ -26,6 +42,8 @@ export interface FlowDeps {
   guardedFetch: GuardedFetch;
   /** Where images are hosted for callers that want a URL. */
   imageStore: ImageStore;
+  /** Where stateful dialects' answers are kept (none: references are refused). */
+  stateStore?: StateStore;
 }
 
 export interface ChatCall {
@@ -74,8 +92,10 @@ export function planChat(
     const sameFraming = !req.stream || (framing === 'sse' && !providerOf(t.upstream).streamParser);
     const same = o.allowPassthrough && upstream.id === call.caller.id && sameFraming && !mayCarrySignatures(call.rawBody);
     if (same) return { request: withTargetHeaders(upstream.encodePassthrough(call.input, call.rawBody, target), target.options.headers), warnings: [], passthrough: true };
-    const enc = upstream.encodeRequest(req, target, scope);
-    return { request: withTargetHeaders(enc.value, target.options.headers), warnings: enc.warnings, passthrough: false };
+    // Freeform tools, to an upstream that has none: functions taking one string (raised back on the way out).
+    const lowered = upstream.customTools ? { value: req, warnings: [] } : lowerCustomTools(req);
+    const enc = upstream.encodeRequest(lowered.value, target, scope);
+    return { request: withTargetHeaders(enc.value, target.options.headers), warnings: [...lowered.warnings, ...enc.warnings], passthrough: false };
   });
 }
 
@@ -120,6 +140,7 @@ export function decodeText(
   let response: ChatResponse;
   try {
     response = upstream.decodeResponse(body, req, scope);
+    if (!upstream.customTools) response = raiseCustomToolCalls(response, req);
   } catch (e) {
     if (e instanceof ProxyError) throw e;
     throw new ProxyError('upstream', `Upstream ${name} returned a response of an unexpected shape.`);
@@ -183,16 +204,25 @@ export function streamReply(
   call: ChatCall,
   req: ChatRequest,
   successes: ReadonlyArray<UpstreamSuccess>,
-  o: { passthrough: boolean; headers?: Record<string, string> },
+  o: {
+    passthrough: boolean;
+    headers?: Record<string, string>;
+    /** Wraps the caller's encoder (to watch what the caller gets). */
+    tap?: (encoder: StreamStep<StreamEvent, StreamFrame>) => StreamStep<StreamEvent, StreamFrame>;
+  },
 ): Reply {
   const framing = streamFramingOf(call);
   const maxFrameBytes = deps.config.limits.maxSseBufferBytes;
   const step = streamPipeline({
     scope,
-    decoders: successes.map((s) => chatUpstreamOf(deps, s.attempt.target).createStreamDecoder(req, scope)),
+    decoders: successes.map((s) => {
+      const upstream = chatUpstreamOf(deps, s.attempt.target);
+      const decoder = upstream.createStreamDecoder(req, scope);
+      return upstream.customTools ? decoder : chainSteps(decoder, raiseCustomToolStream(req));
+    }),
     // A host with its own stream framing (Bedrock) hands over SSE events the same way.
     parsers: successes.map((s) => providerOf(s.attempt.target.upstream).streamParser?.(maxFrameBytes)),
-    encoder: call.caller.createStreamEncoder(successes.length > 1 ? { ...req, candidateCount: successes.length } : req, scope),
+    encoder: (o.tap ?? ((e) => e))(call.caller.createStreamEncoder(successes.length > 1 ? { ...req, candidateCount: successes.length } : req, scope)),
     framing,
     passthrough: o.passthrough,
     maxFrameBytes,

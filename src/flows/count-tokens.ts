@@ -2,7 +2,7 @@
  * Token counting (Anthropic `count_tokens`, Gemini `countTokens`): asked of the upstream where it
  * has an endpoint, else estimated and marked as such.
  */
-import { ProxyError, textOf, type ChatRequest, type Part } from '../canonical/index.ts';
+import { ProxyError, lowerCustomTools, textOf, type ChatRequest, type Part } from '../canonical/index.ts';
 import type { CallerInput, ChatCaller } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { resolveModel } from '../upstream/resolve.ts';
@@ -47,7 +47,7 @@ export async function countTokensFlow(
     scope.warn([{ code: 'estimated', path: 'input_tokens' }]);
     return jsonReply(scope, encode(estimateTokens(req)), 200, { 'x-interlingua-token-count': 'estimated' });
   }
-  const attempts = planCall(scope, [first], (t) => ({ request: encodeCountTokens(req, upstreamTarget(t, callerKey, deps.config), scope), warnings: [], passthrough: false }));
+  const attempts = planCall(scope, [first], (t) => ({ request: encodeCountTokens(upstream.customTools ? req : lowerCustomTools(req).value, upstreamTarget(t, callerKey, deps.config), scope), warnings: [], passthrough: false }));
   if (scope.flags.dryRun) return dryRunReply(scope, attempts);
   const success = await callPlanned(deps, scope, attempts, () => upstream.decodeError);
   const text = await readBodyText(success, scope);

@@ -8,7 +8,7 @@ import { lookup } from 'node:dns/promises';
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
-import { createProxy } from '../app.ts';
+import { createProxy, memoryStateStore } from '../app.ts';
 import { ConfigError, configFromEnv, type Config } from '../config/load.ts';
 import { nodeFetch } from './node-client.ts';
 import { createNodeListener } from './node-server.ts';
@@ -59,13 +59,17 @@ export interface StartOptions {
 }
 
 /** Start a server; resolves once it listens. Used by the CLI and by end-to-end tests. */
-export function startNode(o: StartOptions): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+export async function startNode(o: StartOptions): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   const write = o.log ?? stdoutLines();
+  const { url, maxBytes } = o.config.store;
+  // Redis only when configured (its client is loaded then): several instances share one store.
+  const stateStore = url ? (await import('./redis-store.ts')).redisStateStore(url) : memoryStateStore({ maxBytes });
   const proxy = createProxy({
     config: o.config,
     fetch: nodeFetch,
     log: (entry) => write(JSON.stringify(entry)),
     resolveHost: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
+    stateStore,
   });
   const server = http.createServer(createNodeListener(proxy));
   return new Promise((resolve) => {
@@ -73,11 +77,13 @@ export function startNode(o: StartOptions): Promise<{ server: Server; port: numb
       resolve({
         server,
         port: (server.address() as AddressInfo).port,
-        close: () =>
-          new Promise<void>((done) => {
+        close: async () => {
+          await new Promise<void>((done) => {
             server.close(() => done());
             server.closeIdleConnections();
-          }),
+          });
+          if ('close' in stateStore) await (stateStore as { close(): Promise<void> }).close();
+        },
       });
     });
   });

@@ -10,7 +10,7 @@
  * its build step fails on one.
  */
 import type { ExecutionContext } from 'hono';
-import { cacheApiImageStore, createApp, misconfiguredProxy } from '../app.ts';
+import { cacheApiImageStore, createApp, kvStateStore, misconfiguredProxy, type KvNamespaceLike } from '../app.ts';
 import { configFromEnv, type Env } from '../config/load.ts';
 
 type Built = { app: ReturnType<typeof createApp> };
@@ -55,11 +55,17 @@ function build(env: Record<string, unknown>): Built {
       log: (entry) => console.log(JSON.stringify(entry)),
       // Hosted images outlive one isolate: the Cache API of the zone serves them for 60 minutes.
       imageStore: cacheApiImageStore((caches as unknown as { default: Cache }).default),
+      // Responses state (previous_response_id, item_reference) on a bound KV namespace, if any.
+      stateStore: isKv(env['INTERLINGUA_STATE']) ? kvStateStore(env['INTERLINGUA_STATE']) : undefined,
     });
     return { app };
   } catch (e) {
     return broken(publicConfigError(e));
   }
+}
+
+function isKv(x: unknown): x is KvNamespaceLike {
+  return !!x && typeof (x as KvNamespaceLike).get === 'function' && typeof (x as KvNamespaceLike).put === 'function' && typeof (x as KvNamespaceLike).delete === 'function';
 }
 
 /** Every request answered with the config error, in the caller's dialect; said once in the log. */

@@ -20,6 +20,7 @@ const baseUrlOf: Record<string, string> = {
   'openai-chat': 'https://up.example:8443/gw/prefix/v1',
   anthropic: 'https://up.example:8443/gw/prefix',
   gemini: 'https://up.example:8443/gw/prefix',
+  'openai-responses': 'https://up.example:8443/gw/prefix/v1',
 };
 
 const target = (_base: string, model: string): UpstreamTarget => ({ name: 'up', model, apiKey: 'k', options: {} });

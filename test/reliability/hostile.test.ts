@@ -25,6 +25,13 @@ const hostile: Record<string, string[]> = {
     JSON.stringify({ candidates: [{ index: 1_000_000_000, content: { role: 'model', parts: [{ text: 'hi' }] } }] }),
     JSON.stringify({ candidates: [{ index: 3, content: { role: 'model', parts: [{ functionCall: { name: 'f', args: {} } }] }, finishReason: 'STOP' }] }),
   ],
+  'openai-responses': [
+    JSON.stringify({ type: 'response.output_item.added', output_index: 1_000_000_000, item: { type: 'message', id: 'm', role: 'assistant', content: [] } }),
+    JSON.stringify({ type: 'response.output_text.delta', output_index: 1_000_000_000, content_index: 2_000_000_000, delta: 'hi' }),
+    JSON.stringify({ type: 'response.output_item.added', output_index: -7, item: { type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' } }),
+    JSON.stringify({ type: 'response.reasoning_summary_part.added', output_index: 3, summary_index: 1_000_000_000 }),
+    JSON.stringify({ type: 'response.completed', response: { status: 'completed' } }),
+  ],
 };
 
 describe.each(chatDialects.map((d) => [d.id, d] as const))('hostile %s upstream', (_id, up) => {

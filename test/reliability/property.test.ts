@@ -83,12 +83,14 @@ const canonical: fc.Arbitrary<ChatRequest> = fc.record({
   stop: fc.option(fc.array(text, { minLength: 1, maxLength: 4 }), { nil: undefined }),
 });
 
-const baseUrlOf: Record<string, string> = { 'openai-chat': 'https://u.example/v1', anthropic: 'https://u.example', gemini: 'https://u.example' };
+const baseUrlOf: Record<string, string> = { 'openai-chat': 'https://u.example/v1', anthropic: 'https://u.example', gemini: 'https://u.example', 'openai-responses': 'https://u.example/v1' };
 
 describe.each(chatDialects.map((d) => [d.id, d] as const))('random requests survive %s', (_id, d: ChatDialect) => {
   it('encode → decode keeps the meaning', () => {
     fc.assert(
-      fc.property(canonical, (req) => {
+      fc.property(canonical, (generated) => {
+        // The Responses API has no `stop` (reported as dropped; see test/conformance cannotCarry).
+        const req = d.id === 'openai-responses' ? { ...generated, stop: undefined } : generated;
         const target: UpstreamTarget = { name: 'u', model: 'm', apiKey: 'k', options: {} };
         const enc = d.encodeRequest(req, target, testContext()).value;
         const url = new URL(joinUrl(baseUrlOf[d.id]!, enc.path));
@@ -112,6 +114,7 @@ const sseFixtures: Array<[ChatDialect, string, string]> = [
   [chatDialects[1], 'anthropic', 'stream-tool-use.sse'],
   [chatDialects[2], 'gemini', 'vertex-stream-thought-parallel-streamed-args.sse'],
   [chatDialects[2], 'gemini', 'stream-gemini3-tool-call.sse'],
+  [chatDialects[3], 'openai-responses', 'stream-codex-reasoning-summaries-apply-patch.sse'],
 ];
 
 function decode(d: ChatDialect, bytes: Uint8Array, cuts: number[]): StreamEvent[] {

@@ -3,6 +3,8 @@
  * they would be stricter than the vendors and their failures meaningless. Anthropic is left out:
  * the real service omits fields its own OpenAPI document marks required (`container`,
  * `stop_details`, a text block's null `citations`), which is exactly why the proxy writes them.
+ * For the Responses API only the recordings count (hand-written and stitched fixtures are not
+ * the service's word): see translators/openai-responses/__fixtures__/README.md.
  * So are Azure OpenAI's captures: Azure deviates from OpenAI's document (`tool_calls: null`, no
  * `refusal`, `object: ""` on its prompt-filter chunk); the proxy rebuilds those bodies for callers.
  */
@@ -49,5 +51,37 @@ describe('gemini.schema.json accepts the real service', () => {
       const data = JSON.parse(e.data);
       expect(check.problems('error' in data ? 'ErrorResponse' : 'GenerateContentResponse', data)).toEqual([]);
     }
+  });
+});
+
+describe('openai-responses.schema.json accepts the real service', () => {
+  const check = checker('openai-responses');
+  /** The recordings (REC / REC-F in the fixtures README; the message-phases ones were trimmed). */
+  const recorded = new Set([
+    'reasoning-encrypted-function-call.json',
+    'web-search-hosted-tool-annotations.json',
+    'stream-reasoning-encrypted-function-call.sse',
+    'stream-web-search-hosted-tool-annotations.sse',
+    'stream-text-after-tool-results.sse',
+    'stream-error-insufficient-quota.sse',
+    'stream-text-logprobs.sse',
+  ]);
+  const responses = list('openai-responses', (f) => response(f) && recorded.has(f));
+  it.each(responses)('%s', (f) => {
+    expect(check.problems('Response', fixtureJson('openai-responses', f))).toEqual([]);
+  });
+  it.each(list('openai-responses', (f) => f.startsWith('error-') && f.endsWith('.json')))('%s', (f) => {
+    expect(check.problems('ErrorResponse', fixtureJson('openai-responses', f))).toEqual([]);
+  });
+  const streams = list('openai-responses', (f) => f.endsWith('.sse') && recorded.has(f));
+  it.each(streams)('%s', (f) => {
+    const events = fixtureSse('openai-responses', f).map((e) => JSON.parse(e.data) as { type: string });
+    // Only the event types the schema describes (the ones the proxy writes); built-in tool progress is not.
+    const described = events.filter((e) => !/web_search_call|annotation/.test(e.type));
+    expect(described.length).toBeGreaterThan(0);
+    for (const e of described) expect(check.problems('ResponseStreamEvent', e)).toEqual([]);
+  });
+  it('calibrates on every recorded fixture', () => {
+    expect(responses.length + streams.length).toBe(recorded.size);
   });
 });

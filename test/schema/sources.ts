@@ -48,18 +48,28 @@ export interface Sample<T> {
   value: T;
 }
 
+/**
+ * Whether a decoded fixture calls a freeform (custom) tool. Only a caller that declared such
+ * tools (an OpenAI Responses caller) can receive those calls: toward any other caller the
+ * upstream has none to make. So they are left out unless `freeform` is asked for.
+ */
+function callsFreeformTools(value: ChatResponse | StreamEvent[]): boolean {
+  if (Array.isArray(value)) return value.some((e) => e.type === 'tool-call-start' && e.custom);
+  return value.choices.some((c) => c.content.some((p) => p.type === 'tool-call' && p.custom));
+}
+
 /** Every upstream JSON response fixture, decoded by its dialect. */
-export function fixtureResponses(): Sample<ChatResponse>[] {
+export function fixtureResponses(opts: { freeform?: boolean } = {}): Sample<ChatResponse>[] {
   return chatDialects.flatMap((d) =>
     files(d, isResponse).map((f) => {
       const req = requestOf(d, f, false);
       return { name: `${d.id}/${f}`, req, value: d.decodeResponse(fixtureJson(d.id, f), req, testContext()) };
     }),
-  );
+  ).filter((s) => opts.freeform || !callsFreeformTools(s.value));
 }
 
 /** Every upstream SSE fixture, decoded by its dialect into canonical events. */
-export function fixtureStreams(): Sample<StreamEvent[]>[] {
+export function fixtureStreams(opts: { freeform?: boolean } = {}): Sample<StreamEvent[]>[] {
   return chatDialects.flatMap((d) =>
     files(d, (f) => f.endsWith('.sse')).map((f) => {
       const req = requestOf(d, f, true);
@@ -67,7 +77,7 @@ export function fixtureStreams(): Sample<StreamEvent[]>[] {
       const value = [...fixtureSse(d.id, f).flatMap((e) => dec.push(e)), ...dec.finish()];
       return { name: `${d.id}/${f}`, req, value };
     }),
-  );
+  ).filter((s) => opts.freeform || !callsFreeformTools(s.value));
 }
 
 /** Every upstream error fixture, decoded by its dialect (status from the file name). */

@@ -19,7 +19,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
 /** RFC 4648 §4 base64 with padding: what `format: byte` means in Google's and OpenAPI's documents. */
 export const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-export type Vendor = 'openai' | 'anthropic' | 'gemini';
+export type Vendor = 'openai' | 'anthropic' | 'gemini' | 'openai-responses';
 
 export interface Allowance {
   /** The `$defs` entry being checked (`CreateChatCompletionResponse`, `Message`…). */

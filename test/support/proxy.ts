@@ -58,10 +58,16 @@ export const TARGETS: TargetKind[] = (process.env.INTERLINGUA_E2E_TARGETS ?? 'no
  * parsed here), or as the built Worker in workerd (the document as the `INTERLINGUA_CONFIG`
  * binding, `env` as string bindings, workerd's console output as `logs`).
  */
-export async function startProxy(configDoc: unknown, env: Record<string, string> = {}, kind: TargetKind = 'node'): Promise<RunningProxy> {
+export async function startProxy(
+  configDoc: unknown,
+  env: Record<string, string> = {},
+  kind: TargetKind = 'node',
+  /** Workers: bind a KV namespace as the state store (`INTERLINGUA_STATE`). */
+  o: { stateKv?: boolean } = {},
+): Promise<RunningProxy> {
   if (kind === 'worker') {
     const { startWorker } = await import('./worker.ts');
-    const w = await startWorker({ ...env, INTERLINGUA_CONFIG: JSON.stringify(configDoc) });
+    const w = await startWorker({ ...env, INTERLINGUA_CONFIG: JSON.stringify(configDoc) }, o.stateKv ? { kvNamespaces: ['INTERLINGUA_STATE'] } : {});
     return { url: w.url, logs: w.logs, close: w.close };
   }
   const logs: string[] = [];

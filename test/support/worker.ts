@@ -108,7 +108,7 @@ export interface RunningWorker {
  * Serve the built Worker in workerd on 127.0.0.1 with these string bindings (vars/secrets), as
  * `wrangler dev` or Cloudflare would hand them to it.
  */
-export async function startWorker(bindings: Record<string, string>): Promise<RunningWorker> {
+export async function startWorker(bindings: Record<string, string>, o: { kvNamespaces?: string[] } = {}): Promise<RunningWorker> {
   const scriptPath = await workerBundle();
   // Miniflare keeps workerd's config and sockets in os.tmpdir(): inside the project, as wrangler.
   process.env.TMPDIR = join(ROOT, '.tmp');
@@ -119,6 +119,7 @@ export async function startWorker(bindings: Record<string, string>): Promise<Run
     scriptPath,
     ...wranglerCompat(),
     bindings,
+    ...(o.kvNamespaces ? { kvNamespaces: o.kvNamespaces } : {}),
     host: '127.0.0.1',
     port: 0,
     cf: false,

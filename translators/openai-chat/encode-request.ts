@@ -1,5 +1,6 @@
 /** Upstream side: canonical `ChatRequest` → a Chat Completions HTTP request. */
 import {
+  bearerJsonHeaders,
   assertNever,
   cacheControlWarnings,
   extrasFor,
@@ -17,11 +18,7 @@ import { adaptBody, adaptsBody } from './host-quirks.ts';
 
 
 export function upstreamHeaders(target: UpstreamTarget): Record<string, string> {
-  return {
-    ...target.options.headers,
-    'content-type': 'application/json',
-    ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
-  };
+  return bearerJsonHeaders(target.apiKey, target.options.headers);
 }
 
 function encodeToolChoice(choice: ToolChoice, warnings: Warning[]): unknown {

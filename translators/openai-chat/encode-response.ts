@@ -21,9 +21,14 @@ export function completionId(id: string | undefined, ctx: TranslateContext): str
   return id.startsWith('chatcmpl-') ? id : `chatcmpl-${id}`;
 }
 
-/** Only OpenAI-shaped citations (`url_citation`) are annotations; others have no place here. */
+/**
+ * Only Chat-shaped citations (`{type:'url_citation', url_citation:{…}}`) are annotations; others
+ * (Anthropic's, the Responses API's flat `url_citation`) have no place here.
+ */
 function isAnnotation(x: unknown): boolean {
-  return !!x && typeof x === 'object' && (x as Record<string, unknown>)['type'] === 'url_citation';
+  if (!x || typeof x !== 'object') return false;
+  const a = x as Record<string, unknown>;
+  return a['type'] === 'url_citation' && !!a['url_citation'] && typeof a['url_citation'] === 'object';
 }
 
 export function encodeToolCall(p: ToolCallPart): OpenAIChatOutToolCall {

@@ -123,16 +123,6 @@ export const OpenAIChatChunkSchema = v.looseObject({
 });
 export type OpenAIChatChunk = v.InferOutput<typeof OpenAIChatChunkSchema>;
 
-export const OpenAIChatErrorBodySchema = v.looseObject({
-  error: v.looseObject({
-    message: v.nullish(v.string()),
-    type: v.nullish(v.string()),
-    param: v.nullish(v.string()),
-    code: v.nullish(v.union([v.string(), v.number()])),
-  }),
-});
-export type OpenAIChatErrorBody = v.InferOutput<typeof OpenAIChatErrorBodySchema>;
-
 // ---- outgoing shapes (what this dialect writes) -----------------------------------------
 
 export interface OpenAIChatWireUsage {

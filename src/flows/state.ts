@@ -1,0 +1,103 @@
+/**
+ * Serving a stateful dialect's references toward an upstream that keeps no state: before the
+ * request is decoded, what it refers to (`previous_response_id`, `item_reference`) is read from
+ * the state store and put in its place; after it is answered, what later requests may refer to
+ * is kept. The rules are the dialect's (`ChatCaller.state`, pure); the store is the runtime's
+ * (memory, Redis or Workers KV). Toward an upstream of the caller's own dialect nothing happens
+ * here: the request passes through and the upstream keeps its own state.
+ */
+import { ProxyError, type StreamEvent, type StreamFrame, type StreamStep } from '../canonical/index.ts';
+import type { DialectState } from '../../translators/types.ts';
+import type { RequestScope } from '../observe/scope.ts';
+import { resolveModel } from '../upstream/resolve.ts';
+import type { StateStore } from '../upstream/state-store.ts';
+import { chatUpstreamOf, type ChatCall, type FlowDeps } from './context.ts';
+
+/** A request with its references resolved, and how to keep its answer (when it is to be kept). */
+export interface StatefulCall {
+  call: ChatCall;
+  keep?: (answer: unknown) => Promise<void>;
+}
+
+function noStore(param: string, id: string): ProxyError {
+  return new ProxyError(
+    'invalid-request',
+    `'${param}' ('${id}') cannot be resolved: this deployment keeps no state (configure "store", or bind a KV namespace as INTERLINGUA_STATE on Workers), so send the whole conversation instead.`,
+    { param, code: 'state_unavailable' },
+  );
+}
+
+function notFound(param: string, id: string): ProxyError {
+  const what = param === 'previous_response_id' ? 'Previous response' : 'Item';
+  return new ProxyError('invalid-request', `${what} with id '${id}' not found (it expired, was deleted, or was answered by another deployment).`, {
+    param,
+    code: param === 'previous_response_id' ? 'previous_response_not_found' : 'item_not_found',
+  });
+}
+
+/** Resolve what `call` refers to; the answer's keeper when the caller asked it kept. */
+export async function resolveState(deps: FlowDeps, scope: RequestScope, call: ChatCall): Promise<StatefulCall> {
+  const state = call.caller.state;
+  const body = call.input.body;
+  const model = (body as { model?: unknown } | null)?.model;
+  if (!state || typeof model !== 'string') return { call };
+  const first = resolveModel(deps.config, model).targets[0];
+  // The upstream speaks the caller's dialect: it keeps (or refuses) the state itself.
+  if (!first || chatUpstreamOf(deps, first).id === call.caller.id) return { call };
+
+  const { refs, statefulOnly } = state.references(body);
+  if (statefulOnly) {
+    throw new ProxyError('invalid-request', `'${statefulOnly}' needs an upstream that keeps state; upstream '${first.upstream.name}' (${first.upstream.dialect}) does not.`, {
+      param: statefulOnly,
+      code: 'unsupported_parameter',
+    });
+  }
+  const store = deps.stateStore;
+  const keep = store && state.keeps(body) ? keeper(store, state, deps.config.store.ttlSeconds, scope) : undefined;
+  if (refs.length === 0) return { call, keep: keep && ((answer) => keep(body, answer)) };
+  if (!store) throw noStore(refs[0]!.param, refs[0]!.id);
+
+  const found = new Map<string, string>();
+  for (const ref of refs) {
+    if (found.has(ref.key)) continue;
+    const value = await store.get(ref.key);
+    if (value === undefined) throw notFound(ref.param, ref.id);
+    found.set(ref.key, value);
+  }
+  let expanded: unknown;
+  try {
+    expanded = state.expand(body, found);
+  } catch {
+    throw notFound(refs[0]!.param, refs[0]!.id);
+  }
+  scope.dump?.('state: references resolved', { refs: refs.map((r) => r.id) });
+  const resolved: ChatCall = { ...call, input: { ...call.input, body: expanded }, rawBody: JSON.stringify(expanded) };
+  return { call: resolved, keep: keep && ((answer) => keep(expanded, answer)) };
+}
+
+/** Keep one exchange; a store that fails costs the later reference, never this answer. */
+function keeper(store: StateStore, state: DialectState, ttlSeconds: number, scope: RequestScope) {
+  return async (request: unknown, answer: unknown): Promise<void> => {
+    try {
+      await Promise.all(state.record(request, answer).map(([key, value]) => store.put(key, value, ttlSeconds)));
+    } catch (e) {
+      scope.dump?.('state: not kept', { error: (e as Error)?.message ?? String(e) });
+    }
+  };
+}
+
+/** The caller's stream encoder, keeping the answer its terminal frame carries. */
+export function keepingEncoder(
+  encoder: StreamStep<StreamEvent, StreamFrame>,
+  state: DialectState,
+  keep: (answer: unknown) => Promise<void>,
+): StreamStep<StreamEvent, StreamFrame> {
+  const tap = (frames: StreamFrame[]) => {
+    for (const f of frames) {
+      const answer = state.finalOf(f);
+      if (answer !== undefined) void keep(answer);
+    }
+    return frames;
+  };
+  return { push: (e) => tap(encoder.push(e)), finish: () => tap(encoder.finish()) };
+}

@@ -1,0 +1,56 @@
+/**
+ * The routes that name a kept answer by id (Responses `GET`/`DELETE /v1/responses/{id}`,
+ * `…/input_items`, `POST …/cancel`): served from the state store when this proxy answered it
+ * (toward an upstream that keeps no state), else passed through to the configured upstream of the
+ * caller's own dialect, which keeps its own (the first one in the config, when there are several).
+ */
+import { ProxyError } from '../canonical/index.ts';
+import type { CallerInput, ChatCaller } from '../../translators/types.ts';
+import type { RequestScope } from '../observe/scope.ts';
+import { callPlanned, chatUpstreamOf, readBodyText, type FlowDeps } from './context.ts';
+import { dryRunReply, planCall, upstreamTarget } from './plan.ts';
+import { jsonReply, proxyHeaders, type Reply } from './reply.ts';
+
+export type StoredOp = 'retrieve' | 'input_items' | 'delete' | 'cancel';
+
+export async function storedFlow(
+  deps: FlowDeps,
+  scope: RequestScope,
+  caller: ChatCaller,
+  op: StoredOp,
+  input: CallerInput,
+  callerKey: string | undefined,
+): Promise<Reply> {
+  scope.log.caller = caller.id;
+  const state = caller.state;
+  const id = input.params.id ?? '';
+  const key = state?.keyOf(id);
+  const stored = key !== undefined && deps.stateStore ? await deps.stateStore.get(key) : undefined;
+  if (state && key !== undefined && stored !== undefined) {
+    switch (op) {
+      case 'retrieve':
+        return jsonReply(scope, state.retrieved(stored));
+      case 'input_items':
+        return jsonReply(scope, state.inputItems(stored, input.query));
+      case 'delete':
+        await deps.stateStore!.delete(key);
+        return jsonReply(scope, state.deleted(id));
+      case 'cancel':
+        throw new ProxyError('invalid-request', 'Only responses created with background mode can be cancelled.', { param: 'response_id', code: 'invalid_request' });
+    }
+  }
+
+  const own = Object.values(deps.config.upstreams).find((u) => deps.registry.chatUpstreams[u.dialect].id === caller.id);
+  if (!own) throw new ProxyError('not-found', `Response with id '${id}' not found.`, { param: 'response_id', code: 'not_found' });
+  const upstream = chatUpstreamOf(deps, { upstream: own, model: '' });
+  const attempts = planCall(scope, [{ upstream: own, model: '' }], (t) => ({
+    request: upstream.encodePassthrough({ ...input, params: { ...input.params, method: op } }, '', upstreamTarget(t, callerKey, deps.config)),
+    warnings: [],
+    passthrough: true,
+  }));
+  if (scope.flags.dryRun) return dryRunReply(scope, attempts);
+  const success = await callPlanned(deps, scope, attempts, () => upstream.decodeError);
+  const text = await readBodyText(success, scope);
+  const type = success.res.headers.get('content-type') ?? 'application/json';
+  return { status: success.res.status, headers: proxyHeaders(scope, { 'content-type': type }), body: text };
+}

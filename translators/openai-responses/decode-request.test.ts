@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { ProxyError } from '../../src/canonical/index.ts';
+import { fixtureJson } from '../../test/support/fixtures.ts';
+import { decodeRequest, responsesExtras } from './decode-request.ts';
+
+const decode = (body: unknown) => decodeRequest({ body, headers: {}, params: {}, query: {} });
+const base = { model: 'gpt-5.1-codex', input: 'hi' };
+
+function fails(body: unknown): ProxyError {
+  try {
+    decode(body);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ProxyError);
+    return e as ProxyError;
+  }
+  throw new Error('expected a 400');
+}
+
+describe('decodeRequest: what Codex sends', () => {
+  const { value: req, warnings } = decode(fixtureJson('openai-responses', 'codex-reasoning-summaries-apply-patch.request.json'));
+
+  it('instructions and the leading developer message make the system prompt; user messages stay apart', () => {
+    expect(req.system.map((p) => p.type === 'text' && p.text)).toEqual([
+      'You are a coding agent running in a terminal. Keep going until the task is done.',
+      '<permissions instructions>Sandbox: workspace-write. Approval: on-request.</permissions instructions>',
+    ]);
+    expect(req.messages.map((m) => [m.role, m.content.map((p) => p.type)])).toEqual([
+      ['user', ['text']],
+      ['user', ['text']],
+      ['assistant', ['reasoning', 'tool-call']],
+      ['user', ['tool-result']],
+      ['assistant', ['tool-call']],
+      ['user', ['tool-result']],
+      ['assistant', ['text']],
+    ]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('reasoning keeps its encrypted content as an OpenAI signature; calls and outputs link by call_id', () => {
+    const [reasoning, call] = req.messages[2]!.content;
+    expect(reasoning).toEqual({
+      type: 'reasoning',
+      text: '**Looking around**\n\nListing the sources first.',
+      signature: { origin: 'openai', value: 'gAAAAABpHANDwrittenEarlierReasoning-not-a-real-value==' },
+    });
+    expect(call).toEqual({ type: 'tool-call', id: 'call_hand_ls', name: 'shell', arguments: '{"command":["bash","-lc","ls src"],"workdir":"/home/dev/app"}' });
+    expect(req.messages[3]!.content[0]).toEqual({ type: 'tool-result', callId: 'call_hand_ls', content: [{ type: 'text', text: 'greet.ts\nindex.ts\n' }] });
+    expect(req.messages[4]!.content[0]).toMatchObject({ type: 'tool-call', id: 'call_hand_old_patch', name: 'apply_patch', custom: true, arguments: expect.stringContaining('*** Add File: NOTES.md') });
+    expect(req.messages[5]!.content[0]).toMatchObject({ type: 'tool-result', callId: 'call_hand_old_patch', custom: true });
+  });
+
+  it('tools: a function, a freeform tool with its grammar, web_search as a built-in', () => {
+    expect(req.tools!.map((t) => t.name)).toEqual(['shell', 'apply_patch']);
+    expect(req.tools![0]).toMatchObject({ strict: false, parameters: { type: 'object' } });
+    expect(req.tools![1]!.custom).toEqual({ format: { type: 'grammar', syntax: 'lark', definition: expect.stringContaining('*** Begin Patch') } });
+    expect(req.nativeTools).toEqual([{ dialect: 'openai-responses', definition: { type: 'web_search' } }]);
+    expect(req.toolChoice).toEqual({ type: 'auto' });
+    expect(req.parallelToolCalls).toBe(false);
+  });
+
+  it('settings: reasoning, stream; store, cache key and verbosity as hints; encrypted reasoning noted', () => {
+    expect(req.reasoning).toEqual({ effort: 'medium', includeThoughts: true });
+    expect(req.stream).toBe(true);
+    expect(req.streamUsage).toBe(true);
+    const extras = responsesExtras(req)!;
+    expect(extras.fields).toEqual({});
+    expect(extras.hints).toEqual({ store: false, prompt_cache_key: '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b', text: { verbosity: 'low' } });
+    expect(extras.encryptedReasoning).toBe(true);
+  });
+});
+
+describe('decodeRequest: content parts', () => {
+  it('images by URL and data URL, a PDF as a data URL', () => {
+    const { value } = decode(fixtureJson('openai-responses', 'image-file-input.request.json'));
+    const parts = value.messages[0]!.content;
+    expect(parts[1]).toEqual({ type: 'image', source: { type: 'url', url: 'https://example.com/photo.jpg' }, detail: 'high' });
+    expect(parts[2]).toMatchObject({ type: 'image', source: { type: 'base64', mediaType: 'image/png' }, detail: 'auto' });
+    expect(parts[3]).toMatchObject({ type: 'file', filename: 'note.pdf', source: { type: 'base64', mediaType: 'application/pdf' } });
+    expect(value.maxOutputTokens).toBe(300);
+  });
+
+  it('a string input is one user message; assistant history with output_text and refusal', () => {
+    expect(decode(base).value.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'hi' }] }]);
+    const { value } = decode({ model: 'm', input: [{ role: 'user', content: 'q' }, { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'a' }, { type: 'refusal', refusal: 'no' }] }] });
+    expect(value.messages[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'refusal', text: 'no' }] });
+  });
+
+  it('a developer message in mid-conversation moves to the system prompt, reported', () => {
+    const { value, warnings } = decode({ model: 'm', input: [{ role: 'user', content: 'q' }, { role: 'developer', content: 'be brief' }] });
+    expect(value.system).toEqual([{ type: 'text', text: 'be brief' }]);
+    expect(warnings).toEqual([{ code: 'approximated', path: 'input[1]', detail: 'developer message moved into the system prompt' }]);
+  });
+
+  it('items of built-in tools are dropped and reported', () => {
+    const { warnings } = decode({ model: 'm', input: [{ role: 'user', content: 'q' }, { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'x' } }] });
+    expect(warnings).toEqual([{ code: 'dropped', path: 'input[1]', detail: 'web_search_call', lossy: true }]);
+  });
+});
+
+describe('decodeRequest: clear 400s naming the parameter', () => {
+  it.each([
+    [{ model: 'm', input: [{ role: 'user', content: 'q' }, { type: 'item_reference', id: 'msg_1' }] }, 'input[1]', /item references/],
+    [{ model: 'm', input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-1' }] }] }, 'input[0].content[0].file_id', /file id/],
+    [{ model: 'm', input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'file-1' }] }] }, 'input[0].content[0].file_id', /file id/],
+    [{ input: 'hi' }, 'model', /Missing required parameter: 'model'/],
+    [{ ...base, temperature: 3 }, 'temperature', /temperature/],
+    [{ ...base, reasoning: { effort: 'extreme' } }, 'reasoning.effort', /reasoning\.effort/],
+    [{ model: 'm', input: [{ role: 'robot', content: 'x' }] }, 'input[0].role', /input\[0\]\.role/],
+    [{ model: 'm', input: [{ type: 'function_call', name: 'f', arguments: '{}' }] }, 'input[0].call_id', /Missing required parameter/],
+    [{ ...base, tools: [{ type: 'custom', name: 'x', format: { type: 'grammar', syntax: 'peg', definition: 'a' } }] }, 'tools[0].format.syntax', /syntax/],
+  ])('%j → %s', (body, param, message) => {
+    const e = fails(body);
+    expect(e.kind).toBe('invalid-request');
+    expect(e.param).toBe(param);
+    expect(e.message).toMatch(message);
+  });
+});
+
+describe('decodeRequest: tool choice, reasoning, text, include', () => {
+  const tools = [{ type: 'function', name: 'f', parameters: {} }, { type: 'custom', name: 'patch' }];
+
+  it('named function and custom tools, allowed_tools, and a built-in choice kept for this dialect', () => {
+    expect(decode({ ...base, tools, tool_choice: { type: 'custom', name: 'patch' } }).value.toolChoice).toEqual({ type: 'tool', name: 'patch' });
+    expect(decode({ ...base, tools, tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'f' }] } }).value.toolChoice).toEqual({ type: 'allowed', mode: 'required', names: ['f'] });
+    const hosted = decode({ ...base, tools: [...tools, { type: 'web_search_preview' }], tool_choice: { type: 'web_search_preview' } }).value;
+    expect(hosted.toolChoice).toBeUndefined();
+    expect(hosted.extras?.fields['tool_choice']).toEqual({ type: 'web_search_preview' });
+  });
+
+  it('effort none turns reasoning off; xhigh is approximated and kept as a hint', () => {
+    expect(decode({ ...base, reasoning: { effort: 'none' } }).value.reasoning).toEqual({ enabled: false });
+    const { value, warnings } = decode({ ...base, reasoning: { effort: 'xhigh', summary: 'detailed' } });
+    expect(value.reasoning).toEqual({ effort: 'high', includeThoughts: true });
+    expect(warnings).toEqual([{ code: 'approximated', path: 'reasoning.effort', detail: 'xhigh→high' }]);
+    expect(value.extras?.hints?.['reasoning']).toEqual({ effort: 'xhigh', summary: 'detailed' });
+  });
+
+  it('text formats, logprobs through include, user and metadata, stateful fields as extras', () => {
+    const { value } = decode({
+      ...base,
+      text: { format: { type: 'json_schema', name: 'out', schema: { type: 'object' }, strict: true } },
+      include: ['message.output_text.logprobs', 'file_search_call.results'],
+      top_logprobs: 3,
+      safety_identifier: 'user-7',
+      metadata: { a: 'b' },
+      previous_response_id: 'resp_1',
+      background: true,
+    });
+    expect(value.responseFormat).toEqual({ type: 'json-schema', name: 'out', schema: { type: 'object' }, strict: true });
+    expect(value.logprobs).toBe(true);
+    expect(value.topLogprobs).toBe(3);
+    expect(value.user).toBe('user-7');
+    expect(value.metadata).toEqual({ a: 'b' });
+    expect(value.extras).toEqual({ dialect: 'openai-responses', fields: { previous_response_id: 'resp_1', background: true }, hints: { include: ['file_search_call.results'] } });
+    expect(decode({ ...base, text: { format: { type: 'json_object' } } }).value.responseFormat).toEqual({ type: 'json' });
+  });
+});

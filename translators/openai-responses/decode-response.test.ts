@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { ProxyError, type ChatRequest } from '../../src/canonical/index.ts';
+import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
+import { decodeResponse } from './decode-response.ts';
+
+const req: ChatRequest = { model: 'caller', system: [], messages: [], stream: false };
+const decode = (name: string) => decodeResponse(fixtureJson('openai-responses', name), req, testContext());
+
+describe('decodeResponse', () => {
+  it('reasoning (summary + encrypted content as an OpenAI signature), then the answer; usage with reasoning tokens', () => {
+    const res = decode('reasoning-encrypted-function-call.json');
+    const body = fixtureJson('openai-responses', 'reasoning-encrypted-function-call.json');
+    expect(res.id).toBe(body.id);
+    expect(res.model).toBe('gpt-5-mini-2025-08-07');
+    expect(res.created).toBe(body.created_at);
+    const [reasoning, text] = res.choices[0]!.content;
+    expect(reasoning).toEqual({ type: 'reasoning', text: body.output[0].summary[0].text, signature: { origin: 'openai', value: body.output[0].encrypted_content } });
+    expect(text).toMatchObject({ type: 'text' });
+    expect(res.choices[0]!.finishReason).toEqual({ unified: 'stop', raw: 'completed' });
+    expect(res.usage).toEqual({ inputTokens: 865, outputTokens: 163, totalTokens: 1028, cachedInputTokens: 0, reasoningTokens: 128 });
+  });
+
+  it('a freeform tool call keeps its raw input and ends as tool calls', () => {
+    const res = decode('custom-tool-call.json');
+    expect(res.choices[0]!.content).toEqual([{ type: 'tool-call', id: 'call_custom_sql_001', name: 'write_sql', arguments: 'SELECT * FROM users WHERE age > 25', custom: true }]);
+    expect(res.choices[0]!.finishReason).toEqual({ unified: 'tool-calls', raw: 'completed' });
+  });
+
+  it('the Codex turn: two summaries joined, text, freeform patch', () => {
+    const res = decode('codex-reasoning-summaries-apply-patch.json');
+    expect(res.choices[0]!.content.map((p) => p.type)).toEqual(['reasoning', 'text', 'tool-call']);
+    expect((res.choices[0]!.content[0] as { text: string }).text).toBe('**Locating the greeting**\n\nThe function lives in src/greet.ts.\n\n**Editing it**\n\nA one-line patch is enough.');
+    expect(res.usage).toMatchObject({ cachedInputTokens: 4864, reasoningTokens: 192 });
+  });
+
+  it('built-in tool items are kept, with their place, for a Responses caller; annotations as citations', () => {
+    const res = decode('web-search-hosted-tool-annotations.json');
+    const choice = res.choices[0]!;
+    const hosted = choice.extras?.fields['hosted'] as Array<{ at: number; item: { type: string } }>;
+    expect(choice.extras?.dialect).toBe('openai-responses');
+    expect(hosted.map((h) => [h.at, h.item.type])).toEqual([
+      [1, 'web_search_call'],
+      [2, 'web_search_call'],
+      [3, 'web_search_call'],
+    ]);
+    const text = choice.content.find((p) => p.type === 'text')!;
+    expect(text.citations?.length).toBeGreaterThan(0);
+    expect(text.citations![0]).toMatchObject({ type: 'url_citation', url: expect.any(String) });
+  });
+
+  it('incomplete answers and refusals', () => {
+    expect(decode('incomplete-max-output-tokens.json').choices[0]!.finishReason).toEqual({ unified: 'length', raw: 'max_output_tokens' });
+    const refusal = decode('refusal.json').choices[0]!;
+    expect(refusal.content).toEqual([{ type: 'refusal', text: "I'm sorry, but I can't help with that." }]);
+    expect(refusal.finishReason).toEqual({ unified: 'refusal', raw: 'completed' });
+  });
+
+  it('a failed Response is its error; a body of another shape is an upstream error', () => {
+    const failed = { object: 'response', id: 'r', status: 'failed', output: [], error: { code: 'rate_limit_exceeded', message: 'Slow down. Please try again in 20ms.' } };
+    expect(() => decodeResponse(failed, req, testContext())).toThrow(ProxyError);
+    try {
+      decodeResponse(failed, req, testContext());
+    } catch (e) {
+      expect(e).toMatchObject({ kind: 'rate-limit', code: 'rate_limit_exceeded', retryAfter: 0.02 });
+    }
+    for (const bad of [{ object: 'chat.completion', choices: [] }, { object: 'response' }, [], null]) {
+      expect(() => decodeResponse(bad, req, testContext())).toThrow(expect.objectContaining({ kind: 'upstream' }));
+    }
+  });
+
+  it('phased messages (commentary, final answer) are both kept as text', () => {
+    const res = decode('message-phases.json');
+    expect(res.choices[0]!.content.filter((p) => p.type === 'text')).toHaveLength(2);
+  });
+});

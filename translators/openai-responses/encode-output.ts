@@ -1,0 +1,129 @@
+/**
+ * Caller side: output items as the Responses API writes them, for the JSON response and the
+ * stream alike (the stream's `output_item.done` carries the same complete item).
+ *
+ * Signatures ride in what a Responses caller echoes unchanged: a reasoning item's
+ * `encrypted_content` (OpenAI's own value as it is, another vendor's wrapped by `encodeSignature`
+ * so it is only replayed to its issuer), and a tool call's `call_id` (a Gemini signature of the
+ * call, `encodeToolCallId`). A Gemini signature on answer text becomes an empty reasoning item
+ * after the message. Encrypted content is only written when the caller's `include` asked for it.
+ */
+import {
+  encodeSignature,
+  encodeToolCallId,
+  type ChatRequest,
+  type Part,
+  type ReasoningPart,
+  type Signature,
+  type TokenLogprob,
+} from '../../src/canonical/index.ts';
+import type { TranslateContext } from '../types.ts';
+import { responsesExtras } from './decode-request.ts';
+import type { HostedItem } from './decode-response.ts';
+import type { Wire } from './encode-settings.ts';
+import { encodeLogprobs } from './logprobs.ts';
+
+export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
+
+/** What the caller's request says about how output items are written. */
+export interface OutputOptions {
+  /** Reasoning summaries requested (`reasoning.summary`). */
+  summaries: boolean;
+  /** `include: ["reasoning.encrypted_content"]`. */
+  encrypted: boolean;
+  /** `include: ["message.output_text.logprobs"]`. */
+  logprobs: boolean;
+}
+
+export function outputOptions(req: ChatRequest): OutputOptions {
+  return { summaries: req.reasoning?.includeThoughts === true, encrypted: responsesExtras(req)?.encryptedReasoning === true, logprobs: req.logprobs === true };
+}
+
+/** The value a caller echoes back for a signature: OpenAI's raw, any other vendor's wrapped. */
+export function encryptedOf(sig: Signature): string {
+  return sig.origin === 'openai' ? sig.value : encodeSignature(sig);
+}
+
+const ANNOTATION_TYPES = new Set(['file_citation', 'url_citation', 'container_file_citation', 'file_path']);
+
+/** Citations that are Responses annotations (another dialect's have no place here). */
+export function annotationsOf(citations: readonly unknown[] | undefined): unknown[] {
+  return (citations ?? []).filter((c) => {
+    if (!c || typeof c !== 'object') return false;
+    const a = c as Record<string, unknown>;
+    return typeof a['type'] === 'string' && ANNOTATION_TYPES.has(a['type']) && (a['type'] !== 'url_citation' || typeof a['url'] === 'string');
+  });
+}
+
+export function outputText(text: string, annotations: unknown[], logprobs: readonly TokenLogprob[]): Wire {
+  return { type: 'output_text', annotations, logprobs: encodeLogprobs(logprobs), text };
+}
+
+export function messageItem(id: string, content: Wire[], status: ItemStatus): Wire {
+  return { id, type: 'message', status, content, role: 'assistant' };
+}
+
+export function toolCallItem(id: string, call: { id: string; name: string; custom?: boolean; signature?: Signature }, args: string, status: ItemStatus): Wire {
+  const callId = encodeToolCallId(call.id, call.signature);
+  return call.custom
+    ? { id, type: 'custom_tool_call', status, call_id: callId, name: call.name, input: args }
+    : { id, type: 'function_call', status, arguments: args, call_id: callId, name: call.name };
+}
+
+export function reasoningItem(id: string, summary: readonly string[], signature: Signature | undefined, opts: OutputOptions): Wire {
+  return {
+    id,
+    type: 'reasoning',
+    summary: opts.summaries ? summary.filter((t) => t !== '').map((text) => ({ type: 'summary_text', text })) : [],
+    ...(opts.encrypted && signature ? { encrypted_content: encryptedOf(signature) } : {}),
+  };
+}
+
+/** Item id prefixes, as the API uses them. */
+export const ITEM_PREFIX = { message: 'msg_', function: 'fc_', custom: 'ctc_', reasoning: 'rs_' } as const;
+
+/**
+ * A whole choice's parts → output items, with the choice's kept built-in tool items (from an
+ * openai-responses upstream) put back where they were.
+ */
+export function outputOf(parts: readonly Part[], hosted: readonly HostedItem[], status: ItemStatus, opts: OutputOptions, ctx: TranslateContext): Wire[] {
+  const out: Wire[] = [];
+  let message: Wire[] | undefined;
+  let pendingTextSignature: Signature | undefined;
+  const close = () => {
+    if (message) out.push(messageItem(ctx.newId(ITEM_PREFIX.message), message, status));
+    message = undefined;
+    if (pendingTextSignature && opts.encrypted) out.push(reasoningItem(ctx.newId(ITEM_PREFIX.reasoning), [], pendingTextSignature, opts));
+    pendingTextSignature = undefined;
+  };
+  const reasoning = (p: ReasoningPart) => out.push(reasoningItem(ctx.newId(ITEM_PREFIX.reasoning), [p.text], p.signature ?? p.redacted, opts));
+  let h = 0;
+  parts.forEach((p, k) => {
+    for (; h < hosted.length && hosted[h]!.at <= k; h++) {
+      close();
+      out.push(hosted[h]!.item as Wire);
+    }
+    switch (p.type) {
+      case 'text':
+        (message ??= []).push(outputText(p.text, annotationsOf(p.citations), []));
+        if (p.signature) pendingTextSignature = p.signature;
+        return;
+      case 'refusal':
+        (message ??= []).push({ type: 'refusal', refusal: p.text });
+        return;
+      case 'reasoning':
+        close();
+        reasoning(p);
+        return;
+      case 'tool-call':
+        close();
+        out.push(toolCallItem(ctx.newId(p.custom ? ITEM_PREFIX.custom : ITEM_PREFIX.function), p, p.arguments, 'completed'));
+        return;
+      default:
+        return; // images, files, audio and tool results have no place among output items
+    }
+  });
+  close();
+  for (; h < hosted.length; h++) out.push(hosted[h]!.item as Wire);
+  return out;
+}

@@ -1,0 +1,227 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatRequest } from '../../src/canonical/index.ts';
+import { fixtureJson, fixtureText } from '../../test/support/fixtures.ts';
+import type { UpstreamTarget } from '../types.ts';
+import { decodeRequest } from './decode-request.ts';
+import { decodeCountTokens, decodeModelList, encodeCountTokens, encodeModelListRequest, encodePassthrough, encodeRequest } from './encode-request.ts';
+
+const target: UpstreamTarget = { name: 'up', model: 'gpt-5.1', apiKey: 'sk-up', options: { headers: { 'x-extra': '1' } } };
+const encode = (req: ChatRequest) => {
+  const { value, warnings } = encodeRequest(req, target);
+  return { http: value, body: JSON.parse(value.body as string) as Record<string, any>, warnings };
+};
+const req = (over: Partial<ChatRequest> = {}): ChatRequest => ({
+  model: 'caller-model',
+  system: [],
+  messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+  stream: false,
+  ...over,
+});
+
+describe('encodeRequest', () => {
+  it('POST /responses, bearer auth and configured headers, stateless by default', () => {
+    const { http, body } = encode(req());
+    expect(http).toMatchObject({ method: 'POST', path: '/responses', stream: false });
+    expect(http.headers).toEqual({ 'x-extra': '1', 'content-type': 'application/json', authorization: 'Bearer sk-up' });
+    expect(body).toEqual({ model: 'gpt-5.1', input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }], store: false });
+  });
+
+  it('a whole conversation: system as instructions, OpenAI reasoning replayed, foreign reasoning not, calls linked', () => {
+    const { body, warnings } = encode(
+      req({
+        system: [{ type: 'text', text: 'Be terse.' }],
+        reasoning: { effort: 'high', includeThoughts: true },
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'fix' }] },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'reasoning', text: 'thinking', signature: { origin: 'openai', value: 'gAAAA-enc' } },
+              { type: 'reasoning', text: 'claude thought', signature: { origin: 'anthropic', value: 'EqQB' } },
+              { type: 'text', text: 'Patching.' },
+              { type: 'tool-call', id: 'call_1', name: 'apply_patch', arguments: '*** Begin Patch\n*** End Patch\n', custom: true },
+              { type: 'tool-call', id: 'call_2', name: 'shell', arguments: '{"command":["ls"]}' },
+            ],
+          },
+          {
+            role: 'user',
+            content: [
+              { type: 'tool-result', callId: 'call_1', content: [{ type: 'text', text: 'Done' }], custom: true },
+              { type: 'tool-result', callId: 'call_2', content: [{ type: 'text', text: 'a.txt' }] },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(body['instructions']).toBe('Be terse.');
+    expect(body['input']).toEqual([
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix' }] },
+      { type: 'reasoning', summary: [{ type: 'summary_text', text: 'thinking' }], encrypted_content: 'gAAAA-enc' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Patching.', annotations: [] }] },
+      { type: 'custom_tool_call', call_id: 'call_1', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch\n' },
+      { type: 'function_call', call_id: 'call_2', name: 'shell', arguments: '{"command":["ls"]}' },
+      { type: 'custom_tool_call_output', call_id: 'call_1', output: 'Done' },
+      { type: 'function_call_output', call_id: 'call_2', output: 'a.txt' },
+    ]);
+    expect(body['reasoning']).toEqual({ effort: 'high', summary: 'auto' });
+    expect(body['include']).toEqual(['reasoning.encrypted_content']);
+    expect(warnings).toEqual([{ code: 'signature-not-replayed', path: 'messages[1].content[1]' }]);
+  });
+
+  it('several system parts become a leading system message (exact), media parts become input parts', () => {
+    const { body } = encode(
+      req({
+        system: [{ type: 'text', text: 'A' }, { type: 'text', text: 'B' }],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'image', source: { type: 'base64', mediaType: 'image/png', data: 'AAAA' }, detail: 'low' },
+              { type: 'image', source: { type: 'url', url: 'https://x/y.png' } },
+              { type: 'file', source: { type: 'base64', mediaType: 'application/pdf', data: 'JVBE' }, filename: 'a.pdf' },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(body['instructions']).toBeUndefined();
+    expect(body['input']).toEqual([
+      { type: 'message', role: 'system', content: [{ type: 'input_text', text: 'A' }, { type: 'input_text', text: 'B' }] },
+      {
+        type: 'message',
+        role: 'user',
+        content: [
+          { type: 'input_image', image_url: 'data:image/png;base64,AAAA', detail: 'low' },
+          { type: 'input_image', image_url: 'https://x/y.png', detail: 'auto' },
+          { type: 'input_file', file_data: 'data:application/pdf;base64,JVBE', filename: 'a.pdf' },
+        ],
+      },
+    ]);
+  });
+
+  it('tools: functions not strict unless asked, freeform kept freeform, only this dialect’s built-ins', () => {
+    const { body, warnings } = encode(
+      req({
+        tools: [
+          { name: 'f', parameters: { type: 'object', properties: {} } },
+          { name: 'g', strict: true, parameters: { type: 'object' }, extras: { dialect: 'openai-responses', fields: { defer_loading: true } } },
+          { name: 'patch', description: 'Edit', custom: { format: { type: 'grammar', syntax: 'regex', definition: '.+' } } },
+        ],
+        nativeTools: [
+          { dialect: 'openai-responses', definition: { type: 'web_search' } },
+          { dialect: 'anthropic', definition: { type: 'bash_20250124', name: 'bash' } },
+        ],
+        toolChoice: { type: 'tool', name: 'patch' },
+        parallelToolCalls: false,
+      }),
+    );
+    expect(body['tools']).toEqual([
+      { type: 'function', name: 'f', parameters: { type: 'object', properties: {} }, strict: false },
+      { defer_loading: true, type: 'function', name: 'g', parameters: { type: 'object' }, strict: true },
+      { type: 'custom', name: 'patch', description: 'Edit', format: { type: 'grammar', syntax: 'regex', definition: '.+' } },
+      { type: 'web_search' },
+    ]);
+    expect(body['tool_choice']).toEqual({ type: 'custom', name: 'patch' });
+    expect(body['parallel_tool_calls']).toBe(false);
+    expect(warnings).toEqual([{ code: 'dropped', path: 'nativeTools[1]', detail: 'anthropic', lossy: true }]);
+  });
+
+  it('sampling, logprobs, structured output, user, metadata; what the API lacks is reported', () => {
+    const { body, warnings } = encode(
+      req({
+        stream: true,
+        maxOutputTokens: 99,
+        temperature: 0.2,
+        topP: 0.9,
+        stop: ['END'],
+        seed: 1,
+        logprobs: true,
+        topLogprobs: 30,
+        responseFormat: { type: 'json-schema', schema: { type: 'object' }, strict: true },
+        user: 'u-1',
+        metadata: { k: 'v' },
+      }),
+    );
+    expect(body).toMatchObject({
+      stream: true,
+      max_output_tokens: 99,
+      temperature: 0.2,
+      top_p: 0.9,
+      top_logprobs: 20,
+      include: ['message.output_text.logprobs'],
+      text: { format: { type: 'json_schema', name: 'response', schema: { type: 'object' }, strict: true } },
+      safety_identifier: 'u-1',
+      metadata: { k: 'v' },
+    });
+    expect(body).not.toHaveProperty('stop');
+    expect(warnings).toEqual([
+      { code: 'dropped', path: 'stop', lossy: true },
+      { code: 'dropped', path: 'seed', lossy: true },
+      { code: 'clamped', path: 'top_logprobs', detail: '20' },
+    ]);
+  });
+
+  it('a Responses caller’s own fields are replayed: store, cache key, verbosity, xhigh effort, built-in tool choice', () => {
+    const caller = decodeRequest({
+      body: {
+        ...fixtureJson<Record<string, unknown>>('openai-responses', 'codex-reasoning-summaries-apply-patch.request.json'),
+        reasoning: { effort: 'xhigh', summary: 'auto' },
+        tool_choice: { type: 'web_search' },
+        previous_response_id: 'resp_prev',
+      },
+      headers: {},
+      params: {},
+      query: {},
+    }).value;
+    const { body, warnings } = encode(caller);
+    expect(body).toMatchObject({
+      store: false,
+      prompt_cache_key: '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
+      text: { verbosity: 'low' },
+      reasoning: { effort: 'xhigh', summary: 'auto' },
+      tool_choice: { type: 'web_search' },
+      previous_response_id: 'resp_prev',
+      include: ['reasoning.encrypted_content'],
+      stream: true,
+    });
+    expect(body['tools'].map((t: { type: string }) => t.type)).toEqual(['function', 'custom', 'web_search']);
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('passthrough, token counts, model list', () => {
+  const raw = fixtureText('openai-responses', 'codex-reasoning-summaries-apply-patch.request.json');
+  const body = JSON.parse(raw);
+  const input = (params: Record<string, string> = {}, query: Record<string, string> = {}) => ({ body, headers: { 'openai-organization': 'org-1', authorization: 'Bearer caller' }, params, query });
+
+  it('forwards the body byte for byte when the model stays, rewrites only the model otherwise', () => {
+    const same = encodePassthrough(input(), raw, { ...target, model: 'gpt-5.1-codex' });
+    expect(same).toMatchObject({ method: 'POST', path: '/responses', body: raw, stream: true });
+    expect(same.headers).toMatchObject({ authorization: 'Bearer sk-up', 'openai-organization': 'org-1' });
+    const renamed = JSON.parse(encodePassthrough(input(), raw, target).body as string);
+    expect(renamed).toEqual({ ...body, model: 'gpt-5.1' });
+  });
+
+  it('routes input_tokens, retrieve, delete, input_items and cancel by params.method', () => {
+    expect(encodePassthrough(input({ method: 'input_tokens' }), raw, target)).toMatchObject({ method: 'POST', path: '/responses/input_tokens', stream: false });
+    expect(encodePassthrough(input({ method: 'retrieve', id: 'resp_1' }, { stream: 'true' }), '', target)).toMatchObject({ method: 'GET', path: '/responses/resp_1?stream=true', stream: true });
+    expect(encodePassthrough(input({ method: 'delete', id: 'resp/../x' }), '', target)).toMatchObject({ method: 'DELETE', path: '/responses/resp%2F..%2Fx' });
+    expect(encodePassthrough(input({ method: 'input_items', id: 'resp_1' }), '', target).path).toBe('/responses/resp_1/input_items');
+    expect(encodePassthrough(input({ method: 'cancel', id: 'resp_1' }), '', target)).toMatchObject({ method: 'POST', path: '/responses/resp_1/cancel' });
+    expect(() => encodePassthrough(input({ method: 'retrieve', id: '..' }), '', target)).toThrow(/cannot be sent/);
+  });
+
+  it('counts tokens with what /responses/input_tokens takes', () => {
+    const http = encodeCountTokens(req({ maxOutputTokens: 5, temperature: 1, stream: true, system: [{ type: 'text', text: 'S' }] }), target);
+    expect(http).toMatchObject({ method: 'POST', path: '/responses/input_tokens', stream: false });
+    expect(JSON.parse(http.body as string)).toEqual({ model: 'gpt-5.1', instructions: 'S', input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] }] });
+    expect(decodeCountTokens({ object: 'response.input_tokens', input_tokens: 42 })).toBe(42);
+    expect(() => decodeCountTokens({})).toThrow(/input_tokens/);
+  });
+
+  it('lists models from an OpenAI list or a Codex catalogue', () => {
+    expect(encodeModelListRequest(target)).toEqual({ method: 'GET', path: '/models', headers: { 'x-extra': '1', authorization: 'Bearer sk-up' }, stream: false });
+    expect(decodeModelList({ data: [{ id: 'a' }], models: [{ slug: 'b' }, { slug: 'a' }] })).toEqual(['a', 'b']);
+    expect(decodeModelList('nope')).toEqual([]);
+  });
+});

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatRequest, ChatResponse, Part } from '../../src/canonical/index.ts';
+import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
+import { decodeRequest } from './decode-request.ts';
+import { decodeResponse } from './decode-response.ts';
+import { encodeCountTokensResponse, encodeResponse } from './encode-response.ts';
+import { encodeModelList } from './model-list.ts';
+
+type Data = Record<string, any>;
+
+const plain: ChatRequest = { model: 'caller-model', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
+const codex = decodeRequest({ body: { ...fixtureJson<Data>('openai-responses', 'codex-reasoning-summaries-apply-patch.request.json'), stream: false }, headers: {}, params: {}, query: {} }).value;
+
+const res = (content: Part[], over: Partial<ChatResponse> = {}): ChatResponse => ({
+  id: 'msg_01abc',
+  model: 'claude-x',
+  created: 1_700_000_000,
+  choices: [{ index: 0, content, finishReason: { unified: 'stop' } }],
+  usage: { inputTokens: 12, outputTokens: 8, totalTokens: 20, cachedInputTokens: 3, cacheWriteTokens: 2, reasoningTokens: 4 },
+  ...over,
+});
+
+describe('encodeResponse', () => {
+  it('a Response object with output items, usage details and the request settings echoed', () => {
+    const body = encodeResponse(res([{ type: 'text', text: 'Hello.' }]), plain, testContext()) as Data;
+    expect(body).toEqual({
+      id: 'resp_msg_01abc',
+      object: 'response',
+      created_at: 1_700_000_000,
+      status: 'completed',
+      background: false,
+      error: null,
+      incomplete_details: null,
+      model: 'claude-x',
+      output: [{ id: 'msg_test0001', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', annotations: [], logprobs: [], text: 'Hello.' }] }],
+      usage: { input_tokens: 12, input_tokens_details: { cached_tokens: 3, cache_write_tokens: 2 }, output_tokens: 8, output_tokens_details: { reasoning_tokens: 4 }, total_tokens: 20 },
+      instructions: null,
+      max_output_tokens: null,
+      parallel_tool_calls: true,
+      previous_response_id: null,
+      prompt_cache_key: null,
+      reasoning: { effort: null, summary: null },
+      safety_identifier: null,
+      service_tier: 'default',
+      store: true,
+      temperature: 1,
+      text: { format: { type: 'text' }, verbosity: 'medium' },
+      tool_choice: 'auto',
+      tools: [],
+      top_logprobs: 0,
+      top_p: 1,
+      truncation: 'disabled',
+      metadata: {},
+    });
+  });
+
+  it('for Codex: reasoning with summary and encrypted content, freeform and function calls, its settings echoed', () => {
+    const content: Part[] = [
+      { type: 'reasoning', text: 'Plan.', signature: { origin: 'openai', value: 'gAAA-enc' } },
+      { type: 'reasoning', text: 'Claude plan.', signature: { origin: 'anthropic', value: 'EqQB' } },
+      { type: 'text', text: 'Patching.' },
+      { type: 'tool-call', id: 'call_1', name: 'apply_patch', arguments: '*** Begin Patch\n*** End Patch\n', custom: true },
+      { type: 'tool-call', id: 'call_2', name: 'shell', arguments: '{"command":["ls"]}' },
+    ];
+    const body = encodeResponse(
+      { ...res(content), choices: [{ index: 0, content, finishReason: { unified: 'tool-calls' } }] },
+      codex,
+      testContext(),
+    ) as Data;
+    expect(body['output']).toEqual([
+      { id: 'rs_test0001', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Plan.' }], encrypted_content: 'gAAA-enc' },
+      { id: 'rs_test0002', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Claude plan.' }], encrypted_content: '/2lsMWFFcVFC' },
+      { id: 'msg_test0003', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', annotations: [], logprobs: [], text: 'Patching.' }] },
+      { id: 'ctc_test0004', type: 'custom_tool_call', status: 'completed', call_id: 'call_1', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch\n' },
+      { id: 'fc_test0005', type: 'function_call', status: 'completed', arguments: '{"command":["ls"]}', call_id: 'call_2', name: 'shell' },
+    ]);
+    expect(body).toMatchObject({
+      instructions: expect.stringContaining('You are a coding agent'),
+      parallel_tool_calls: false,
+      store: false,
+      prompt_cache_key: '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
+      reasoning: { effort: 'medium', summary: 'auto' },
+      text: { format: { type: 'text' }, verbosity: 'low' },
+    });
+    expect(body['tools'].map((t: Data) => t['type'])).toEqual(['function', 'custom', 'web_search']);
+  });
+
+  it('incomplete for length and blocked prompts, failed for a generation error', () => {
+    const length = encodeResponse({ ...res([{ type: 'text', text: 'Hel' }]), choices: [{ index: 0, content: [{ type: 'text', text: 'Hel' }], finishReason: { unified: 'length' } }] }, plain, testContext()) as Data;
+    expect(length).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [{ status: 'incomplete' }] });
+    const blocked = encodeResponse({ ...res([]), choices: [], promptBlocked: { reason: 'SAFETY' } }, plain, testContext()) as Data;
+    expect(blocked).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'content_filter' }, output: [] });
+    const error = encodeResponse({ ...res([]), choices: [{ index: 0, content: [], finishReason: { unified: 'error', raw: 'MALFORMED_FUNCTION_CALL' } }] }, plain, testContext()) as Data;
+    expect(error).toMatchObject({ status: 'failed', error: { code: 'server_error', message: expect.stringContaining('MALFORMED_FUNCTION_CALL') } });
+  });
+
+  it('built-in tool items of a Responses upstream come back where they were', () => {
+    const upstream = decodeResponse(fixtureJson('openai-responses', 'web-search-hosted-tool-annotations.json'), plain, testContext());
+    const body = encodeResponse(upstream, plain, testContext()) as Data;
+    const original = fixtureJson<Data>('openai-responses', 'web-search-hosted-tool-annotations.json');
+    expect(body['output'].map((i: Data) => i['type'])).toEqual(original['output'].map((i: Data) => i['type']));
+    const text = body['output'].at(-1)['content'][0];
+    expect(text['annotations']).toEqual(original['output'].at(-1)['content'][0]['annotations']);
+  });
+
+  it('count tokens and the model list (OpenAI list and Codex catalogue in one object)', () => {
+    expect(encodeCountTokensResponse(42)).toEqual({ object: 'response.input_tokens', input_tokens: 42 });
+    const list = encodeModelList([{ id: 'claude-x', ownedBy: 'claude', created: 1 }]) as Data;
+    expect(list['object']).toBe('list');
+    expect(list['data']).toEqual([{ id: 'claude-x', object: 'model', created: 1, owned_by: 'claude' }]);
+    // Every field of codex-rs ModelInfo without a serde default (openai/codex codex-rs/protocol/src/openai_models.rs).
+    const required = ['slug', 'display_name', 'supported_reasoning_levels', 'shell_type', 'visibility', 'supported_in_api', 'priority', 'base_instructions', 'supports_reasoning_summaries', 'support_verbosity', 'truncation_policy', 'supports_parallel_tool_calls', 'experimental_supported_tools'];
+    for (const key of required) expect(list['models'][0]).toHaveProperty(key);
+    expect(list['models'][0]).toMatchObject({ slug: 'claude-x', visibility: 'list', shell_type: 'shell_command', apply_patch_tool_type: 'freeform', truncation_policy: { mode: 'bytes', limit: 10000 } });
+  });
+});

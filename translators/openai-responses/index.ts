@@ -1,0 +1,50 @@
+/**
+ * The OpenAI Responses dialect, both sides (`POST /v1/responses`, `/v1/responses/input_tokens`;
+ * upstream `{base}/responses`). https://platform.openai.com/docs/api-reference/responses
+ *
+ * As an upstream it has freeform tools (`customTools`), so the flow sends them as they are; for
+ * any other upstream it lowers them (src/canonical/custom-tools.ts).
+ */
+import type { ChatDialect } from '../types.ts';
+import { decodeRequest } from './decode-request.ts';
+import { decodeResponse } from './decode-response.ts';
+import {
+  decodeCountTokens,
+  decodeModelList,
+  encodeCountTokens,
+  encodeModelListRequest,
+  encodePassthrough,
+  encodeRequest,
+} from './encode-request.ts';
+import { encodeCountTokensResponse, encodeResponse } from './encode-response.ts';
+import { decodeError, encodeError } from './errors.ts';
+import { encodeModelList } from './model-list.ts';
+import { OpenAIResponsesStreamDecoder } from './stream-decoder.ts';
+import { OpenAIResponsesStreamEncoder } from './stream-encoder.ts';
+import { responsesState } from './state.ts';
+
+export const openaiResponses: ChatDialect = {
+  id: 'openai-responses',
+  vendor: 'openai',
+  inlineMediaOnly: false,
+  multipleChoices: false,
+  customTools: true,
+
+  decodeRequest: (input) => decodeRequest(input),
+  encodeResponse,
+  createStreamEncoder: (req, ctx) => new OpenAIResponsesStreamEncoder(req, ctx),
+  encodeError,
+  encodeModelList,
+  encodeCountTokensResponse,
+  state: responsesState,
+
+  encodeRequest: (req, target) => encodeRequest(req, target),
+  decodeResponse,
+  createStreamDecoder: (req, ctx) => new OpenAIResponsesStreamDecoder(req, ctx),
+  decodeError,
+  encodePassthrough,
+  encodeModelListRequest,
+  decodeModelList,
+  encodeCountTokens: (req, target) => encodeCountTokens(req, target),
+  decodeCountTokens,
+};

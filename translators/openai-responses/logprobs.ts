@@ -1,0 +1,10 @@
+/** `output_text.logprobs` (the same token lists as Chat Completions, see src/canonical/openai-logprobs.ts). */
+import { decodeOpenAITokenLogprobs, type TokenLogprob } from '../../src/canonical/index.ts';
+
+/** A wire list → canonical tokens; undefined when empty or not a list. */
+export function decodeLogprobs(list: unknown): TokenLogprob[] | undefined {
+  const tokens = decodeOpenAITokenLogprobs(list);
+  return tokens && tokens.length > 0 ? tokens : undefined;
+}
+
+export { encodeOpenAITokenLogprobs as encodeLogprobs } from '../../src/canonical/index.ts';

@@ -1,0 +1,355 @@
+/**
+ * Upstream side: Responses SSE events → canonical stream events with full framing.
+ *
+ * Items are keyed by `output_index`: a `message` opens a text or refusal block per content part,
+ * `reasoning` is one reasoning block (summary parts joined by a blank line; the signature, from
+ * the done item's `encrypted_content`, on its end), `function_call` / `custom_tool_call` are tool
+ * calls (freeform ones marked `custom`, their input streamed raw). `.done` events and the done
+ * item complete whatever their deltas did not say. Built-in tool items and unknown event types
+ * are ignored. `response.completed` / `response.incomplete` give usage and the finish reason;
+ * `response.failed` and `error` are an `error` event (kind by code: a rate limit keeps the wait
+ * read from "try again in N s"). A stream that ends without its terminal event is reported as
+ * incomplete at `finish()`.
+ */
+import * as v from 'valibot';
+import {
+  decodeToolCallId,
+  incompleteStream,
+  ProxyError,
+  type ChatRequest,
+  type SseEvent,
+  type StreamEvent,
+  type StreamStep,
+} from '../../src/canonical/index.ts';
+import type { TranslateContext } from '../types.ts';
+import { signatureOfEncrypted } from './decode-input.ts';
+import { errorOfEvent, errorOfFailedResponse } from './errors.ts';
+import { decodeFinishReason } from './finish-reason.ts';
+import { decodeLogprobs } from './logprobs.ts';
+import { decodeUsage } from './usage.ts';
+import { StreamEventSchema, type ResponsesOutputItem, type ResponsesStreamEvent } from './wire.ts';
+
+type Block = 'text' | 'refusal';
+
+type Item =
+  | { kind: 'message'; open?: Block; said: string; spoke: boolean }
+  | { kind: 'reasoning'; summaries: number; said: string; part: string }
+  | { kind: 'tool'; index: number; said: string }
+  | { kind: 'other' };
+
+export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
+  private started = false;
+  private ended = false;
+  private readonly items = new Map<number, Item>();
+  /** Items already ended (their late events are ignored). */
+  private readonly finished = new Set<number>();
+  private tools = 0;
+  private sawText = false;
+  private sawRefusal = false;
+
+  constructor(
+    private readonly req: ChatRequest,
+    private readonly ctx: TranslateContext,
+  ) {}
+
+  push(sse: SseEvent): StreamEvent[] {
+    if (this.ended) return [];
+    const data = sse.data.trim();
+    if (data === '' || data === '[DONE]') return [];
+    let json: unknown;
+    try {
+      json = JSON.parse(data);
+    } catch {
+      return this.fail(new ProxyError('upstream', 'The upstream sent an unparsable stream frame.', { raw: data }));
+    }
+    const parsed = v.safeParse(StreamEventSchema, json);
+    if (!parsed.success || Array.isArray(json)) {
+      return this.fail(new ProxyError('upstream', 'The upstream sent a stream event of the wrong shape.', { raw: data }));
+    }
+    const out: StreamEvent[] = [];
+    this.event(parsed.output, json as Record<string, unknown>, data, out);
+    return out;
+  }
+
+  finish(): StreamEvent[] {
+    if (this.ended) return [];
+    const out: StreamEvent[] = [];
+    this.closeAll(out);
+    this.ended = true;
+    out.push({ type: 'error', error: incompleteStream('no response.completed, response.incomplete or response.failed') });
+    return out;
+  }
+
+  private fail(error: ProxyError): StreamEvent[] {
+    this.ended = true;
+    return [{ type: 'error', error }];
+  }
+
+  private start(e: ResponsesStreamEvent, out: StreamEvent[]): void {
+    if (this.started) return;
+    this.started = true;
+    const r = e.response;
+    out.push({
+      type: 'message-start',
+      id: r?.id || this.ctx.newId('resp_'),
+      model: r?.model || this.req.model,
+      created: r?.created_at ?? Math.floor(this.ctx.now() / 1000),
+    });
+  }
+
+  private event(e: ResponsesStreamEvent, json: Record<string, unknown>, raw: string, out: StreamEvent[]): void {
+    if (e.type !== 'error' && e.type !== 'response.failed') this.start(e, out);
+    switch (e.type) {
+      case 'response.created':
+      case 'response.in_progress':
+      case 'response.queued':
+        this.start(e, out);
+        return;
+      case 'response.output_item.added':
+        this.start(e, out);
+        if (e.item && e.output_index != null) this.added(e.output_index, e.item, out);
+        return;
+      case 'response.content_part.added':
+        if (e.part?.type === 'output_text' || e.part?.type === 'refusal') this.openBlock(this.message(e, out), e.part.type === 'output_text' ? 'text' : 'refusal', out);
+        return;
+      case 'response.output_text.delta':
+      case 'response.refusal.delta': {
+        const kind: Block = e.type === 'response.output_text.delta' ? 'text' : 'refusal';
+        this.blockText(this.message(e, out), kind, e.delta ?? '', out);
+        const tokens = kind === 'text' ? decodeLogprobs(e.logprobs) : undefined;
+        if (tokens) out.push({ type: 'logprobs', logprobs: { content: tokens } });
+        return;
+      }
+      case 'response.output_text.done':
+      case 'response.refusal.done': {
+        const kind: Block = e.type === 'response.output_text.done' ? 'text' : 'refusal';
+        const m = this.message(e, out);
+        const whole = (kind === 'text' ? e.text : e.refusal) ?? '';
+        if (m.open === kind && whole.startsWith(m.said)) this.blockText(m, kind, whole.slice(m.said.length), out);
+        else if (m.open !== kind && whole) this.blockText(m, kind, whole, out);
+        return;
+      }
+      case 'response.content_part.done':
+        this.closeBlock(this.message(e, out), out);
+        return;
+      case 'response.function_call_arguments.delta':
+      case 'response.custom_tool_call_input.delta':
+        this.toolText(e.output_index, e.delta ?? '', out);
+        return;
+      case 'response.function_call_arguments.done':
+      case 'response.custom_tool_call_input.done':
+        this.toolWhole(e.output_index, (e.type === 'response.function_call_arguments.done' ? e.arguments : e.input) ?? '', out);
+        return;
+      case 'response.reasoning_summary_part.added': {
+        const r = this.reasoning(e.output_index);
+        if (r) this.summaryPart(r, out);
+        return;
+      }
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta': {
+        const r = this.reasoning(e.output_index);
+        if (r) this.thought(r, e.delta ?? '', out);
+        return;
+      }
+      case 'response.reasoning_summary_text.done': {
+        const r = this.reasoning(e.output_index);
+        const whole = e.text ?? '';
+        if (r && whole.startsWith(r.part)) this.thought(r, whole.slice(r.part.length), out);
+        return;
+      }
+      case 'response.output_item.done':
+        if (e.item && e.output_index != null) this.done(e.output_index, e.item, out);
+        return;
+      case 'response.completed':
+      case 'response.incomplete': {
+        this.start(e, out);
+        this.closeAll(out);
+        this.ended = true;
+        const r = e.response;
+        if (r?.usage) out.push({ type: 'usage', usage: decodeUsage(r.usage) });
+        out.push({
+          type: 'finish',
+          reason: decodeFinishReason(r?.status ?? (e.type === 'response.completed' ? 'completed' : 'incomplete'), r?.incomplete_details?.reason, {
+            toolCalls: this.tools > 0,
+            refusedOnly: this.sawRefusal && !this.sawText,
+          }),
+        });
+        return;
+      }
+      case 'response.failed':
+        this.ended = true;
+        out.push({ type: 'error', error: errorOfFailedResponse(e.response?.error, raw) });
+        return;
+      case 'error':
+        this.ended = true;
+        out.push({ type: 'error', error: errorOfEvent(json, raw) });
+        return;
+      default:
+        return; // built-in tool progress, annotations, audio… nothing canonical
+    }
+  }
+
+  private added(at: number, item: ResponsesOutputItem, out: StreamEvent[]): void {
+    if (this.finished.has(at) || this.items.has(at)) return;
+    this.closeOthers(at, out);
+    switch (item.type) {
+      case 'message':
+        this.items.set(at, { kind: 'message', said: '', spoke: false });
+        return;
+      case 'reasoning':
+        this.items.set(at, { kind: 'reasoning', summaries: 0, said: '', part: '' });
+        out.push({ type: 'reasoning-start' });
+        return;
+      case 'function_call':
+      case 'custom_tool_call': {
+        const index = this.tools++;
+        const { id, signature } = decodeToolCallId(item.call_id ?? item.id ?? this.ctx.newId('call_'));
+        this.items.set(at, { kind: 'tool', index, said: '' });
+        out.push({
+          type: 'tool-call-start',
+          index,
+          id,
+          name: item.name ?? '',
+          ...(item.type === 'custom_tool_call' ? { custom: true as const } : {}),
+          ...(signature ? { signature } : {}),
+        });
+        const first = item.type === 'function_call' ? item.arguments : item.input;
+        if (first) this.toolText(at, first, out);
+        return;
+      }
+      default:
+        this.items.set(at, { kind: 'other' });
+    }
+  }
+
+  /** Canonical framing: a text or reasoning block ends before another item starts. */
+  private closeOthers(at: number, out: StreamEvent[]): void {
+    for (const [k, item] of this.items) {
+      if (k === at) continue;
+      if (item.kind === 'message') this.closeBlock(item, out);
+      if (item.kind === 'reasoning') {
+        out.push({ type: 'reasoning-end' });
+        this.items.delete(k);
+        this.finished.add(k);
+      }
+    }
+  }
+
+  /** The message item of an event (one is assumed when its `output_item.added` never came). */
+  private message(e: ResponsesStreamEvent, out: StreamEvent[]): Extract<Item, { kind: 'message' }> {
+    this.start(e, out);
+    const at = e.output_index ?? -1;
+    const item = this.items.get(at);
+    if (item?.kind === 'message') return item;
+    const created: Extract<Item, { kind: 'message' }> = { kind: 'message', said: '', spoke: false };
+    if (this.finished.has(at)) return created; // a late event of an ended item: written nowhere
+    this.closeOthers(at, out);
+    this.items.set(at, created);
+    return created;
+  }
+
+  private openBlock(m: Extract<Item, { kind: 'message' }>, kind: Block, out: StreamEvent[]): void {
+    if (m.open === kind) return;
+    this.closeBlock(m, out);
+    m.open = kind;
+    m.said = '';
+    out.push({ type: kind === 'text' ? 'text-start' : 'refusal-start' });
+  }
+
+  private blockText(m: Extract<Item, { kind: 'message' }>, kind: Block, text: string, out: StreamEvent[]): void {
+    this.openBlock(m, kind, out);
+    m.spoke = true;
+    if (!text) return;
+    m.said += text;
+    if (kind === 'text') this.sawText = true;
+    else this.sawRefusal = true;
+    out.push({ type: kind === 'text' ? 'text-delta' : 'refusal-delta', text });
+  }
+
+  private closeBlock(m: Extract<Item, { kind: 'message' }>, out: StreamEvent[]): void {
+    if (m.open) out.push({ type: m.open === 'text' ? 'text-end' : 'refusal-end' });
+    m.open = undefined;
+    m.said = '';
+  }
+
+  private reasoning(at: number | null | undefined): Extract<Item, { kind: 'reasoning' }> | undefined {
+    const item = this.items.get(at ?? -1);
+    return item?.kind === 'reasoning' ? item : undefined;
+  }
+
+  /** A new summary part: separated from the previous one by a blank line. */
+  private summaryPart(r: Extract<Item, { kind: 'reasoning' }>, out: StreamEvent[]): void {
+    if (r.summaries++ > 0 && r.said) {
+      r.said += '\n\n';
+      out.push({ type: 'reasoning-delta', text: '\n\n' });
+    }
+    r.part = '';
+  }
+
+  private thought(r: Extract<Item, { kind: 'reasoning' }>, text: string, out: StreamEvent[]): void {
+    if (!text) return;
+    r.said += text;
+    r.part += text;
+    out.push({ type: 'reasoning-delta', text });
+  }
+
+  private toolText(at: number | null | undefined, text: string, out: StreamEvent[]): void {
+    const item = this.items.get(at ?? -1);
+    if (item?.kind !== 'tool' || !text) return;
+    item.said += text;
+    out.push({ type: 'tool-call-delta', index: item.index, argumentsDelta: text });
+  }
+
+  /** What a `.done` or done item says in full, less what the deltas said. */
+  private toolWhole(at: number | null | undefined, whole: string, out: StreamEvent[]): void {
+    const item = this.items.get(at ?? -1);
+    if (item?.kind === 'tool' && whole.startsWith(item.said)) this.toolText(at, whole.slice(item.said.length), out);
+  }
+
+  private done(at: number, doneItem: ResponsesOutputItem, out: StreamEvent[]): void {
+    if (this.finished.has(at)) return;
+    this.added(at, doneItem, out);
+    const item = this.items.get(at)!;
+    switch (item.kind) {
+      case 'message':
+        if (!item.spoke) {
+          // A server that sent only the finished item: its content, part by part.
+          for (const c of doneItem.content ?? []) {
+            if (c.type === 'output_text' || c.type === 'refusal') {
+              this.blockText(item, c.type === 'output_text' ? 'text' : 'refusal', (c.type === 'output_text' ? c.text : c.refusal) ?? '', out);
+              this.closeBlock(item, out);
+            }
+          }
+        }
+        this.closeBlock(item, out);
+        break;
+      case 'reasoning': {
+        if (!item.said) {
+          const texts = (doneItem.summary ?? []).map((s) => s.text ?? '').filter((t) => t !== '');
+          if (texts.length > 0) this.thought(item, texts.join('\n\n'), out);
+        }
+        const enc = doneItem.encrypted_content;
+        out.push({ type: 'reasoning-end', ...(enc ? { signature: signatureOfEncrypted(enc) } : {}) });
+        break;
+      }
+      case 'tool':
+        this.toolWhole(at, (doneItem.type === 'custom_tool_call' ? doneItem.input : doneItem.arguments) ?? '', out);
+        out.push({ type: 'tool-call-end', index: item.index });
+        break;
+      case 'other':
+        break;
+    }
+    this.items.delete(at);
+    this.finished.add(at);
+  }
+
+  /** End every block still open (items whose done event never came). */
+  private closeAll(out: StreamEvent[]): void {
+    for (const item of this.items.values()) {
+      if (item.kind === 'message') this.closeBlock(item, out);
+      else if (item.kind === 'reasoning') out.push({ type: 'reasoning-end' });
+      else if (item.kind === 'tool') out.push({ type: 'tool-call-end', index: item.index });
+    }
+    this.items.clear();
+  }
+}

@@ -1,0 +1,356 @@
+/**
+ * Caller side: canonical stream events → Responses SSE frames, each with `event:` and a `data:`
+ * object carrying `type` and a `sequence_number` that counts from 0. No `[DONE]`.
+ *
+ * `response.created`, `response.in_progress`, then per output item: `response.output_item.added`
+ * → its own events → `response.output_item.done` with the complete item (what Codex acts on),
+ * each item closed before the next one opens (tool calls that overlap upstream are queued and
+ * written one after the other); last, exactly one of `response.completed`,
+ * `response.incomplete` (`max_output_tokens`, `content_filter`) or `response.failed`, with usage.
+ * A failure is an `error` event and `response.failed`; an item cut short by it is never marked
+ * done (a client could act on a half-written tool call). `finish()` without a canonical `finish`
+ * ends the response as failed: the upstream stopped early.
+ */
+import {
+  assertNever,
+  ProxyError,
+  type ChatRequest,
+  type FinishReason,
+  type Signature,
+  type StreamEvent,
+  type StreamFrame,
+  type StreamStep,
+  type TokenLogprob,
+  type Usage,
+} from '../../src/canonical/index.ts';
+import type { TranslateContext } from '../types.ts';
+import {
+  ITEM_PREFIX,
+  messageItem,
+  outputOptions,
+  outputText,
+  reasoningItem,
+  toolCallItem,
+  type ItemStatus,
+  type OutputOptions,
+} from './encode-output.ts';
+import { failedEnd, responseId, responseObject, type ResponseHead } from './encode-response.ts';
+import type { Wire } from './encode-settings.ts';
+import { errorEventOf } from './errors.ts';
+import { encodeFinishReason, type ResponseEnd } from './finish-reason.ts';
+import { encodeLogprobs } from './logprobs.ts';
+
+interface Part {
+  kind: 'text' | 'refusal';
+  text: string;
+  logprobs: TokenLogprob[];
+}
+
+interface ToolCall {
+  index: number;
+  id: string;
+  name: string;
+  custom?: true;
+  signature?: Signature;
+}
+
+type Open =
+  | { kind: 'message'; id: string; at: number; content: Wire[]; part?: Part; signature?: Signature }
+  | { kind: 'reasoning'; id: string; at: number; summaries: string[]; part?: string }
+  | { kind: 'tool'; id: string; at: number; call: ToolCall; args: string };
+
+interface Pending {
+  call: ToolCall;
+  deltas: string[];
+  ended: boolean;
+}
+
+export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, StreamFrame> {
+  private seq = 0;
+  private head?: ResponseHead;
+  private closed = false;
+  private open?: Open;
+  private readonly output: Wire[] = [];
+  private readonly pending: Pending[] = [];
+  private readonly ended = new Set<number>();
+  private reason?: FinishReason;
+  private usage?: Usage;
+  private readonly opts: OutputOptions;
+
+  constructor(
+    private readonly req: ChatRequest,
+    private readonly ctx: TranslateContext,
+  ) {
+    this.opts = outputOptions(req);
+  }
+
+  push(e: StreamEvent): StreamFrame[] {
+    if (this.closed) return [];
+    if ('choice' in e && e.choice !== undefined && e.choice !== 0) return []; // one output list: choice 0
+    const out: StreamFrame[] = [];
+    if (e.type === 'message-start') {
+      this.start(out, { id: responseId(e.id, this.ctx), model: e.model || this.req.model, createdAt: e.created });
+      return out;
+    }
+    this.start(out);
+    switch (e.type) {
+      case 'text-start':
+      case 'refusal-start':
+        break; // opened by the first delta: no empty part is ever written
+      case 'text-delta':
+      case 'refusal-delta':
+        if (e.text) this.say(e.type === 'text-delta' ? 'text' : 'refusal', e.text, out);
+        break;
+      case 'text-end':
+      case 'refusal-end':
+        if (this.open?.kind === 'message') {
+          this.closePart(this.open, out);
+          if (e.type === 'text-end' && e.signature) this.open.signature = e.signature;
+        } else if (e.type === 'text-end' && e.signature && this.opts.encrypted) {
+          this.openReasoning(out);
+          this.closeReasoning(this.open as unknown as Extract<Open, { kind: 'reasoning' }>, e.signature, out);
+        }
+        break;
+      case 'reasoning-start':
+        this.closeOpen(out);
+        if (e.redacted) {
+          const id = this.ctx.newId(ITEM_PREFIX.reasoning);
+          const at = this.output.length;
+          out.push(this.frame('response.output_item.added', { output_index: at, item: reasoningItem(id, [], undefined, this.opts) }));
+          this.done(at, reasoningItem(id, [], e.redacted, this.opts), out);
+        } else this.openReasoning(out);
+        break;
+      case 'reasoning-delta':
+        if (e.text) this.think(e.text, out);
+        break;
+      case 'reasoning-end':
+        if (this.open?.kind !== 'reasoning') {
+          if (!e.signature) break;
+          this.openReasoning(out);
+        }
+        this.closeReasoning(this.open as Extract<Open, { kind: 'reasoning' }>, e.signature, out);
+        break;
+      case 'tool-call-start': {
+        const call: ToolCall = { index: e.index, id: e.id, name: e.name, ...(e.custom ? { custom: true as const } : {}), ...(e.signature ? { signature: e.signature } : {}) };
+        if (this.open?.kind === 'tool' || this.pending.length > 0) this.pending.push({ call, deltas: [], ended: false });
+        else this.openTool(call, out);
+        break;
+      }
+      case 'tool-call-delta':
+        if (!e.argumentsDelta) break;
+        if (this.open?.kind === 'tool' && this.open.call.index === e.index) this.toolDelta(this.open, e.argumentsDelta, out);
+        else this.pending.find((p) => p.call.index === e.index)?.deltas.push(e.argumentsDelta);
+        break;
+      case 'tool-call-end':
+        if (this.open?.kind === 'tool' && this.open.call.index === e.index) {
+          this.closeOpen(out);
+          this.flushPending(out, false);
+        } else {
+          const p = this.pending.find((x) => x.call.index === e.index);
+          if (p) p.ended = true;
+        }
+        break;
+      case 'logprobs':
+        if (this.opts.logprobs && this.open?.kind === 'message' && this.open.part?.kind === 'text') this.open.part.logprobs.push(...e.logprobs.content);
+        break;
+      case 'usage':
+        this.usage = e.usage;
+        break;
+      case 'finish':
+        this.reason = e.reason;
+        break;
+      case 'prompt-blocked':
+        this.reason = { unified: 'content-filter', raw: e.reason };
+        break;
+      case 'error':
+        this.fail(e.error, out);
+        break;
+      default:
+        assertNever(e, 'stream event');
+    }
+    return out;
+  }
+
+  finish(): StreamFrame[] {
+    if (this.closed) return [];
+    const out: StreamFrame[] = [];
+    this.start(out);
+    if (!this.reason) {
+      this.fail(new ProxyError('upstream', 'The upstream stream ended before the response was complete.'), out);
+      return out;
+    }
+    const end = encodeFinishReason(this.reason);
+    const status: ItemStatus = end.status === 'completed' ? 'completed' : 'incomplete';
+    this.closeOpen(out, status);
+    this.flushPending(out, true);
+    this.terminal(end, out);
+    return out;
+  }
+
+  // ---- frames ---------------------------------------------------------------------------------
+
+  private frame(type: string, payload: Wire): StreamFrame {
+    return { event: type, data: JSON.stringify({ type, sequence_number: this.seq++, ...payload }) };
+  }
+
+  private start(out: StreamFrame[], head?: ResponseHead): void {
+    if (this.head) return;
+    this.head = head ?? { id: this.ctx.newId('resp_'), model: this.req.model, createdAt: Math.floor(this.ctx.now() / 1000) };
+    const response = responseObject(this.head, this.req, [], undefined, undefined);
+    out.push(this.frame('response.created', { response }));
+    out.push(this.frame('response.in_progress', { response }));
+  }
+
+  private terminal(end: ResponseEnd, out: StreamFrame[]): void {
+    this.closed = true;
+    const type = end.status === 'completed' ? 'response.completed' : end.status === 'incomplete' ? 'response.incomplete' : 'response.failed';
+    const output = this.output.filter((_, i) => this.ended.has(i)); // items cut short are not part of it
+    out.push(this.frame(type, { response: responseObject(this.head!, this.req, output, end, this.usage) }));
+  }
+
+  private fail(err: ProxyError, out: StreamFrame[]): void {
+    out.push(this.frame('error', errorEventOf(err)));
+    this.terminal(failedEnd(err), out);
+  }
+
+  /** An item's `output_item.done`, and its place in the final output. */
+  private done(at: number, item: Wire, out: StreamFrame[]): void {
+    out.push(this.frame('response.output_item.done', { output_index: at, item }));
+    this.output[at] = item;
+    this.ended.add(at);
+  }
+
+  private added(item: Wire, out: StreamFrame[]): number {
+    const at = this.output.length;
+    this.output.push(item); // placeholder until done; sliced off if never done
+    out.push(this.frame('response.output_item.added', { output_index: at, item }));
+    return at;
+  }
+
+  // ---- messages -------------------------------------------------------------------------------
+
+  private say(kind: Part['kind'], text: string, out: StreamFrame[]): void {
+    if (this.open?.kind !== 'message') {
+      this.closeOpen(out);
+      const id = this.ctx.newId(ITEM_PREFIX.message);
+      this.open = { kind: 'message', id, at: this.added(messageItem(id, [], 'in_progress'), out), content: [] };
+    }
+    const m = this.open;
+    if (m.part?.kind !== kind) {
+      this.closePart(m, out);
+      m.part = { kind, text: '', logprobs: [] };
+      const part = kind === 'text' ? outputText('', [], []) : { type: 'refusal', refusal: '' };
+      out.push(this.frame('response.content_part.added', { item_id: m.id, output_index: m.at, content_index: m.content.length, part }));
+    }
+    m.part!.text += text;
+    const where = { item_id: m.id, output_index: m.at, content_index: m.content.length };
+    out.push(kind === 'text' ? this.frame('response.output_text.delta', { ...where, delta: text, logprobs: [] }) : this.frame('response.refusal.delta', { ...where, delta: text }));
+  }
+
+  private closePart(m: Extract<Open, { kind: 'message' }>, out: StreamFrame[]): void {
+    const p = m.part;
+    if (!p) return;
+    const where = { item_id: m.id, output_index: m.at, content_index: m.content.length };
+    const part = p.kind === 'text' ? outputText(p.text, [], p.logprobs) : { type: 'refusal', refusal: p.text };
+    out.push(
+      p.kind === 'text'
+        ? this.frame('response.output_text.done', { ...where, text: p.text, logprobs: encodeLogprobs(p.logprobs) })
+        : this.frame('response.refusal.done', { ...where, refusal: p.text }),
+    );
+    out.push(this.frame('response.content_part.done', { ...where, part }));
+    m.content.push(part);
+    m.part = undefined;
+  }
+
+  // ---- reasoning ------------------------------------------------------------------------------
+
+  private openReasoning(out: StreamFrame[]): void {
+    this.closeOpen(out);
+    const id = this.ctx.newId(ITEM_PREFIX.reasoning);
+    this.open = { kind: 'reasoning', id, at: this.added(reasoningItem(id, [], undefined, this.opts), out), summaries: [] };
+  }
+
+  private think(text: string, out: StreamFrame[]): void {
+    if (this.open?.kind !== 'reasoning') this.openReasoning(out);
+    const r = this.open as Extract<Open, { kind: 'reasoning' }>;
+    if (!this.opts.summaries) return; // no summary was asked for: the item carries none
+    const where = { item_id: r.id, output_index: r.at, summary_index: r.summaries.length };
+    if (r.part === undefined) {
+      r.part = '';
+      out.push(this.frame('response.reasoning_summary_part.added', { ...where, part: { type: 'summary_text', text: '' } }));
+    }
+    r.part += text;
+    out.push(this.frame('response.reasoning_summary_text.delta', { ...where, delta: text }));
+  }
+
+  private closeReasoning(r: Extract<Open, { kind: 'reasoning' }>, signature: Signature | undefined, out: StreamFrame[]): void {
+    if (r.part !== undefined) {
+      const where = { item_id: r.id, output_index: r.at, summary_index: r.summaries.length };
+      out.push(this.frame('response.reasoning_summary_text.done', { ...where, text: r.part }));
+      out.push(this.frame('response.reasoning_summary_part.done', { ...where, part: { type: 'summary_text', text: r.part } }));
+      r.summaries.push(r.part);
+      r.part = undefined;
+    }
+    this.open = undefined;
+    this.done(r.at, reasoningItem(r.id, r.summaries, signature, this.opts), out);
+  }
+
+  // ---- tool calls -----------------------------------------------------------------------------
+
+  private openTool(call: ToolCall, out: StreamFrame[]): void {
+    this.closeOpen(out);
+    const id = this.ctx.newId(call.custom ? ITEM_PREFIX.custom : ITEM_PREFIX.function);
+    this.open = { kind: 'tool', id, at: this.added(toolCallItem(id, call, '', 'in_progress'), out), call, args: '' };
+  }
+
+  private toolDelta(t: Extract<Open, { kind: 'tool' }>, delta: string, out: StreamFrame[]): void {
+    t.args += delta;
+    const type = t.call.custom ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta';
+    out.push(this.frame(type, { item_id: t.id, output_index: t.at, delta }));
+  }
+
+  /** Open the queued calls in order; with `all`, also close those still streaming. */
+  private flushPending(out: StreamFrame[], all: boolean): void {
+    while (this.pending.length > 0 && this.open?.kind !== 'tool') {
+      const p = this.pending.shift()!;
+      this.openTool(p.call, out);
+      const t = this.open as unknown as Extract<Open, { kind: 'tool' }>;
+      for (const d of p.deltas) this.toolDelta(t, d, out);
+      if (p.ended || all) this.closeOpen(out);
+    }
+  }
+
+  // ---- closing --------------------------------------------------------------------------------
+
+  /** Close the open item completely (`status` for a message cut by the output limit). */
+  private closeOpen(out: StreamFrame[], status: ItemStatus = 'completed'): void {
+    const o = this.open;
+    if (!o) return;
+    switch (o.kind) {
+      case 'message':
+        this.closePart(o, out);
+        this.open = undefined;
+        this.done(o.at, messageItem(o.id, o.content, status), out);
+        if (o.signature && this.opts.encrypted) {
+          const id = this.ctx.newId(ITEM_PREFIX.reasoning);
+          const at = this.added(reasoningItem(id, [], undefined, this.opts), out);
+          this.done(at, reasoningItem(id, [], o.signature, this.opts), out);
+        }
+        break;
+      case 'reasoning':
+        this.closeReasoning(o, undefined, out);
+        break;
+      case 'tool': {
+        this.open = undefined;
+        const where = { item_id: o.id, output_index: o.at };
+        out.push(
+          o.call.custom
+            ? this.frame('response.custom_tool_call_input.done', { ...where, input: o.args })
+            : this.frame('response.function_call_arguments.done', { ...where, name: o.call.name, arguments: o.args }),
+        );
+        this.done(o.at, toolCallItem(o.id, o.call, o.args, 'completed'), out);
+        break;
+      }
+    }
+  }
+}
