@@ -28,7 +28,9 @@
  * base64url(value), so the id stays `[A-Za-z0-9_-]` (ids are strings in every dialect).
  */
 import { base64ToBytes, base64UrlToBytes, bytesToBase64, bytesToBase64Url } from './base64.ts';
-import type { Signature, Vendor } from './parts.ts';
+import type { ChatRequest, Converted, Warning } from './chat.ts';
+import type { ProxyError } from './errors.ts';
+import type { Part, Signature, Vendor } from './parts.ts';
 
 const letterOf: Record<Vendor, string> = { openai: 'o', anthropic: 'a', gemini: 'g' };
 const vendorOf: Record<string, Vendor> = { o: 'openai', a: 'anthropic', g: 'gemini' };
@@ -121,4 +123,43 @@ export function mayCarrySignatures(wireText: string): boolean {
 /** Keep a signature only when it goes back to the vendor that issued it. */
 export function signatureFor(sig: Signature | undefined, target: Vendor): Signature | undefined {
   return sig && sig.origin === target ? sig : undefined;
+}
+
+/**
+ * Whether an upstream's 400 is its refusal of a replayed reasoning signature (a conversation
+ * moved between models of one vendor: Anthropic "Invalid `signature` in `thinking` block", Gemini
+ * "Thought signature is not valid" / "Corrupted thought signature", OpenAI "encrypted content …
+ * could not be verified").
+ */
+export function isSignatureRefusal(err: ProxyError): boolean {
+  if (err.kind !== 'invalid-request') return false;
+  return /signature|encrypted[ _]content/i.test(`${err.message} ${err.code ?? ''} ${err.param ?? ''}`);
+}
+
+/**
+ * The request without what carries a reasoning signature: reasoning parts that have one (or are
+ * redacted) dropped, signatures on text and tool-call parts removed. One warning per message.
+ */
+export function withoutSignatures(req: ChatRequest): Converted<ChatRequest> {
+  const warnings: Warning[] = [];
+  const messages = req.messages.map((m, i) => {
+    let changed = false;
+    const content: Part[] = [];
+    for (const p of m.content) {
+      if (p.type === 'reasoning' && (p.signature || p.redacted)) {
+        changed = true;
+        continue;
+      }
+      if ((p.type === 'text' || p.type === 'tool-call') && p.signature) {
+        const { signature: _dropped, ...rest } = p;
+        content.push(rest);
+        changed = true;
+        continue;
+      }
+      content.push(p);
+    }
+    if (changed) warnings.push({ code: 'dropped', path: `messages[${i}].reasoning`, detail: 'signature-refused', lossy: true });
+    return changed ? { ...m, content } : m;
+  });
+  return { value: warnings.length > 0 ? { ...req, messages } : req, warnings };
 }

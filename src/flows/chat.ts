@@ -4,10 +4,10 @@
  * `n > 1` against a one-choice upstream goes to the fan-out flow; image output asked of an OpenAI
  * image model to the chat-to-images flow.
  */
-import { asksForImages, type ChatRequest } from '../canonical/index.ts';
+import { ProxyError, asksForImages, isSignatureRefusal, withoutSignatures, type ChatRequest } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { inlineRemoteMedia } from '../upstream/guarded-fetch.ts';
-import { resolveModel } from '../upstream/resolve.ts';
+import { resolveModel, type ResolvedTarget } from '../upstream/resolve.ts';
 import { chatImageFlow, isOpenAIImageTarget } from './chat-to-images.ts';
 import {
   assertEventStream,
@@ -53,9 +53,22 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
     req = await inlineRemoteMedia(req, deps.guardedFetch, scope);
   }
 
-  const attempts = planChat(deps, scope, call, req, resolved.targets, { defaultMaxTokens: resolved.route?.defaultMaxTokens, allowPassthrough: true });
+  const planOptions = { defaultMaxTokens: resolved.route?.defaultMaxTokens, allowPassthrough: true };
+  const attempts = planChat(deps, scope, call, req, resolved.targets, planOptions);
   if (scope.flags.dryRun) return dryRunReply(scope, attempts);
-  const success = await callPlanned(deps, scope, attempts, (t) => chatUpstreamOf(deps, t).decodeError);
+  const decodeError = (t: ResolvedTarget) => chatUpstreamOf(deps, t).decodeError;
+  let success;
+  try {
+    success = await callPlanned(deps, scope, attempts, decodeError);
+  } catch (e) {
+    // A replayed reasoning signature the upstream no longer accepts (the conversation moved to
+    // another model): once more on the same upstream without it, said in the loss report.
+    const stripped = e instanceof ProxyError && isSignatureRefusal(e) && !scope.flags.strict ? withoutSignatures(req) : undefined;
+    if (!stripped || stripped.warnings.length === 0) throw e;
+    scope.warn(stripped.warnings);
+    req = stripped.value;
+    success = await callPlanned(deps, scope, planChat(deps, scope, call, req, [attempts[0]!.target], { ...planOptions, allowPassthrough: false }), decodeError);
+  }
   const upstream = chatUpstreamOf(deps, success.attempt.target);
   const { res } = success;
 

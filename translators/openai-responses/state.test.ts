@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { responsesState as s } from './state.ts';
+
+const user = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+const answer = {
+  id: 'resp_1',
+  object: 'response',
+  output: [
+    { id: 'rs_1', type: 'reasoning', summary: [] },
+    { id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Hi!', annotations: [] }] },
+  ],
+};
+
+describe('responses state rules', () => {
+  it('references: previous_response_id first, then item references by position; background and conversation named', () => {
+    expect(s.references({ input: 'hi' })).toEqual({ refs: [] });
+    expect(s.references({ previous_response_id: 'resp_1', input: [user('a'), { type: 'item_reference', id: 'msg_1' }] })).toEqual({
+      refs: [
+        { key: 'resp:resp_1', param: 'previous_response_id', id: 'resp_1' },
+        { key: 'item:msg_1', param: 'input[1].id', id: 'msg_1' },
+      ],
+    });
+    expect(s.references({ background: true }).statefulOnly).toBe('background');
+    expect(s.references({ conversation: 'conv_1' }).statefulOnly).toBe('conversation');
+    expect(s.references({ background: false, conversation: null }).statefulOnly).toBeUndefined();
+    expect(s.references(null)).toEqual({ refs: [] });
+  });
+
+  it('record keeps the response with its whole input, and every item with an id', () => {
+    const kept = new Map(s.record({ input: 'hello', instructions: 'be brief' }, answer));
+    expect([...kept.keys()]).toEqual(['resp:resp_1', 'item:rs_1', 'item:msg_1']);
+    expect(JSON.parse(kept.get('resp:resp_1')!)).toEqual({ response: answer, input: [user('hello')] });
+    expect(JSON.parse(kept.get('item:msg_1')!)).toEqual(answer.output[1]);
+    expect(s.record({ input: 'x' }, { output: [] })).toEqual([]);
+  });
+
+  it('expand: the previous input and output go first, references become their items, instructions do not carry over', () => {
+    const found = new Map(s.record({ input: 'hello', instructions: 'be brief' }, answer));
+    const body = { model: 'm', previous_response_id: 'resp_1', input: [{ type: 'item_reference', id: 'rs_1' }, user('again')] };
+    expect(s.expand(body, found)).toEqual({ model: 'm', input: [user('hello'), ...answer.output, answer.output[0], user('again')] });
+    expect(s.expand({ model: 'm', previous_response_id: 'resp_1', input: 'next' }, found)).toEqual({ model: 'm', input: [user('hello'), ...answer.output, user('next')] });
+    expect(() => s.expand({ input: [{ type: 'item_reference', id: 'nope' }] }, found)).toThrow();
+  });
+
+  it('keeps unless store is false; the terminal stream frame carries the response', () => {
+    expect(s.keeps({})).toBe(true);
+    expect(s.keeps({ store: true })).toBe(true);
+    expect(s.keeps({ store: false })).toBe(false);
+    expect(s.finalOf({ event: 'response.completed', data: JSON.stringify({ type: 'response.completed', response: answer }) })).toEqual(answer);
+    expect(s.finalOf({ event: 'response.incomplete', data: JSON.stringify({ response: { id: 'x' } }) })).toEqual({ id: 'x' });
+    expect(s.finalOf({ event: 'response.output_text.delta', data: '{}' })).toBeUndefined();
+    expect(s.finalOf({ event: 'response.completed', data: 'not json' })).toBeUndefined();
+  });
+
+  it('retrieve, input items (newest first, paged) and delete answers', () => {
+    const stored = new Map(s.record({ input: [user('a'), user('b'), user('c')] }, answer)).get('resp:resp_1')!;
+    expect(s.retrieved(stored)).toEqual(answer);
+    const page = s.inputItems(stored, { limit: '2' }) as { data: Array<{ id: string }>; has_more: boolean; first_id: string; last_id: string };
+    expect(page.data.map((d) => d.id)).toEqual(['item_2', 'item_1']);
+    expect(page).toMatchObject({ object: 'list', has_more: true, first_id: 'item_2', last_id: 'item_1' });
+    const next = s.inputItems(stored, { limit: '2', after: 'item_1' }) as { data: Array<{ id: string }>; has_more: boolean };
+    expect(next.data.map((d) => d.id)).toEqual(['item_0']);
+    expect(next.has_more).toBe(false);
+    expect((s.inputItems(stored, { order: 'asc' }) as { data: Array<{ id: string }> }).data.map((d) => d.id)).toEqual(['item_0', 'item_1', 'item_2']);
+    expect(() => s.inputItems(stored, { after: 'zzz' })).toThrow(/No input item/);
+    expect(s.deleted('resp_1')).toEqual({ id: 'resp_1', object: 'response', deleted: true });
+    expect(s.keyOf('resp_9')).toBe('resp:resp_9');
+  });
+});
