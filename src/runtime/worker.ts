@@ -3,8 +3,9 @@
  * a var or secret holding the JSON; `env:NAME` values resolved from string bindings and secrets)
  * and calls upstreams with the platform's native fetch. Responses, streams included, go back as
  * soon as the app returns them: nothing here awaits a body, and no work is left once the
- * response is done, so `ctx.waitUntil` has nothing to keep alive. The only module state is the
- * per-isolate app.
+ * response is done, so `ctx.waitUntil` has nothing to keep alive (a streamed Responses answer is
+ * written to KV when its terminal event is made, before that event is sent, while the response
+ * is still open). The only module state is the per-isolate app.
  *
  * No `node:` import here or anywhere the app reaches: wrangler.toml has no `nodejs_compat`, and
  * its build step fails on one.
