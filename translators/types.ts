@@ -86,13 +86,16 @@ export interface UpstreamOptions {
    * `toolCallIds: 'alphanumeric-9'` — tool-call ids must match `[a-zA-Z0-9]{9}` (Mistral): other
    * ids are mapped deterministically, a call and its result to the same id;
    * `textContent: 'string'` — text-only content goes as one string, parts joined by a blank line
-   * (Groq and DeepSeek take no content arrays in system and assistant messages).
+   * (Groq and DeepSeek take no content arrays in system and assistant messages);
+   * `bodyFields` — the only top-level fields the host accepts, and renames (Mistral answers any
+   * other field with a 422 `extra_forbidden`, and calls `seed` `random_seed`).
    */
   maxTokensField?: 'max_completion_tokens' | 'max_tokens';
   streamOptions?: boolean;
   replayReasoning?: boolean;
   toolCallIds?: 'alphanumeric-9';
   textContent?: 'string';
+  bodyFields?: { allow: readonly string[]; rename?: Readonly<Record<string, string>> };
 }
 
 /** Where and how one upstream is called. Who hosts it (and so the full URL) is not the translator's business. */

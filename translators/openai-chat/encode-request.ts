@@ -14,7 +14,7 @@ import {
 } from '../../src/canonical/index.ts';
 import type { CallerInput, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { encodeMessages } from './encode-messages.ts';
-import { adaptBody, adaptsBody } from './host-quirks.ts';
+import { adaptBody, adaptsBody, fitFields } from './host-quirks.ts';
 
 
 export function upstreamHeaders(target: UpstreamTarget): Record<string, string> {
@@ -147,12 +147,15 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
     if (o.streamOptions !== false) body['stream_options'] = { ...(extraStreamOptions as object | undefined), include_usage: true };
   }
 
+  const fitted = fitFields(body, o);
+  for (const key of fitted.dropped) warnings.push({ code: 'dropped', path: key, detail: 'host', lossy: true });
+
   return {
     value: {
       method: 'POST',
       path: '/chat/completions',
       headers: upstreamHeaders(target),
-      body: JSON.stringify(body),
+      body: JSON.stringify(fitted.body),
       stream: req.stream,
     },
     warnings,

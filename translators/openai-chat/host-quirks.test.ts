@@ -3,13 +3,13 @@
  * UpstreamOptions), on the translated and the passthrough path. Each case fails without its
  * handling. Fixtures: __fixtures__/hosts/.
  */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import type { ChatRequest } from '../../src/canonical/index.ts';
 import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
 import type { CallerInput, UpstreamOptions, UpstreamTarget } from '../types.ts';
 import { decodeResponse } from './decode-response.ts';
 import { encodePassthrough, encodeRequest } from './encode-request.ts';
-import { alphanumericIds } from './host-quirks.ts';
+import { adaptBody, adaptsBody, alphanumericIds, fitFields } from './host-quirks.ts';
 
 const MISTRAL: UpstreamOptions = { maxTokensField: 'max_tokens', textContent: 'string', streamOptions: false, toolCallIds: 'alphanumeric-9' };
 const DEEPSEEK: UpstreamOptions = { maxTokensField: 'max_tokens', textContent: 'string', replayReasoning: true };
@@ -211,5 +211,28 @@ describe('text parts joined for string-only hosts keep their separation', () => 
     // A part that carries more than its text keeps the array.
     const cached = [{ type: 'text', text: 'A' }, { type: 'text', text: 'B', cache_control: { type: 'ephemeral' } }];
     expect(passthrough({ model: 'm', messages: [{ role: 'system', content: cached }] }, GROQ).untouched).toBe(true);
+  });
+});
+
+describe('bodyFields: only the fields a host accepts (Mistral)', () => {
+  const mistral = { bodyFields: { allow: ['model', 'messages', 'random_seed', 'max_tokens'], rename: { seed: 'random_seed' } } };
+
+  it('translated: seed renamed, store/user/metadata dropped and reported', () => {
+    const req: ChatRequest = { model: 'm', stream: false, system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], seed: 7, user: 'u', metadata: { a: '1' } };
+    const enc = encodeRequest(req, { name: 'mistral', model: 'mistral-large', apiKey: 'k', options: mistral });
+    const body = JSON.parse(enc.value.body as string);
+    expect(body).toEqual({ model: 'mistral-large', messages: [{ role: 'user', content: 'hi' }], random_seed: 7 });
+    expect(enc.warnings.filter((w) => w.detail === 'host').map((w) => w.path)).toEqual(['user', 'metadata']);
+  });
+
+  it('passthrough: the same fields fitted, the rest of the body untouched; nothing to fit → the same object', () => {
+    const body = { model: 'm', messages: [], seed: 3, store: true, max_tokens: 5 };
+    expect(adaptBody(body, mistral)).toEqual({ model: 'm', messages: [], random_seed: 3, max_tokens: 5 });
+    expect(adaptsBody(mistral)).toBe(true);
+    const clean = { model: 'm', messages: [] };
+    expect(fitFields(clean, mistral)).toEqual({ body: clean, dropped: [] });
+    expect(fitFields(clean, mistral).body).toBe(clean);
+    // A rename whose target the caller already set is a drop, never an overwrite.
+    expect(fitFields({ seed: 1, random_seed: 2 }, mistral)).toEqual({ body: { random_seed: 2 }, dropped: ['seed'] });
   });
 });

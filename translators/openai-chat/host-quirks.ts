@@ -84,7 +84,7 @@ function textsOf(content: unknown): string[] | undefined {
 
 /** Whether any knob asks a passthrough body to change. */
 export function adaptsBody(o: UpstreamOptions): boolean {
-  return o.maxTokensField === 'max_tokens' || o.streamOptions === false || o.toolCallIds !== undefined || o.textContent !== undefined;
+  return o.maxTokensField === 'max_tokens' || o.streamOptions === false || o.toolCallIds !== undefined || o.textContent !== undefined || o.bodyFields !== undefined;
 }
 
 /**
@@ -92,7 +92,34 @@ export function adaptsBody(o: UpstreamOptions): boolean {
  * `stream_options` dropped, tool-call ids mapped, text-only content arrays joined. Undefined when
  * nothing changes, so the caller's bytes go out untouched.
  */
+/**
+ * The body with only the top-level fields the host accepts (`bodyFields`), renamed where it
+ * names them otherwise; `dropped` names what was left out. Unchanged (same object) when all fit.
+ */
+export function fitFields(body: Json, o: UpstreamOptions): { body: Json; dropped: string[] } {
+  const rule = o.bodyFields;
+  if (!rule) return { body, dropped: [] };
+  const allow = new Set(rule.allow);
+  const dropped: string[] = [];
+  let out: Json | undefined;
+  for (const key of Object.keys(body)) {
+    if (allow.has(key)) continue;
+    out ??= { ...body };
+    const to = rule.rename?.[key];
+    if (to !== undefined && allow.has(to) && out[to] === undefined) out[to] = out[key];
+    else dropped.push(key);
+    delete out[key];
+  }
+  return { body: out ?? body, dropped };
+}
+
 export function adaptBody(body: Json, o: UpstreamOptions): Json | undefined {
+  const adapted = adaptKnownFields(body, o);
+  const fitted = fitFields(adapted ?? body, o).body;
+  return fitted === body ? undefined : fitted;
+}
+
+function adaptKnownFields(body: Json, o: UpstreamOptions): Json | undefined {
   let out: Json | undefined;
   const edit = () => (out ??= { ...body });
   if (o.maxTokensField === 'max_tokens' && body['max_completion_tokens'] !== undefined) {

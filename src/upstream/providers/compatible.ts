@@ -32,11 +32,24 @@ export type CompatibleProviderName = (typeof COMPATIBLE_PROVIDERS)[number];
 /** Every compatible host: the length limit as `max_tokens`. */
 const COMMON: Partial<UpstreamOptions> = { maxTokensField: 'max_tokens' };
 
+/**
+ * Mistral's chat request fields (docs.mistral.ai/api, "Chat Completion"): its pydantic model
+ * forbids any other (`store`, `user`, `logprobs`, `service_tier`, `reasoning_effort`… are a 422),
+ * and the seed is `random_seed`.
+ */
+const MISTRAL_FIELDS = {
+  allow: [
+    'model', 'messages', 'temperature', 'top_p', 'max_tokens', 'stream', 'stop', 'random_seed', 'response_format', 'tools',
+    'tool_choice', 'presence_penalty', 'frequency_penalty', 'n', 'prediction', 'parallel_tool_calls', 'prompt_mode', 'safe_prompt',
+  ],
+  rename: { seed: 'random_seed' },
+} as const;
+
 /** Each host's own knobs on top of COMMON. */
 const QUIRKS: Record<CompatibleProviderName, Partial<UpstreamOptions>> = {
   openrouter: {},
   deepseek: { replayReasoning: true, textContent: 'string' },
-  mistral: { streamOptions: false, toolCallIds: 'alphanumeric-9' },
+  mistral: { streamOptions: false, toolCallIds: 'alphanumeric-9', bodyFields: MISTRAL_FIELDS },
   groq: { textContent: 'string' },
   xai: {},
   together: {},
