@@ -27,7 +27,14 @@ export interface CallerRequest {
 /** A Web `Request` (Workers, Hono, tests) as a CallerRequest. */
 export function webCallerRequest(req: Request): CallerRequest {
   const url = new URL(req.url);
-  const bytes = (limit: number) => readCapped(req.body, req.headers.get('content-length'), limit, () => tooLarge(limit));
+  const bytes = (limit: number) =>
+    readCapped(req.body, req.headers.get('content-length'), limit, () => tooLarge(limit)).catch(async (e: unknown) => {
+      // Read the refused body to its end (up to a bound) before answering: a runtime that answers
+      // while the caller is still sending resets the connection (workerd does), and the caller
+      // sees a network error instead of the 413.
+      if (e instanceof ProxyError && e.kind === 'too-large') await discard(req.body, DISCARD_MAX_BYTES);
+      throw e;
+    });
   return {
     method: req.method,
     path: url.pathname,
@@ -38,6 +45,24 @@ export function webCallerRequest(req: Request): CallerRequest {
     text: async (limit) => new TextDecoder().decode(await bytes(limit)),
     onGone: (fn) => req.signal?.addEventListener('abort', fn, { once: true }),
   };
+}
+
+/** How much of a refused body is read and thrown away so the 413 reaches the caller. */
+const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
+
+async function discard(body: ReadableStream<Uint8Array> | null, max: number): Promise<void> {
+  if (!body) return;
+  try {
+    const reader = body.getReader();
+    for (let seen = 0; seen <= max; ) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      seen += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // Already cancelled or locked (readCapped stopped reading): nothing left to drain.
+  }
 }
 
 export function tooLarge(limit: number): ProxyError {
