@@ -337,7 +337,15 @@ describe('countTokens', () => {
       },
     });
     expect(gemini.decodeCountTokens!({ totalTokens: 31 })).toBe(31);
-    expect(gemini.decodeCountTokens!(null)).toBe(0);
+  });
+
+  it('counts {} (proto3 leaves a zero out) as 0, and refuses any other shape as the upstream\'s error', () => {
+    expect(gemini.decodeCountTokens!({})).toBe(0);
+    expect(gemini.decodeCountTokens!({ totalTokens: 12, cachedContentTokenCount: 3, promptTokensDetails: [] })).toBe(12);
+    expect(gemini.decodeCountTokens!({ cachedContentTokenCount: 0 })).toBe(0);
+    for (const bad of [null, [], 'x', 7, { hello: 'world' }, { totalTokens: '31' }, { totalTokens: null }]) {
+      expect(() => gemini.decodeCountTokens!(bad), JSON.stringify(bad)).toThrow(expect.objectContaining({ kind: 'upstream', status: 502 }));
+    }
   });
 });
 

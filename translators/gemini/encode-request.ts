@@ -8,6 +8,7 @@
  * minimal 512 · low 1024 · medium 8192 · high 24576.
  */
 import {
+  ProxyError,
   cacheControlWarnings,
   extrasFor,
   modelSegment,
@@ -233,10 +234,23 @@ export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget, _ctx
   };
 }
 
+/** The fields a Gemini countTokens answer may carry (v1beta and Vertex). */
+const COUNT_TOKENS_FIELDS = new Set(['totalTokens', 'cachedContentTokenCount', 'promptTokensDetails', 'cacheTokensDetails', 'totalBillableCharacters']);
+
+/**
+ * `totalTokens` of a countTokens answer. Proto3 JSON leaves a zero out, so `{}` counts 0; any
+ * other shape (not an object, a non-number count, none of the answer's fields) is the upstream's
+ * error (502), never a count of 0.
+ */
 export function decodeCountTokens(body: unknown): number {
-  if (typeof body === 'object' && body !== null) {
-    const n = (body as Record<string, unknown>).totalTokens;
-    if (typeof n === 'number') return n;
-  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw wrongCountShape();
+  const o = body as Record<string, unknown>;
+  const n = o.totalTokens;
+  if (typeof n === 'number' && Number.isFinite(n)) return n;
+  if (n !== undefined || Object.keys(o).some((k) => !COUNT_TOKENS_FIELDS.has(k))) throw wrongCountShape();
   return 0;
+}
+
+function wrongCountShape(): ProxyError {
+  return new ProxyError('upstream', 'The Gemini countTokens answer has no totalTokens.');
 }
