@@ -68,7 +68,8 @@ function toolOutput(p: ToolResultPart, path: string, warnings: Warning[]): Wire 
   return {
     type: p.custom ? 'custom_tool_call_output' : 'function_call_output',
     call_id: p.callId,
-    output: onlyText ? parts.map((w) => w['text'] as string).join('') : parts,
+    // Several text parts (blocks of one tool result) keep their separation in the one string.
+    output: onlyText ? parts.map((w) => w['text'] as string).join('\n') : parts,
   };
 }
 
