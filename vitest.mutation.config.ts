@@ -1,0 +1,14 @@
+/**
+ * The tests `npm run mutation` runs against mutated translators: the translators' own tests and
+ * the in-process suites that drive them (conformance, cross-dialect, schema checks). No servers,
+ * no workerd: each mutant must be judged in seconds.
+ */
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['translators/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/cross-dialect/**/*.test.ts', 'test/schema/**/*.test.ts', 'src/canonical/**/*.test.ts'],
+    testTimeout: 20_000,
+    pool: 'forks',
+  },
+});
