@@ -126,10 +126,6 @@ function tokenUriAllowed(uri: string): boolean {
   return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 }
 
-/**
- * What is wrong with an upstream's provider settings once `env:` is resolved (the field and why),
- * or undefined: checked at load, so a bad secret stops the start instead of failing every call.
- */
 /** The dialects each host speaks (a wrong one is a config error, not a failure at request time). */
 function dialectsOf(p: ProviderName): readonly string[] {
   switch (p) {
@@ -144,6 +140,10 @@ function dialectsOf(p: ProviderName): readonly string[] {
   }
 }
 
+/**
+ * What is wrong with an upstream's provider settings once `env:` is resolved (the field and why),
+ * or undefined: checked at load, so a bad secret stops the start instead of failing every call.
+ */
 export function providerProblem(u: Pick<UpstreamConfig, 'provider' | 'dialect' | 'credentials' | 'accessToken' | 'apiKey'>): { field: string; problem: string } | undefined {
   if (!u.provider) return undefined;
   const dialects = dialectsOf(u.provider);

@@ -88,11 +88,6 @@ export function adaptsBody(o: UpstreamOptions): boolean {
 }
 
 /**
- * A caller's Chat Completions body as this host takes it (passthrough): the length limit renamed,
- * `stream_options` dropped, tool-call ids mapped, text-only content arrays joined. Undefined when
- * nothing changes, so the caller's bytes go out untouched.
- */
-/**
  * The body with only the top-level fields the host accepts (`bodyFields`), renamed where it
  * names them otherwise; `dropped` names what was left out. Unchanged (same object) when all fit.
  */
@@ -113,6 +108,11 @@ export function fitFields(body: Json, o: UpstreamOptions): { body: Json; dropped
   return { body: out ?? body, dropped };
 }
 
+/**
+ * A caller's Chat Completions body as this host takes it (passthrough): the length limit renamed,
+ * `stream_options` dropped, tool-call ids mapped, text-only content arrays joined. Undefined when
+ * nothing changes, so the caller's bytes go out untouched.
+ */
 export function adaptBody(body: Json, o: UpstreamOptions): Json | undefined {
   const adapted = adaptKnownFields(body, o);
   const fitted = fitFields(adapted ?? body, o).body;
