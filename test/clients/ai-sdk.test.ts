@@ -1,0 +1,122 @@
+/**
+ * The Vercel AI SDK's default OpenAI provider (`openai(model)`: the Responses API) as a real
+ * client through Interlingua: a multi-step tool loop with `generateText` and `streamText` to an
+ * upstream of every dialect, and a chat with history replayed as `item_reference`s (the
+ * provider's default `store: true`) served from the proxy's memory store.
+ */
+import { createOpenAI } from '@ai-sdk/openai';
+import { generateText, stepCountIs, streamText, tool, type ModelMessage } from 'ai';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { DIALECTS, INBOUND_KEY, MODEL_FOR, useClientsHarness } from './harness.ts';
+import { scripted, toolResults, type Dialect } from './scripted-upstream.ts';
+
+const CITY = 'Lisbon';
+const FORECAST = 'sunny, 23 C';
+
+/** The tool the model calls; `calls` records every execution. */
+function weatherTool(calls: string[]) {
+  return tool({
+    description: 'Current weather in a city',
+    inputSchema: z.object({ city: z.string() }),
+    execute: async ({ city }) => {
+      calls.push(city);
+      return { city, forecast: FORECAST };
+    },
+  });
+}
+
+const script = [{ tool: 'get_weather', args: { city: CITY } }, { text: `In ${CITY} it is ${FORECAST}.` }];
+
+describe('AI SDK openai(model) → Interlingua (Responses) → every upstream dialect', () => {
+  const h = useClientsHarness();
+  let openai: ReturnType<typeof createOpenAI>;
+  beforeAll(() => {
+    openai = createOpenAI({ baseURL: `${h.proxy.url}/v1`, apiKey: INBOUND_KEY });
+  });
+
+  /** The upstream's second request carries the tool result, linked to the call it answers. */
+  function expectLinkedResult(dialect: Dialect) {
+    const calls = h.mock.requests.filter((r) => r.method === 'POST');
+    expect(calls).toHaveLength(2);
+    expect(calls.every((r) => r.url.startsWith(dialect === 'openai-responses' ? '/v1/responses' : dialect === 'openai' ? '/v1/chat/completions' : dialect === 'anthropic' ? '/v1/messages' : '/v1beta/models/'))).toBe(true);
+    expect(toolResults(dialect, calls[0]!.json)).toEqual([]);
+    const results = toolResults(dialect, calls[1]!.json);
+    expect(results).toHaveLength(1);
+    expect(results[0]!.output).toContain(FORECAST);
+    const linkedTo = dialect === 'gemini' ? 'get_weather' : dialect === 'anthropic' ? 'toolu_1' : `call_${dialect.replace('-', '_')}_1`;
+    expect(results[0]!.id).toBe(linkedTo);
+  }
+
+  it.each(DIALECTS)('generateText: tool loop to %s', async (dialect) => {
+    h.mock.reply(scripted(dialect, script));
+    const executed: string[] = [];
+    const result = await generateText({
+      model: openai(MODEL_FOR[dialect]),
+      prompt: `What is the weather in ${CITY}?`,
+      tools: { get_weather: weatherTool(executed) },
+      stopWhen: stepCountIs(4),
+    });
+    expect(executed).toEqual([CITY]);
+    expect(result.steps).toHaveLength(2);
+    expect(result.steps[0]!.finishReason).toBe('tool-calls');
+    expect(result.text).toBe(`In ${CITY} it is ${FORECAST}.`);
+    expect(result.finishReason).toBe('stop');
+    expect(result.totalUsage.inputTokens).toBe(40);
+    expectLinkedResult(dialect);
+    expect(h.mock.requests.every((r) => r.json?.stream !== true && !r.url.includes(':streamGenerateContent'))).toBe(true);
+  });
+
+  it.each(DIALECTS)('streamText: tool loop to %s', async (dialect) => {
+    h.mock.reply(scripted(dialect, script));
+    const executed: string[] = [];
+    const errors: unknown[] = [];
+    const result = streamText({
+      model: openai(MODEL_FOR[dialect]),
+      prompt: `What is the weather in ${CITY}?`,
+      tools: { get_weather: weatherTool(executed) },
+      stopWhen: stepCountIs(4),
+      onError: ({ error }) => void errors.push(error),
+    });
+    let deltas = 0;
+    for await (const part of result.fullStream) if (part.type === 'text-delta') deltas++;
+    expect(errors).toEqual([]);
+    expect(executed).toEqual([CITY]);
+    expect(deltas).toBeGreaterThanOrEqual(2);
+    expect(await result.text).toBe(`In ${CITY} it is ${FORECAST}.`);
+    expect(await result.finishReason).toBe('stop');
+    expect((await result.steps).map((s) => s.finishReason)).toEqual(['tool-calls', 'stop']);
+    expectLinkedResult(dialect);
+    expect(h.mock.requests.some((r) => r.json?.stream === true || r.url.includes(':streamGenerateContent'))).toBe(true);
+  });
+
+  it('a chat with history: turn 1 replayed as item_reference, served from the memory store, to anthropic', async () => {
+    h.mock.reply(scripted('anthropic', (req) => [{ text: req.json.messages.length === 1 ? 'Nice to meet you, Ada.' : 'Your name is Ada.' }]));
+    const sent: unknown[] = [];
+    const spying = createOpenAI({
+      baseURL: `${h.proxy.url}/v1`,
+      apiKey: INBOUND_KEY,
+      fetch: async (url, init) => {
+        sent.push(JSON.parse(String(init?.body)));
+        return fetch(url, init);
+      },
+    });
+    const history: ModelMessage[] = [{ role: 'user', content: 'Hi, I am Ada.' }];
+    const first = await generateText({ model: spying(MODEL_FOR.anthropic), messages: history });
+    expect(first.text).toBe('Nice to meet you, Ada.');
+    history.push(...first.response.messages, { role: 'user', content: 'What is my name?' });
+    const second = await generateText({ model: spying(MODEL_FOR.anthropic), messages: history });
+    expect(second.text).toBe('Your name is Ada.');
+
+    // The SDK replayed its first answer by reference only (the id the proxy minted)…
+    const replay = (sent[1] as { input: Array<Record<string, unknown>> }).input;
+    const refs = replay.filter((i) => i.type === 'item_reference');
+    expect(refs).toHaveLength(1);
+    expect(JSON.stringify(replay)).not.toContain('Nice to meet you');
+    // …and the upstream still got the whole conversation, in order, from the store.
+    const upstream = h.mock.requests[1]!.json.messages;
+    expect(upstream.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(JSON.stringify(upstream[1])).toContain('Nice to meet you, Ada.');
+    expect(JSON.stringify(upstream[2])).toContain('What is my name?');
+  });
+});
