@@ -1,0 +1,72 @@
+/**
+ * The OpenAI Agents SDK as a real client through Interlingua: an Agent with a function tool,
+ * run on the Responses API (its OpenAIProvider with an `openai` client whose base URL is the
+ * proxy), the tool loop going to an upstream of every dialect, with and without streaming.
+ */
+import { Agent, OpenAIProvider, Runner, setTracingDisabled, tool } from '@openai/agents';
+import OpenAI from 'openai';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { DIALECTS, INBOUND_KEY, MODEL_FOR, useClientsHarness } from './harness.ts';
+import { scripted, toolResults, type Dialect } from './scripted-upstream.ts';
+
+setTracingDisabled(true);
+
+const ORDER = 'A-1042';
+const STATUS = 'shipped on 2026-11-20';
+const ANSWER = `Order ${ORDER} was ${STATUS}.`;
+
+describe('Agents SDK (Responses) → Interlingua → every upstream dialect', () => {
+  const h = useClientsHarness();
+  let runner: Runner;
+  beforeAll(() => {
+    const client = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${h.proxy.url}/v1`, maxRetries: 0 });
+    runner = new Runner({ modelProvider: new OpenAIProvider({ openAIClient: client, useResponses: true }), tracingDisabled: true });
+  });
+
+  function agent(dialect: Dialect, executed: string[]) {
+    const orderStatus = tool({
+      name: 'order_status',
+      description: 'Shipping status of an order',
+      parameters: z.object({ order: z.string() }),
+      execute: async ({ order }) => {
+        executed.push(order);
+        return STATUS;
+      },
+    });
+    return new Agent({ name: 'Support', instructions: 'Answer order questions with the tool.', model: MODEL_FOR[dialect], tools: [orderStatus] });
+  }
+
+  function expectLoop(dialect: Dialect, executed: string[]) {
+    expect(executed).toEqual([ORDER]);
+    const posts = h.mock.requests.filter((r) => r.method === 'POST');
+    expect(posts).toHaveLength(2);
+    expect(toolResults(dialect, posts[0]!.json)).toEqual([]);
+    const results = toolResults(dialect, posts[1]!.json);
+    expect(results).toHaveLength(1);
+    expect(results[0]!.output).toContain(STATUS);
+  }
+
+  const script = [{ tool: 'order_status', args: { order: ORDER } }, { text: ANSWER }];
+
+  it.each(DIALECTS)('run: the function tool loop to %s', async (dialect) => {
+    h.mock.reply(scripted(dialect, script));
+    const executed: string[] = [];
+    const result = await runner.run(agent(dialect, executed), `Where is order ${ORDER}?`);
+    expect(result.finalOutput).toBe(ANSWER);
+    expectLoop(dialect, executed);
+  });
+
+  it.each(DIALECTS)('run with stream: true: the function tool loop to %s', async (dialect) => {
+    h.mock.reply(scripted(dialect, script));
+    const executed: string[] = [];
+    const result = await runner.run(agent(dialect, executed), `Where is order ${ORDER}?`, { stream: true });
+    let text = '';
+    for await (const chunk of result.toTextStream()) text += chunk;
+    await result.completed;
+    expect(result.error ?? null).toBeNull();
+    expect(text).toBe(ANSWER);
+    expect(result.finalOutput).toBe(ANSWER);
+    expectLoop(dialect, executed);
+  });
+});
