@@ -1,14 +1,18 @@
 /**
- * Whatever model a caller names (after routing), the upstream URL keeps its origin, its path
- * prefix, its number of path segments and its query: the name is exactly one encoded path
- * segment (Gemini) or lives in the body (OpenAI, Anthropic). Checked for every upstream-side
- * encoder of every dialect, with arbitrary strings, parsed as `fetch` would (WHATWG URL).
+ * Whatever model a caller names (after routing), the URL the proxy sends to keeps its origin, its
+ * path prefix, its number of path segments and its query: the name is exactly one encoded path
+ * segment (Gemini; Azure deployments, Vertex AI and Bedrock models) or lives in the body (OpenAI,
+ * Anthropic). Checked for every upstream-side encoder of every dialect, then through every
+ * provider that builds its own URL (whose base may carry a query), with arbitrary strings, parsed
+ * as `fetch` would (WHATWG URL). One property for the whole URL, so it lives here and not in each
+ * provider's unit tests.
  */
 import fc from 'fast-check';
-import { joinUrl } from '../../src/upstream/providers/index.ts';
+import { joinUrl, providerOf } from '../../src/upstream/providers/index.ts';
+import { parseConfig } from '../../src/config/load.ts';
 import { describe, expect, it } from 'vitest';
 import { ProxyError, type ChatRequest, type ImageRequest } from '../../src/canonical/index.ts';
-import { chatDialects } from '../../translators/index.ts';
+import { chatDialects, registry } from '../../translators/index.ts';
 import { geminiImages } from '../../translators/gemini/index.ts';
 import { openaiImages } from '../../translators/openai-images/index.ts';
 import type { CallerInput, ImageUpstream, UpstreamHttpRequest, UpstreamTarget } from '../../translators/types.ts';
@@ -154,6 +158,62 @@ describe.each(imageUpstreams)('upstream URL of %s', (_name, up, base) => {
       fc.property(hostileName, (name) => check((m) => full(base, up.encodeImageRequest(req(m), target(base, m), testContext()).value), name)),
       runs,
     );
+  });
+});
+
+/** Providers that build the URL themselves (paths, model segment, query), each base with a query of its own. */
+const providerCases: Array<[string, Record<string, unknown>]> = [
+  ['azure v1', { provider: 'azure', dialect: 'openai', baseUrl: 'https://res.example:8443/gw?tenant=a', apiKey: 'k' }],
+  ['azure deployment URL', { provider: 'azure', dialect: 'openai', apiVersion: '2024-10-21', baseUrl: 'https://res.example:8443/gw?tenant=a', apiKey: 'k' }],
+  ['azure openai-responses', { provider: 'azure', dialect: 'openai-responses', baseUrl: 'https://res.example:8443/gw?tenant=a', apiKey: 'k' }],
+  ['vertex gemini', { provider: 'vertex', dialect: 'gemini', project: 'p', location: 'us-central1', accessToken: 't', baseUrl: 'https://psc.example:8443/gw?tenant=a' }],
+  ['vertex claude', { provider: 'vertex', dialect: 'anthropic', project: 'p', location: 'us-central1', accessToken: 't', baseUrl: 'https://psc.example:8443/gw?tenant=a' }],
+  ['bedrock claude', { provider: 'bedrock', dialect: 'anthropic', region: 'us-east-1', apiKey: 'k', baseUrl: 'https://vpce.example:8443/gw?tenant=a' }],
+];
+
+describe.each(providerCases)('upstream URL through provider %s', (_name, cfg) => {
+  const u = parseConfig({ open: true, upstreams: { up: cfg }, models: { '*': { upstream: 'up' } } }).upstreams.up!;
+  const d = registry.chatUpstreams[u.dialect as keyof typeof registry.chatUpstreams];
+  const provider = providerOf(u);
+  const ctx = testContext();
+  const targetOf = (model: string): UpstreamTarget => ({ name: 'up', model, apiKey: 'k', options: provider.options?.({ upstream: u, model }) ?? {} });
+  const sent = (model: string, reqs: UpstreamHttpRequest[]) => reqs.map((r) => provider.url(r, { upstream: u, model }));
+
+  it('encodeRequest (plain and stream)', () => {
+    fc.assert(
+      fc.property(hostileName, (name) => {
+        for (const stream of [false, true]) check((m) => sent(m, [d.encodeRequest(chatReq(m, stream), targetOf(m), ctx).value]), name);
+      }),
+      runs,
+    );
+  });
+
+  it('encodeCountTokens', () => {
+    fc.assert(
+      fc.property(hostileName, (name) => {
+        if (d.encodeCountTokens) check((m) => sent(m, [d.encodeCountTokens!(chatReq(m, false), targetOf(m), ctx)]), name);
+      }),
+      runs,
+    );
+  });
+
+  it('the examples: dot segments refused, traversal kept inside the segment, the base query after the path', () => {
+    const url = (m: string) => sent(m, [d.encodeRequest(chatReq(m, false), targetOf(m), ctx).value])[0]!;
+    for (const name of ['..', '.']) {
+      let err: unknown;
+      try {
+        const got = url(name);
+        // Only where the name lives in the body (Azure v1) may it go through: then the path is the reference's.
+        expect(new URL(got).pathname).toBe(new URL(url(REF)).pathname);
+      } catch (e) {
+        err = e;
+      }
+      if (err !== undefined) expect(err).toMatchObject({ kind: 'invalid-request', param: 'model' });
+    }
+    const ref = new URL(url(REF));
+    expect(ref.search.startsWith('?tenant=a')).toBe(true);
+    expect(new URL(url('../../../x')).pathname).toBe(ref.pathname.replace(REF, '..%2F..%2F..%2Fx'));
+    expect(() => url('\uD800')).not.toThrow();
   });
 });
 
