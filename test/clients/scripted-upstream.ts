@@ -7,8 +7,11 @@ import type { MockHandler, MockReply, ReceivedRequest } from '../support/mock-up
 
 export type Dialect = 'openai' | 'anthropic' | 'gemini' | 'openai-responses';
 
-/** One model turn: call a tool (arguments as an object) or answer with text. */
-export type Turn = { tool: string; args: Record<string, unknown> } | { text: string };
+/**
+ * One model turn: call a tool (arguments as an object), call a freeform tool with raw input (a
+ * Responses upstream only: `custom_tool_call`), or answer with text.
+ */
+export type Turn = { tool: string; args: Record<string, unknown> } | { custom: string; input: string } | { text: string };
 
 /** What the proxy sent, in the upstream's dialect: is it a stream, and the tool results it carries. */
 export function isStream(dialect: Dialect, req: ReceivedRequest): boolean {
@@ -31,6 +34,26 @@ export function toolResults(dialect: Dialect, body: any): Array<{ id: string; ou
       if (i.type === 'function_call_output' || i.type === 'custom_tool_call_output') out.push({ id: i.call_id, output: text(i.output) });
   }
   return out;
+}
+
+/** The tool calls replayed in a request's history, as `{name, args}` (a freeform call's raw input as `args`). */
+export function toolCalls(dialect: Dialect, body: any): Array<{ name: string; args: unknown }> {
+  const parse = (s: string): unknown => {
+    try {
+      return JSON.parse(s);
+    } catch {
+      return s;
+    }
+  };
+  if (dialect === 'openai')
+    return (body?.messages ?? []).flatMap((m: any) => (m.tool_calls ?? []).map((c: any) => ({ name: c.function.name, args: parse(c.function.arguments) })));
+  if (dialect === 'anthropic')
+    return (body?.messages ?? []).flatMap((m: any) => (Array.isArray(m.content) ? m.content : []).filter((b: any) => b.type === 'tool_use').map((b: any) => ({ name: b.name, args: b.input })));
+  if (dialect === 'gemini')
+    return (body?.contents ?? []).flatMap((c: any) => (c.parts ?? []).filter((p: any) => p.functionCall).map((p: any) => ({ name: p.functionCall.name, args: p.functionCall.args })));
+  return (Array.isArray(body?.input) ? body.input : [])
+    .filter((i: any) => i.type === 'function_call' || i.type === 'custom_tool_call')
+    .map((i: any) => ({ name: i.name, args: i.type === 'custom_tool_call' ? i.input : parse(i.arguments) }));
 }
 
 /** The tool names a request offers (function names, whatever the dialect). */
@@ -64,7 +87,9 @@ const json = (body: unknown): MockReply => ({ status: 200, headers: { 'content-t
 /** Turn `turn` in `dialect`'s wire; `n` makes its ids unique within a conversation. */
 export function reply(dialect: Dialect, turn: Turn, stream: boolean, n: number): MockReply {
   const callId = `call_${dialect.replace('-', '_')}_${n}`;
-  const args = 'tool' in turn ? JSON.stringify(turn.args) : '';
+  if ('custom' in turn && dialect !== 'openai-responses') throw new Error(`a ${dialect} model has no freeform tools: script a one-string function call`);
+  const args = 'tool' in turn ? JSON.stringify(turn.args) : 'custom' in turn ? turn.input : '';
+  const text = 'text' in turn ? turn.text : '';
   const half = Math.floor(args.length / 2);
   if (dialect === 'openai') {
     const base = { id: `chatcmpl-${n}`, created: 1_765_000_000, model: 'gpt-4o-mini' };
@@ -72,7 +97,7 @@ export function reply(dialect: Dialect, turn: Turn, stream: boolean, n: number):
     const call = 'tool' in turn ? { id: callId, type: 'function', function: { name: turn.tool, arguments: args } } : null;
     const finish = call ? 'tool_calls' : 'stop';
     if (!stream) {
-      const message = call ? { role: 'assistant', content: null, tool_calls: [call] } : { role: 'assistant', content: (turn as { text: string }).text };
+      const message = call ? { role: 'assistant', content: null, tool_calls: [call] } : { role: 'assistant', content: text };
       return json({ ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish, logprobs: null }], usage });
     }
     const chunk = (delta: unknown, finish_reason: string | null = null) => [null, { ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason }] }] as [null, unknown];
@@ -87,7 +112,7 @@ export function reply(dialect: Dialect, turn: Turn, stream: boolean, n: number):
   }
   if (dialect === 'anthropic') {
     const id = `msg_${n}`;
-    const block = 'tool' in turn ? { type: 'tool_use', id: `toolu_${n}`, name: turn.tool, input: turn.args } : { type: 'text', text: turn.text };
+    const block = 'tool' in turn ? { type: 'tool_use', id: `toolu_${n}`, name: turn.tool, input: turn.args } : { type: 'text', text };
     const stop = 'tool' in turn ? 'tool_use' : 'end_turn';
     const msg = { id, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', stop_sequence: null };
     if (!stream) return json({ ...msg, content: [block], stop_reason: stop, usage: { input_tokens: 20, output_tokens: 8 } });
@@ -111,7 +136,7 @@ export function reply(dialect: Dialect, turn: Turn, stream: boolean, n: number):
       const body = cand([{ functionCall: { name: turn.tool, args: turn.args } }], 'STOP');
       return stream ? sse([[null, body]]) : json(body);
     }
-    if (!stream) return json(cand([{ text: turn.text }], 'STOP'));
+    if (!stream) return json(cand([{ text }], 'STOP'));
     const pieces = textPieces(turn);
     return sse(pieces.map((t, i) => [null, cand([{ text: t }], i === pieces.length - 1 ? 'STOP' : undefined)]));
   }
@@ -119,19 +144,23 @@ export function reply(dialect: Dialect, turn: Turn, stream: boolean, n: number):
 }
 
 function textPieces(turn: Turn): string[] {
-  const text = (turn as { text: string }).text;
+  if (!('text' in turn)) throw new Error('not a text turn');
+  const text = turn.text;
   const cut = Math.max(1, Math.floor(text.length / 2));
   return [text.slice(0, cut), text.slice(cut)];
 }
 
 /** A Responses API answer, shaped like the recorded fixtures (JSON, or the full event sequence). */
 function responsesReply(turn: Turn, stream: boolean, n: number, callId: string, args: string): MockReply {
+  const text = 'text' in turn ? turn.text : '';
   const id = `resp_mock_${n}`;
   const usage = { input_tokens: 20, input_tokens_details: { cached_tokens: 0 }, output_tokens: 8, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 28 };
-  const item =
+  const item: Record<string, unknown> & { id: string } =
     'tool' in turn
       ? { id: `fc_mock_${n}`, type: 'function_call', status: 'completed', arguments: args, call_id: callId, name: turn.tool }
-      : { id: `msg_mock_${n}`, type: 'message', status: 'completed', content: [{ type: 'output_text', annotations: [], logprobs: [], text: turn.text }], role: 'assistant' };
+      : 'custom' in turn
+        ? { id: `ctc_mock_${n}`, type: 'custom_tool_call', status: 'completed', call_id: callId, input: turn.input, name: turn.custom }
+        : { id: `msg_mock_${n}`, type: 'message', status: 'completed', content: [{ type: 'output_text', annotations: [], logprobs: [], text }], role: 'assistant' };
   const response = (status: string, output: unknown[], u: unknown) => ({
     id, object: 'response', created_at: 1_765_000_000, status, background: false, error: null, incomplete_details: null, instructions: null,
     max_output_tokens: null, model: 'gpt-5-mini', output, parallel_tool_calls: true, previous_response_id: null, reasoning: { effort: null, summary: null },
@@ -147,13 +176,18 @@ function responsesReply(turn: Turn, stream: boolean, n: number, callId: string, 
     const half = Math.floor(args.length / 2);
     for (const delta of [args.slice(0, half), args.slice(half)]) events.push(ev('response.function_call_arguments.delta', { ...at, delta }));
     events.push(ev('response.function_call_arguments.done', { ...at, arguments: args }));
+  } else if ('custom' in turn) {
+    events.push(ev('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', input: '' } }));
+    const half = Math.floor(args.length / 2);
+    for (const delta of [args.slice(0, half), args.slice(half)]) events.push(ev('response.custom_tool_call_input.delta', { ...at, delta }));
+    events.push(ev('response.custom_tool_call_input.done', { ...at, input: args }));
   } else {
     events.push(ev('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', content: [] } }));
     const part = { type: 'output_text', annotations: [], logprobs: [], text: '' };
     events.push(ev('response.content_part.added', { ...at, content_index: 0, part }));
     for (const delta of textPieces(turn)) events.push(ev('response.output_text.delta', { ...at, content_index: 0, delta, logprobs: [] }));
-    events.push(ev('response.output_text.done', { ...at, content_index: 0, text: turn.text, logprobs: [] }));
-    events.push(ev('response.content_part.done', { ...at, content_index: 0, part: { ...part, text: turn.text } }));
+    events.push(ev('response.output_text.done', { ...at, content_index: 0, text, logprobs: [] }));
+    events.push(ev('response.content_part.done', { ...at, content_index: 0, part: { ...part, text } }));
   }
   events.push(ev('response.output_item.done', { output_index: 0, item }));
   events.push(ev('response.completed', { response: response('completed', [item], usage) }));

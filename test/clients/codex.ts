@@ -1,0 +1,109 @@
+/**
+ * Running the real Codex CLI (`@openai/codex`, its bundled binary) against Interlingua: a fresh
+ * CODEX_HOME whose config.toml points a `model_providers` entry (`wire_api = "responses"`) at the
+ * proxy with everything that would reach another host turned off, and a trap proxy in the
+ * environment that records any connection Codex tries to make anywhere but 127.0.0.1.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CODEX_BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/.bin/codex');
+
+/** A model Codex offers its freeform `apply_patch` tool for. */
+export const CODEX_MODEL = 'gpt-5.5';
+
+export interface CodexRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  /** First line of every connection Codex made through the environment's proxy (should be none). */
+  escaped: string[];
+}
+
+function config(proxyUrl: string): string {
+  return [
+    `model = "${CODEX_MODEL}"`,
+    'model_provider = "interlingua"',
+    'check_for_update_on_startup = false',
+    'approval_policy = "never"',
+    'sandbox_mode = "workspace-write"',
+    '',
+    '[model_providers.interlingua]',
+    'name = "Interlingua"',
+    `base_url = "${proxyUrl}/v1"`,
+    'env_key = "INTERLINGUA_KEY"',
+    'wire_api = "responses"',
+    '',
+    '[features]',
+    'plugins = false',
+    '',
+    '[analytics]',
+    'enabled = false',
+    '',
+    '[otel]',
+    'exporter = "none"',
+    '',
+  ].join('\n');
+}
+
+/** A listener that accepts any proxied connection, records its request line and closes it. */
+async function startTrap(): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
+  const seen: string[] = [];
+  const server = net.createServer((s) => {
+    s.once('data', (d) => {
+      seen.push(d.toString('utf8').split('\r\n')[0] ?? '');
+      s.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
+    });
+    s.on('error', () => {});
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as net.AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/**
+ * `codex exec` with `prompt` in `cwd` through the proxy at `proxyUrl`, sandboxed to writes in
+ * `cwd` with no approvals; `--strict-config` makes an unknown config key an error.
+ */
+export async function runCodex(proxyUrl: string, apiKey: string, cwd: string, prompt: string, timeoutMs = 60_000): Promise<CodexRun> {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'codex-home-'));
+  const trap = await startTrap();
+  try {
+    await writeFile(path.join(home, 'config.toml'), config(proxyUrl));
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: home,
+      CODEX_HOME: home,
+      TMPDIR: os.tmpdir(),
+      INTERLINGUA_KEY: apiKey,
+      HTTP_PROXY: trap.url,
+      HTTPS_PROXY: trap.url,
+      ALL_PROXY: trap.url,
+      http_proxy: trap.url,
+      https_proxy: trap.url,
+      all_proxy: trap.url,
+      NO_PROXY: '127.0.0.1',
+      no_proxy: '127.0.0.1',
+      RUST_LOG: 'error',
+    };
+    const args = ['exec', '--strict-config', '--skip-git-repo-check', '--color', 'never', '-C', cwd, prompt];
+    const started = performance.now();
+    const child = spawn(CODEX_BIN, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const code = await new Promise<number | null>((r) => child.once('close', (c) => r(c)));
+    clearTimeout(timer);
+    return { code, stdout, stderr, ms: Math.round(performance.now() - started), escaped: [...trap.seen] };
+  } finally {
+    await trap.close();
+    await rm(home, { recursive: true, force: true });
+  }
+}
