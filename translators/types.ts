@@ -16,6 +16,7 @@ import type {
   StreamFrame,
   StreamStep,
   Vendor,
+  Warning,
 } from '../src/canonical/index.ts';
 
 /** Clock and ids for one request, injected so translators stay deterministic under test. */
@@ -215,9 +216,10 @@ export interface ChatUpstream {
   decodeError(status: number, body: string, headers: Record<string, string>): ProxyError;
   /**
    * Same dialect on both sides: the request to send when only model and credentials change.
-   * `rawBody` is forwarded byte for byte when the model needs no rename.
+   * `rawBody` is forwarded byte for byte when the model needs no rename. What the upstream may not
+   * receive and is left out (an Anthropic beta outside its allow-list) goes into `warnings`.
    */
-  encodePassthrough(input: CallerInput, rawBody: string, target: UpstreamTarget): UpstreamHttpRequest;
+  encodePassthrough(input: CallerInput, rawBody: string, target: UpstreamTarget, warnings?: Warning[]): UpstreamHttpRequest;
   /** The upstream's own model list (merged into `GET …/models` behind a short cache). */
   encodeModelListRequest?(target: UpstreamTarget): UpstreamHttpRequest;
   decodeModelList?(body: unknown): string[];

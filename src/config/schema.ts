@@ -56,7 +56,7 @@ export const UpstreamSchema = v.strictObject({
   anthropicBeta: v.optional(v.array(v.string())),
   /**
    * Anthropic: the only betas sent to this upstream (exact names, or a prefix ending in `*`);
-   * others are dropped with a warning. Extends a provider's own list (Bedrock); without it a plain
+   * others are dropped with a warning. Extends a provider's own list (Vertex AI, Bedrock); without it a plain
    * upstream gets every beta.
    */
   anthropicBetaAllow: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),

@@ -18,6 +18,7 @@ import {
   type StreamEvent,
   type StreamFrame,
   type StreamStep,
+  type Warning,
 } from '../canonical/index.ts';
 import type { CallerInput, ChatCaller, ChatUpstream } from '../../translators/types.ts';
 import type { Registry } from '../../translators/index.ts';
@@ -91,7 +92,10 @@ export function planChat(
     const target = upstreamTarget(t, call.callerKey, deps.config, o.defaultMaxTokens);
     const sameFraming = !req.stream || (framing === 'sse' && !providerOf(t.upstream).streamParser);
     const same = o.allowPassthrough && upstream.id === call.caller.id && sameFraming && !mayCarrySignatures(call.rawBody);
-    if (same) return { request: withTargetHeaders(upstream.encodePassthrough(call.input, call.rawBody, target), target.options.headers), warnings: [], passthrough: true };
+    if (same) {
+      const warnings: Warning[] = [];
+      return { request: withTargetHeaders(upstream.encodePassthrough(call.input, call.rawBody, target, warnings), target.options.headers), warnings, passthrough: true };
+    }
     // Freeform tools, to an upstream that has none: functions taking one string (raised back on the way out).
     const lowered = upstream.customTools ? { value: req, warnings: [] } : lowerCustomTools(req);
     const enc = upstream.encodeRequest(lowered.value, target, scope);

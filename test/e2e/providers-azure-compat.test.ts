@@ -115,6 +115,29 @@ describe.each(TARGETS)('%s: Azure OpenAI provider', (target) => {
     expect(sent().body.max_completion_tokens).toBe(200);
   });
 
+  it('openai responses.create → dated (openai-chat deployment URL): translated both ways, plain and streamed', async () => {
+    const res = await openai.responses.create({ model: 'azure-dated', instructions: 'Be brief.', input: 'Weather in SF?', max_output_tokens: 300 });
+    expect(res.object).toBe('response');
+    expect(res.status).toBe('completed');
+    expect(res.output_text).toMatch(/real-time weather/);
+    expect(sent()).toMatchObject({ url: `/openai/deployments/prod-gpt4o/chat/completions?api-version=${VERSION}`, key: AZURE_KEY, authorization: undefined });
+    expect(sent().body.messages).toEqual([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Weather in SF?' }]);
+    expect(sent().body.max_completion_tokens).toBe(300);
+
+    const stream = await openai.responses.create({ model: 'azure-dated', input: 'Capital of Denmark?', stream: true });
+    let text = '';
+    let completed: OpenAI.Responses.Response | undefined;
+    for await (const e of stream) {
+      if (e.type === 'response.output_text.delta') text += e.delta;
+      if (e.type === 'response.completed') completed = e.response;
+    }
+    expect(text).toBe(streamedText);
+    expect(completed?.status).toBe('completed');
+    expect(completed?.output.flatMap((o) => (o.type === 'message' ? o.content.map((c) => (c.type === 'output_text' ? c.text : '')) : [])).join('')).toBe(streamedText);
+    expect(sent()).toMatchObject({ url: `/openai/deployments/prod-gpt4o/chat/completions?api-version=${VERSION}`, key: AZURE_KEY });
+    expect(sent().body.stream).toBe(true);
+  });
+
   it('@google/genai → v1', async () => {
     const res = await genai(proxy.url).models.generateContent({ model: 'azure-v1', contents: 'Weather in SF?' });
     expect(res.text).toMatch(/real-time weather/);

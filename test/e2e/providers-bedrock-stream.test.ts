@@ -12,7 +12,7 @@ import { exceptionFrame, framesOfSse } from '../support/aws.ts';
 import { fixtureText } from '../support/fixtures.ts';
 import { INBOUND_KEY, TARGETS } from '../support/proxy.ts';
 import { fixtureStreamAnswer } from './helpers-anthropic.ts';
-import { ASK, bedrock, eventStream, MODEL, MODEL_PATH, SECRETS, stream, useBedrock, type Seen } from './helpers-bedrock.ts';
+import { API_KEY, ASK, bedrock, eventStream, MODEL, MODEL_PATH, PROFILE, SECRETS, stream, useBedrock, type Seen } from './helpers-bedrock.ts';
 
 /** Read a stream to its end; what it threw, if anything. */
 async function drain(s: AsyncIterable<unknown>): Promise<unknown> {
@@ -43,6 +43,44 @@ describe.each(TARGETS)('%s: SDKs → Interlingua → Amazon Bedrock (Claude), st
     expect(seen).toEqual([{ model: MODEL, op: 'invoke-with-response-stream', auth: 'sigv4' }]);
     expect(h.mock.requests[0]!.url).toBe(`${MODEL_PATH}/invoke-with-response-stream`);
     expect(h.mock.requests[0]!.json.stream).toBeUndefined();
+  });
+
+  it('anthropic SDK with the Bedrock API key (an inference profile): Authorization: Bearer, nothing signed, the event stream decoded', async () => {
+    const seen: Seen[] = [];
+    h.mock.reply(bedrock(stream('stream-text-basic.sse'), seen));
+    const final = await anthropic.messages.stream({ ...ASK, model: 'claude-profile' }).finalMessage();
+    expect(final.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('')).toBe(fixtureStreamAnswer('anthropic', 'stream-text-basic.sse'));
+    expect(final.stop_reason).toBe('end_turn');
+    expect(seen).toEqual([{ model: PROFILE, op: 'invoke-with-response-stream', auth: 'bearer' }]);
+    const got = h.mock.requests[0]!;
+    expect(got.url).toBe('/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke-with-response-stream');
+    expect(got.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(got.headers['x-amz-date']).toBeUndefined();
+    expect(got.headers['x-api-key']).toBeUndefined();
+    expect(got.json.stream).toBeUndefined();
+  });
+
+  it('openai responses.create stream (Responses API caller): the event stream as Responses events', async () => {
+    const openai = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${h.proxy.url}/v1`, maxRetries: 0 });
+    h.mock.reply(bedrock(stream('stream-text-basic.sse')));
+    const events = await openai.responses.create({ model: 'gpt-4o', input: 'Hi', stream: true });
+    let text = '';
+    let completed: OpenAI.Responses.Response | undefined;
+    for await (const e of events) {
+      if (e.type === 'response.output_text.delta') text += e.delta;
+      if (e.type === 'response.completed') completed = e.response;
+    }
+    expect(text).toBe(fixtureStreamAnswer('anthropic', 'stream-text-basic.sse'));
+    expect(completed?.status).toBe('completed');
+    expect(completed?.usage?.output_tokens).toBeGreaterThan(0);
+    expect(h.mock.requests.map((r) => r.url)).toEqual([`${MODEL_PATH}/invoke-with-response-stream`]);
+
+    // An exception mid-stream reaches the Responses caller as an error, not a silent end.
+    const frames = framesOfSse(fixtureText('anthropic', 'stream-text-basic.sse')).slice(0, 3);
+    h.mock.reply(bedrock(eventStream([...frames, exceptionFrame('throttlingException', 'Too many tokens, please wait.')])));
+    const err = await drain(await openai.responses.create({ model: 'gpt-4o', input: 'Hi', stream: true }));
+    expect(err).toBeInstanceOf(Error);
+    expect(String((err as Error).message)).toContain('Too many tokens, please wait.');
   });
 
   it('anthropic SDK: streamed tool use', async () => {

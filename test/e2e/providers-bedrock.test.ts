@@ -33,13 +33,50 @@ describe.each(TARGETS)('%s: SDKs → Interlingua → Amazon Bedrock (Claude), no
     expect(got.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAE2EBEDROCKKEYID0\/\d{8}\/us-east-1\/bedrock\/aws4_request, /);
   });
 
-  it('betas: only those Bedrock documents reach anthropic_beta in the body, never a header', async () => {
+  it('betas: only those Bedrock documents reach anthropic_beta in the body, never a header; the others reported', async () => {
     h.mock.reply(bedrock(json('text-basic.json')));
-    await anthropic.beta.messages.create({ ...ASK, betas: ['context-1m-2025-08-07', 'files-api-2025-04-14'] });
+    const { response } = await anthropic.beta.messages.create({ ...ASK, betas: ['context-1m-2025-08-07', 'files-api-2025-04-14'] }).withResponse();
     const got = h.mock.requests[0]!;
     expect(got.url).toBe(`${MODEL_PATH}/invoke`);
     expect(got.json.anthropic_beta).toEqual(['context-1m-2025-08-07']);
     expect(got.headers['anthropic-beta']).toBeUndefined();
+    expect(response.headers.get('x-interlingua-warnings')).toContain('dropped:anthropic-beta=files-api-2025-04-14');
+  });
+
+  it('a model name that would change the path (bedrock/.., bedrock/.) is a 400 on model, nothing sent; a lone surrogate is no 500', async () => {
+    h.mock.reply(bedrock(json('text-basic.json')));
+    for (const model of ['bedrock/..', 'bedrock/.', 'bedrock-key/..']) {
+      const err = await anthropic.messages.create({ ...ASK, model }).catch((e: unknown) => e);
+      expect(err, model).toBeInstanceOf(Anthropic.BadRequestError);
+      expect((err as InstanceType<typeof Anthropic.BadRequestError>).error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('cannot be sent to the upstream') } });
+    }
+    const openai = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${h.proxy.url}/v1`, maxRetries: 0 });
+    const oerr = await openai.chat.completions.create({ model: 'bedrock/..', messages: [{ role: 'user', content: 'Hi' }] }).catch((e: unknown) => e);
+    expect(oerr).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((oerr as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('model');
+    expect(h.mock.requests).toEqual([]);
+    // A lone surrogate becomes U+FFFD in the path: the call goes out (the mock answers it), no 500.
+    const seen: Seen[] = [];
+    h.mock.reply(bedrock(json('text-basic.json'), seen));
+    await anthropic.messages.create({ ...ASK, model: 'bedrock/x\uD800' });
+    expect(h.mock.requests.map((r) => r.url)).toEqual(['/model/x%EF%BF%BD/invoke']);
+    expect(seen).toEqual([{ model: 'x\uFFFD', op: 'invoke', auth: 'sigv4' }]);
+  });
+
+  it('openai responses.create (Responses API caller): /invoke, the Bedrock body, the answer as a Response', async () => {
+    const openai = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${h.proxy.url}/v1`, maxRetries: 0 });
+    const seen: Seen[] = [];
+    h.mock.reply(bedrock(json('text-basic.json'), seen));
+    const res = await openai.responses.create({ model: 'gpt-4o', instructions: 'Be brief.', input: 'Hi', max_output_tokens: 64 });
+    expect(res.status).toBe('completed');
+    expect(res.output_text).toBe(fixtureJson('anthropic', 'text-basic.json').content[0].text);
+    expect(seen).toEqual([{ model: MODEL, op: 'invoke', auth: 'sigv4' }]);
+    expect(h.mock.requests[0]!.json).toMatchObject({ anthropic_version: 'bedrock-2023-05-31', system: 'Be brief.', max_tokens: 64 });
+
+    h.mock.reply(bedrock(awsError(429, 'ThrottlingException', 'Rate exceeded')));
+    const err = await openai.responses.create({ model: 'gpt-4o', input: 'Hi' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(String((err as Error).message)).toContain('Rate exceeded');
   });
 
   it('Bedrock API key and an inference profile id: Authorization: Bearer, nothing signed', async () => {

@@ -239,12 +239,15 @@ describe.each(TARGETS)('%s: Vertex AI through the official SDKs', (target) => {
       expect(call.json.model).toBeUndefined();
     });
 
-    it('@anthropic-ai/sdk beta namespace: no ?beta=true on Vertex; the anthropic-beta header goes as sent', async () => {
+    it('@anthropic-ai/sdk beta namespace: no ?beta=true on Vertex; only the betas Vertex documents, the others dropped and reported', async () => {
       vertexReply = () => fixtureReply('anthropic', 'text-basic.json');
-      await anthropic().beta.messages.create({ model: 'claude-sonnet-4-5@20250929', max_tokens: 10, betas: ['context-1m-2025-08-07'], messages: [{ role: 'user', content: 'Hi' }] });
+      const { response } = await anthropic()
+        .beta.messages.create({ model: 'claude-sonnet-4-5@20250929', max_tokens: 10, betas: ['context-1m-2025-08-07', 'files-api-2025-04-14', 'interleaved-thinking-2025-05-14'], messages: [{ role: 'user', content: 'Hi' }] })
+        .withResponse();
       const [call] = vertexCalls() as [ReceivedRequest];
       expect(call.url).toBe(claudeUrl('claude-sonnet-4-5@20250929', 'rawPredict'));
-      expect(call.headers['anthropic-beta']).toBe('context-1m-2025-08-07');
+      expect(call.headers['anthropic-beta']).toBe('context-1m-2025-08-07,interleaved-thinking-2025-05-14');
+      expect(response.headers.get('x-interlingua-warnings')).toContain('dropped:anthropic-beta=files-api-2025-04-14');
     });
 
     it('@anthropic-ai/sdk countTokens: count-tokens:rawPredict with the model in the body', async () => {
@@ -275,6 +278,34 @@ describe.each(TARGETS)('%s: Vertex AI through the official SDKs', (target) => {
       expect(text).toBe('Hello there!');
       expect(vertexCalls()[1]!.url).toBe(claudeUrl('claude-sonnet-4-5@20250929', 'streamRawPredict'));
       expectOAuth(vertexCalls()[1]!);
+    });
+
+    it('openai responses.create (Responses API caller), plain and streamed: rawPredict and streamRawPredict', async () => {
+      const client = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${proxy.url}/v1`, maxRetries: 0 });
+      vertexReply = () => fixtureReply('anthropic', 'text-basic.json');
+      const res = await client.responses.create({ model: 'to-vertex-claude', instructions: 'Be kind.', input: 'Hello', max_output_tokens: 100 });
+      expect(res.status).toBe('completed');
+      expect(res.output_text).toMatch(/^Hello!/);
+      const first = vertexCalls()[0]!;
+      expect(first.url).toBe(claudeUrl('claude-sonnet-4-5@20250929', 'rawPredict'));
+      expectOAuth(first);
+      expect(first.json).toMatchObject({ anthropic_version: 'vertex-2023-10-16', system: 'Be kind.', max_tokens: 100 });
+      expect(first.json.model).toBeUndefined();
+
+      vertexReply = () => fixtureReply('anthropic', 'stream-text-basic.sse');
+      const stream = await client.responses.create({ model: 'to-vertex-claude', input: 'Hello', stream: true });
+      let text = '';
+      let status: string | undefined;
+      for await (const e of stream) {
+        if (e.type === 'response.output_text.delta') text += e.delta;
+        if (e.type === 'response.completed') status = e.response.status;
+      }
+      expect(text).toBe('Hello there!');
+      expect(status).toBe('completed');
+      const second = vertexCalls()[1]!;
+      expect(second.url).toBe(claudeUrl('claude-sonnet-4-5@20250929', 'streamRawPredict'));
+      expect(second.json.stream).toBe(true);
+      expectOAuth(second);
     });
 
     it('a Vertex error (Google-shaped) reaches the Anthropic caller in its own shape and status', async () => {

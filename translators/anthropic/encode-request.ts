@@ -345,13 +345,13 @@ export function decodeCountTokens(body: unknown): number {
  * Claude Code) are forwarded, credentials replaced. Betas outside the upstream's allow-list are
  * not sent (this contract has no warnings to report them in).
  */
-export function encodePassthrough(input: CallerInput, rawBody: string, target: UpstreamTarget): UpstreamHttpRequest {
+export function encodePassthrough(input: CallerInput, rawBody: string, target: UpstreamTarget, warnings?: Warning[]): UpstreamHttpRequest {
   const parsed = input.body && typeof input.body === 'object' ? (input.body as Record<string, unknown>) : {};
   const version = input.headers['anthropic-version'] ?? input.headers['compat-version'];
   const count = input.params.method === 'count_tokens' || input.params.method === 'countTokens';
   const path = count ? '/v1/messages/count_tokens' : '/v1/messages';
   const query = input.query.beta === 'true' ? '?beta=true' : '';
-  let headers = upstreamHeaders(target, version, betasOf(input.headers));
+  let headers = upstreamHeaders(target, version, betasOf(input.headers), warnings);
   let body = parsed.model === target.model ? rawBody : JSON.stringify({ ...parsed, model: target.model });
   if (!hostless(target.options)) {
     // A host that wants the body otherwise: the caller's bytes cannot go as they are.

@@ -2,9 +2,11 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bytesToBase64, isProxyError, type FetchLike } from '../../canonical/index.ts';
 import { parseConfig } from '../../config/load.ts';
-import type { UpstreamHttpRequest } from '../../../translators/types.ts';
+import type { UpstreamHttpRequest, UpstreamTarget } from '../../../translators/types.ts';
+import { anthropic as anthropicDialect } from '../../../translators/anthropic/index.ts';
+import { testContext } from '../../../test/support/fixtures.ts';
 import { outgoing, providerOf, urlOf } from './index.ts';
-import { TOKEN_PLACEHOLDER, vertex } from './vertex.ts';
+import { TOKEN_PLACEHOLDER, VERTEX_BETAS, vertex } from './vertex.ts';
 
 let serviceAccount: string;
 
@@ -107,7 +109,21 @@ describe('Vertex AI URLs', () => {
 describe('Vertex AI encoder knobs', () => {
   it('Claude: model only in the URL (but in the count body), anthropic_version vertex-2023-10-16 in the body', () => {
     const u = upstream({ dialect: 'anthropic', project: 'p', location: 'us-east5', accessToken: 't' });
-    expect(providerOf(u).options!({ upstream: u, model: 'm' })).toEqual({ modelInBody: false, countTokensModelInBody: true, anthropicVersionInBody: 'vertex-2023-10-16' });
+    expect(providerOf(u).options!({ upstream: u, model: 'm' })).toMatchObject({ modelInBody: false, countTokensModelInBody: true, anthropicVersionInBody: 'vertex-2023-10-16' });
+  });
+
+  it('Claude: only the betas Vertex AI documents are forwarded, extended by anthropicBetaAllow; the others dropped and reported', () => {
+    const u = upstream({ dialect: 'anthropic', project: 'p', location: 'us-east5', accessToken: 't', anthropicBetaAllow: ['my-beta-*'] });
+    const betas = ['interleaved-thinking-2025-05-14', 'context-1m-2025-08-07', 'files-api-2025-04-14', 'mcp-client-2025-04-04', 'my-beta-1'];
+    const target: UpstreamTarget = { name: 'v', model: 'claude-sonnet-4-5@20250929', options: { anthropicBeta: betas, ...providerOf(u).options!({ upstream: u, model: 'm' }) } };
+    const { value, warnings } = anthropicDialect.encodeRequest({ model: 'm', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false }, target, testContext());
+    expect(value.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14,context-1m-2025-08-07,my-beta-1');
+    expect(warnings).toEqual(expect.arrayContaining([
+      { code: 'dropped', path: 'anthropic-beta', detail: 'files-api-2025-04-14', lossy: true },
+      { code: 'dropped', path: 'anthropic-beta', detail: 'mcp-client-2025-04-04', lossy: true },
+    ]));
+    const plain = upstream({ dialect: 'anthropic', project: 'p', location: 'us-east5', accessToken: 't' });
+    expect(providerOf(plain).options!({ upstream: plain, model: 'm' }).anthropicBetaAllow).toEqual([...VERTEX_BETAS]);
   });
 
   it('Gemini: countTokens takes its fields directly', () => {

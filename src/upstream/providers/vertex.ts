@@ -15,7 +15,8 @@
  * mock) changes only scheme and host.
  *
  * Claude wants no `model` in the body and `anthropic_version: "vertex-2023-10-16"` there instead
- * of the header: https://docs.claude.com/en/api/claude-on-vertex-ai; its token count:
+ * of the header: https://docs.claude.com/en/api/claude-on-vertex-ai; only the betas Vertex AI
+ * documents (VERTEX_BETAS, extended by `anthropicBetaAllow`) are forwarded; its token count:
  * https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude/count-tokens.
  *
  * Credentials: a service-account key (its token fetched, cached and shared, see google-auth.ts),
@@ -34,6 +35,24 @@ import type { AuthorizeContext, OutgoingRequest, Provider, ProviderContext } fro
 import { joinUrl } from './url.ts';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
+
+/**
+ * Betas Vertex AI documents for Claude (`anthropic-beta`, a header there), by family: computer
+ * use, the 1M context window, interleaved thinking, context management (context editing, the
+ * memory tool), tool search and web search — the Claude pages of the Vertex AI generative AI docs
+ * (https://cloud.google.com/vertex-ai/generative-ai/docs/partner-models/claude) and Anthropic's
+ * feature pages where they name Vertex AI. Others (the Files API, MCP connector, code execution,
+ * skills, effort…) are Anthropic API features Vertex refuses or ignores: dropped and reported.
+ * The upstream's `anthropicBetaAllow` extends the list.
+ */
+export const VERTEX_BETAS: readonly string[] = [
+  'computer-use-*',
+  'context-1m-*',
+  'interleaved-thinking-*',
+  'context-management-*',
+  'tool-search-tool-*',
+  'web-search-*',
+];
 
 /** What stands for the token in a request shown before any call (dry-run, wire dump): masked there anyway. */
 export const TOKEN_PLACEHOLDER = 'Bearer <access token, fetched at call time>';
@@ -95,6 +114,7 @@ export function vertex(upstream: Upstream): Provider {
             modelInBody: false,
             countTokensModelInBody: true,
             anthropicVersionInBody: upstream.anthropicVersion?.startsWith('vertex-') ? upstream.anthropicVersion : VERTEX_ANTHROPIC_VERSION,
+            anthropicBetaAllow: [...VERTEX_BETAS, ...(upstream.anthropicBetaAllow ?? [])],
           }
         : { countTokensBody: 'direct' },
 
