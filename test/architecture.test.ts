@@ -21,13 +21,34 @@ function sources(dir: string, withTests = false): string[] {
 
 interface Import {
   spec: string;
-  /** `import type` / `export type`: no runtime edge. */
+  /** `import type` / `export type`: erased when compiled, no runtime edge. */
   typeOnly: boolean;
+  /** `import('…')`: loaded when first needed. */
+  dynamic: boolean;
+}
+
+/** Comments out of the way (a `/* … *\/` block, a line that is a `//` comment), so prose never counts. */
+function withoutComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+}
+
+/**
+ * Every module specifier a source names: `import … from`, `export … from`, side-effect
+ * `import '…'`, and dynamic `import('…')`.
+ */
+function importsOf(source: string): Import[] {
+  const text = withoutComments(source);
+  const found: Array<Import & { at: number }> = [];
+  for (const m of text.matchAll(/(?:^|[\n;])\s*(?:import|export)(\s+type)?\s[^'";]*?\bfrom\s*['"]([^'"]+)['"]/g)) {
+    found.push({ spec: m[2]!, typeOnly: !!m[1], dynamic: false, at: m.index });
+  }
+  for (const m of text.matchAll(/(?:^|[\n;])\s*import\s*['"]([^'"]+)['"]/g)) found.push({ spec: m[1]!, typeOnly: false, dynamic: false, at: m.index });
+  for (const m of text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*[,)]/g)) found.push({ spec: m[1]!, typeOnly: false, dynamic: true, at: m.index });
+  return found.sort((a, b) => a.at - b.at).map(({ spec, typeOnly, dynamic }) => ({ spec, typeOnly, dynamic }));
 }
 
 function imports(file: string): Import[] {
-  const text = readFileSync(join(root, file), 'utf8');
-  return [...text.matchAll(/(?:^|\n)\s*(import|export)(\s+type)?[^'";]*?from\s+['"]([^'"]+)['"]/g)].map((m) => ({ spec: m[3]!, typeOnly: !!m[2] }));
+  return importsOf(readFileSync(join(root, file), 'utf8'));
 }
 
 function resolved(file: string, spec: string): string {
@@ -42,7 +63,13 @@ function edges(files: string[]): Array<{ from: string; to: string; typeOnly: boo
 const allSources = () => [...sources('src'), ...sources('translators')];
 const folderOf = (path: string) => (/^src\/([^/]+)\//.exec(path)?.[1] ?? (path === 'src/app.ts' ? 'app' : path.split('/')[0]!));
 
-/** What each src folder may import (besides itself and packages). */
+/**
+ * What each src folder may import besides itself and packages: STYLE.md "Boundaries" (and for the
+ * folders it does not list, DESIGN.md's layering). `src/canonical` imports nothing, so every
+ * folder may use it (the neutral model and the shared HTTP helpers); `translators/types.ts` is
+ * the dialect contract (types only), `translators/index.ts` the registry, never a dialect's
+ * internals. `app` and `http` are one row in STYLE.md, so the app may use the http edge.
+ */
 const ALLOWED: Record<string, string[]> = {
   canonical: [],
   config: ['canonical'],
@@ -50,10 +77,32 @@ const ALLOWED: Record<string, string[]> = {
   sse: ['canonical', 'observe'],
   upstream: ['canonical', 'config', 'observe', 'sse', 'translators/types.ts'],
   flows: ['canonical', 'config', 'observe', 'sse', 'upstream', 'translators/types.ts', 'translators/index.ts'],
-  http: ['canonical', 'config', 'observe', 'sse', 'flows', 'translators/types.ts'],
-  app: ['canonical', 'config', 'observe', 'sse', 'flows', 'http', 'upstream', 'translators/types.ts', 'translators/index.ts'],
-  runtime: ['canonical', 'config', 'app', 'http', 'flows', 'sse', 'upstream', 'observe'],
+  http: ['canonical', 'config', 'observe', 'flows', 'translators/types.ts'],
+  app: ['canonical', 'config', 'observe', 'flows', 'http', 'translators/types.ts', 'translators/index.ts'],
+  runtime: ['canonical', 'config', 'app'],
 };
+
+/**
+ * Edges that exist today although STYLE.md's table does not allow them, each named file to file
+ * with its reason. A new edge of the same kind fails; an exception no longer used fails too, so
+ * the list shrinks as code moves.
+ */
+const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
+  // The composition root builds what FlowDeps holds and hands the runtimes their stores.
+  { from: 'src/app.ts', to: 'src/upstream/guarded-fetch.ts', why: 'builds the guarded media fetcher of FlowDeps' },
+  { from: 'src/app.ts', to: 'src/upstream/state-store.ts', why: 're-exports the memory and KV state stores for the runtime entries, which may only import app' },
+  // Route handlers with logic of their own, still in app.ts: to move into src/flows.
+  { from: 'src/app.ts', to: 'src/upstream/image-store.ts', why: 'default image store; TO MOVE: the hosted-image route (findHosted) belongs in flows/images.ts' },
+  { from: 'src/app.ts', to: 'src/upstream/resolve.ts', why: 'TO MOVE: GET …/models/{id} (listedModels, routedModel) belongs in flows/models.ts' },
+  // The edge turns a streamed Reply into a Web Response body.
+  { from: 'src/http/respond.ts', to: 'src/sse/byte-step.ts', why: 'a streamed Reply (PipeBody) becomes a Web stream (PipeBody.toStream)' },
+  // The Node fast path: node:http straight to the route table, no Web Request/Response on the way.
+  { from: 'src/runtime/node-server.ts', to: 'src/http/inbound.ts', why: 'builds the runtime-neutral CallerRequest from an IncomingMessage' },
+  { from: 'src/runtime/node-server.ts', to: 'src/flows/reply.ts', why: 'writes a flow’s Reply (type) straight to the socket' },
+  { from: 'src/runtime/node-server.ts', to: 'src/sse/byte-step.ts', why: 'drives the stream step (type) from the upstream sockets' },
+  { from: 'src/runtime/node-client.ts', to: 'src/http/inbound.ts', why: 'an oversized caller body read from the socket is the edge’s 413 (tooLarge)' },
+  { from: 'src/runtime/redis-store.ts', to: 'src/upstream/state-store.ts', why: 'implements the StateStore contract (type) with Redis' },
+];
 
 /** Flow plumbing any flow may use; the flows themselves may only call each other's entry points as listed. */
 const FLOW_PLUMBING = new Set(['context.ts', 'plan.ts', 'reply.ts', 'image-calls.ts', 'state.ts']);
@@ -89,8 +138,33 @@ describe('architecture', () => {
     }
   });
 
-  it('each src folder imports only the folders below it', () => {
+  it('reads every form of import: static, type-only, side-effect, dynamic, re-export', () => {
+    const sample = [
+      "import { a } from './a.ts';",
+      "import type { B } from './b.ts';",
+      "import {\n  c,\n  type C,\n} from './c.ts';",
+      "import './d.ts';",
+      "export * from './e.ts';",
+      "export type { F } from './f.ts';",
+      "const g = await import('./g.ts');",
+      "// import { h } from './h.ts';",
+      "/* import('./i.ts') */",
+      "const s = 'not from here';",
+    ].join('\n');
+    expect(importsOf(sample)).toEqual([
+      { spec: './a.ts', typeOnly: false, dynamic: false },
+      { spec: './b.ts', typeOnly: true, dynamic: false },
+      { spec: './c.ts', typeOnly: false, dynamic: false },
+      { spec: './d.ts', typeOnly: false, dynamic: false },
+      { spec: './e.ts', typeOnly: false, dynamic: false },
+      { spec: './f.ts', typeOnly: true, dynamic: false },
+      { spec: './g.ts', typeOnly: false, dynamic: true },
+    ]);
+  });
+
+  it('each src folder imports only what STYLE.md allows, but for the named exceptions', () => {
     const bad: string[] = [];
+    const used = new Set<string>();
     for (const { from, to } of edges(sources('src'))) {
       if (!to.startsWith('src/') && !to.startsWith('translators/')) {
         if (to.startsWith('node:') && folderOf(from) !== 'runtime') bad.push(`${from} → ${to} (only src/runtime may use Node)`);
@@ -98,8 +172,21 @@ describe('architecture', () => {
       }
       const src = folderOf(from);
       const dst = to.startsWith('translators/') ? to : folderOf(to);
-      if (src === dst) continue;
-      if (!(ALLOWED[src] ?? []).includes(dst)) bad.push(`${from} → ${to}`);
+      if (src === dst || (ALLOWED[src] ?? []).includes(dst)) continue;
+      const exception = EXCEPTIONS.find((e) => e.from === from && e.to === to);
+      if (exception) used.add(`${from} → ${to}`);
+      else bad.push(`${from} → ${to}`);
+    }
+    expect(bad).toEqual([]);
+    expect(EXCEPTIONS.map((e) => `${e.from} → ${e.to}`).filter((e) => !used.has(e)), 'exceptions no longer needed').toEqual([]);
+  });
+
+  it('packages stay in their rooms: Hono at the edge, eventsource-parser in sse (and a host’s own framing)', () => {
+    const bad: string[] = [];
+    for (const { from, to } of edges(sources('src'))) {
+      if (/^hono(\/|$)/.test(to) && !['app', 'http', 'runtime'].includes(folderOf(from))) bad.push(`${from} → ${to}`);
+      if (/^@hono\/node-server/.test(to) && folderOf(from) !== 'runtime') bad.push(`${from} → ${to}`);
+      if (to === 'eventsource-parser' && !['sse', 'upstream'].includes(folderOf(from))) bad.push(`${from} → ${to}`);
     }
     expect(bad).toEqual([]);
   });
@@ -114,6 +201,12 @@ describe('architecture', () => {
     expect(bad).toEqual([]);
   });
 
+  /**
+   * Type-only imports are left out: `import type` is erased when compiled (verbatimModuleSyntax),
+   * so it never loads a module and cannot make one run before what it needs; a contract and its
+   * user naming each other's types is no cycle at run time. They still count for the boundaries
+   * above. Dynamic imports do load modules, so they count.
+   */
   it('there is no import cycle among src/ and translators/ (type-only imports aside)', () => {
     const files = allSources();
     const known = new Set(files);
