@@ -5,10 +5,11 @@
  * provider's default `store: true`) served from the proxy's memory store.
  */
 import { createOpenAI } from '@ai-sdk/openai';
-import { generateText, stepCountIs, streamText, tool, type ModelMessage } from 'ai';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DIALECTS, INBOUND_KEY, MODEL_FOR, useClientsHarness } from './harness.ts';
+import { chatWithHistory, expectHistoryServed } from './history.ts';
 import { scripted, toolResults, type Dialect } from './scripted-upstream.ts';
 
 const CITY = 'Lisbon';
@@ -91,32 +92,7 @@ describe('AI SDK openai(model) → Interlingua (Responses) → every upstream di
   });
 
   it('a chat with history: turn 1 replayed as item_reference, served from the memory store, to anthropic', async () => {
-    h.mock.reply(scripted('anthropic', (req) => [{ text: req.json.messages.length === 1 ? 'Nice to meet you, Ada.' : 'Your name is Ada.' }]));
-    const sent: unknown[] = [];
-    const spying = createOpenAI({
-      baseURL: `${h.proxy.url}/v1`,
-      apiKey: INBOUND_KEY,
-      fetch: async (url, init) => {
-        sent.push(JSON.parse(String(init?.body)));
-        return fetch(url, init);
-      },
-    });
-    const history: ModelMessage[] = [{ role: 'user', content: 'Hi, I am Ada.' }];
-    const first = await generateText({ model: spying(MODEL_FOR.anthropic), messages: history });
-    expect(first.text).toBe('Nice to meet you, Ada.');
-    history.push(...first.response.messages, { role: 'user', content: 'What is my name?' });
-    const second = await generateText({ model: spying(MODEL_FOR.anthropic), messages: history });
-    expect(second.text).toBe('Your name is Ada.');
-
-    // The SDK replayed its first answer by reference only (the id the proxy minted)…
-    const replay = (sent[1] as { input: Array<Record<string, unknown>> }).input;
-    const refs = replay.filter((i) => i.type === 'item_reference');
-    expect(refs).toHaveLength(1);
-    expect(JSON.stringify(replay)).not.toContain('Nice to meet you');
-    // …and the upstream still got the whole conversation, in order, from the store.
-    const upstream = h.mock.requests[1]!.json.messages;
-    expect(upstream.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user']);
-    expect(JSON.stringify(upstream[1])).toContain('Nice to meet you, Ada.');
-    expect(JSON.stringify(upstream[2])).toContain('What is my name?');
+    const run = await chatWithHistory(h.mock, h.proxy.url, h.proxy.url);
+    expectHistoryServed(run);
   });
 });
