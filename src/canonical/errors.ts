@@ -88,11 +88,6 @@ export function isProxyError(e: unknown): e is ProxyError {
   return e instanceof ProxyError;
 }
 
-/** Shorthand for a caller's mistake naming the parameter. */
-export function invalidRequest(message: string, param?: string): ProxyError {
-  return new ProxyError('invalid-request', message, { param });
-}
-
 /** The kind an HTTP status implies when the body says nothing better. */
 export function kindOfStatus(status: number): ErrorKind {
   switch (status) {
