@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CODEX_MODEL, runCodex } from './codex.ts';
 import { DIALECTS, INBOUND_KEY, clientsConfig, useClientsHarness } from './harness.ts';
-import { scripted, toolCalls, toolNames, toolResults, type Dialect, type Turn } from './scripted-upstream.ts';
+import { scripted, signatures, toolCalls, toolNames, toolResults, type Dialect, type Turn } from './scripted-upstream.ts';
 
 const BEFORE = 'hello from the original file\n';
 const AFTER = 'hello, patched through Interlingua\n';
@@ -21,7 +21,8 @@ const DONE = 'I read notes.txt and patched it.';
 /** The model's turns as each upstream wire carries them (freeform only on a Responses upstream). */
 function script(dialect: Dialect): Turn[] {
   const patch: Turn = dialect === 'openai-responses' ? { custom: 'apply_patch', input: PATCH } : { tool: 'apply_patch', args: { input: PATCH } };
-  return [{ tool: 'exec_command', args: { cmd: 'cat notes.txt' } }, patch, { text: DONE }];
+  const turns: Turn[] = [{ tool: 'exec_command', args: { cmd: 'cat notes.txt' } }, patch, { text: DONE }];
+  return turns.map((t, i) => ({ ...t, thinking: { text: `Step ${i + 1}: deciding what to do.`, signature: `sig-${dialect}-${i + 1}` } }));
 }
 
 /** Codex's model name routed to the upstream of each dialect, one proxy per dialect. */
@@ -59,6 +60,12 @@ describe.each(DIALECTS)('Codex CLI → Interlingua → %s upstream: exec_command
     // The patch call came back in history exactly as the model made it (lowered again where needed).
     const patchCall = toolCalls(dialect, posts[2]!.json)[1];
     expect(patchCall).toEqual({ name: 'apply_patch', args: dialect === 'openai-responses' ? PATCH : { input: PATCH } });
+    // Signed reasoning (Anthropic thinking, Gemini thought signatures) went to Codex as reasoning
+    // items and came back to its own vendor on every later turn (Codex sends store: false).
+    if (dialect === 'anthropic' || dialect === 'gemini') {
+      expect(signatures(dialect, posts[1]!.json)).toEqual([`sig-${dialect}-1`]);
+      expect(signatures(dialect, posts[2]!.json)).toEqual([`sig-${dialect}-1`, `sig-${dialect}-2`]);
+    }
     // The upstream was offered both tools; a freeform one as itself only on a Responses upstream.
     const first = posts[0]!.json;
     expect(toolNames(dialect, first)).toEqual(expect.arrayContaining(['exec_command', 'apply_patch']));

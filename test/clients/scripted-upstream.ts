@@ -11,7 +11,10 @@ export type Dialect = 'openai' | 'anthropic' | 'gemini' | 'openai-responses';
  * One model turn: call a tool (arguments as an object), call a freeform tool with raw input (a
  * Responses upstream only: `custom_tool_call`), or answer with text.
  */
-export type Turn = { tool: string; args: Record<string, unknown> } | { custom: string; input: string } | { text: string };
+export type Turn = ({ tool: string; args: Record<string, unknown> } | { custom: string; input: string } | { text: string }) & {
+  /** Signed reasoning before the turn: an Anthropic thinking block, or a Gemini thought with its signature (ignored elsewhere). */
+  thinking?: { text: string; signature: string };
+};
 
 /** What the proxy sent, in the upstream's dialect: is it a stream, and the tool results it carries. */
 export function isStream(dialect: Dialect, req: ReceivedRequest): boolean {
@@ -54,6 +57,14 @@ export function toolCalls(dialect: Dialect, body: any): Array<{ name: string; ar
   return (Array.isArray(body?.input) ? body.input : [])
     .filter((i: any) => i.type === 'function_call' || i.type === 'custom_tool_call')
     .map((i: any) => ({ name: i.name, args: i.type === 'custom_tool_call' ? i.input : parse(i.arguments) }));
+}
+
+/** The reasoning signatures replayed in a request's history (Anthropic thinking, Gemini thought signatures). */
+export function signatures(dialect: Dialect, body: any): string[] {
+  if (dialect === 'anthropic')
+    return (body?.messages ?? []).flatMap((m: any) => (Array.isArray(m.content) ? m.content : []).filter((b: any) => b.type === 'thinking').map((b: any) => b.signature));
+  if (dialect === 'gemini') return (body?.contents ?? []).flatMap((c: any) => (c.parts ?? []).filter((p: any) => p.thoughtSignature).map((p: any) => p.thoughtSignature));
+  return [];
 }
 
 /** The tool names a request offers (function names, whatever the dialect). */
@@ -111,34 +122,47 @@ export function reply(dialect: Dialect, turn: Turn, stream: boolean, n: number):
     return sse([...body, chunk({}, finish), [null, { ...base, object: 'chat.completion.chunk', choices: [], usage }], [null, '[DONE]']]);
   }
   if (dialect === 'anthropic') {
-    const id = `msg_${n}`;
-    const block = 'tool' in turn ? { type: 'tool_use', id: `toolu_${n}`, name: turn.tool, input: turn.args } : { type: 'text', text };
+    const main = 'tool' in turn ? { type: 'tool_use', id: `toolu_${n}`, name: turn.tool, input: turn.args } : { type: 'text', text };
+    const blocks = [...(turn.thinking ? [{ type: 'thinking', thinking: turn.thinking.text, signature: turn.thinking.signature }] : []), main];
     const stop = 'tool' in turn ? 'tool_use' : 'end_turn';
-    const msg = { id, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', stop_sequence: null };
-    if (!stream) return json({ ...msg, content: [block], stop_reason: stop, usage: { input_tokens: 20, output_tokens: 8 } });
-    const deltas =
-      'tool' in turn
-        ? [args.slice(0, half), args.slice(half)].map((p) => ({ type: 'input_json_delta', partial_json: p }))
-        : textPieces(turn).map((t) => ({ type: 'text_delta', text: t }));
-    return sse([
-      ['message_start', { type: 'message_start', message: { ...msg, content: [], stop_reason: null, usage: { input_tokens: 20, output_tokens: 1 } } }],
-      ['content_block_start', { type: 'content_block_start', index: 0, content_block: 'tool' in turn ? { ...block, input: {} } : { type: 'text', text: '' } }],
-      ...deltas.map((delta) => ['content_block_delta', { type: 'content_block_delta', index: 0, delta }] as [string, unknown]),
-      ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+    const msg = { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', stop_sequence: null };
+    if (!stream) return json({ ...msg, content: blocks, stop_reason: stop, usage: { input_tokens: 20, output_tokens: 8 } });
+    const events: Array<[string, unknown]> = [['message_start', { type: 'message_start', message: { ...msg, content: [], stop_reason: null, usage: { input_tokens: 20, output_tokens: 1 } } }]];
+    const block = (index: number, start: unknown, deltas: unknown[]) =>
+      events.push(
+        ['content_block_start', { type: 'content_block_start', index, content_block: start }],
+        ...deltas.map((delta) => ['content_block_delta', { type: 'content_block_delta', index, delta }] as [string, unknown]),
+        ['content_block_stop', { type: 'content_block_stop', index }],
+      );
+    if (turn.thinking)
+      block(0, { type: 'thinking', thinking: '', signature: '' }, [
+        { type: 'thinking_delta', thinking: turn.thinking.text },
+        { type: 'signature_delta', signature: turn.thinking.signature },
+      ]);
+    const at = turn.thinking ? 1 : 0;
+    if ('tool' in turn) block(at, { ...main, input: {} }, [args.slice(0, half), args.slice(half)].map((p) => ({ type: 'input_json_delta', partial_json: p })));
+    else block(at, { type: 'text', text: '' }, textPieces(turn).map((t) => ({ type: 'text_delta', text: t })));
+    events.push(
       ['message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 8 } }],
       ['message_stop', { type: 'message_stop' }],
-    ]);
+    );
+    return sse(events);
   }
   if (dialect === 'gemini') {
     const usageMetadata = { promptTokenCount: 20, candidatesTokenCount: 8, totalTokenCount: 28 };
     const cand = (parts: unknown[], finish?: string) => ({ candidates: [{ content: { role: 'model', parts }, index: 0, ...(finish ? { finishReason: finish } : {}) }], usageMetadata, modelVersion: 'gemini-2.5-flash' });
+    const thought = turn.thinking ? [{ text: turn.thinking.text, thought: true }] : [];
+    const signed = turn.thinking ? { thoughtSignature: turn.thinking.signature } : {};
     if ('tool' in turn) {
-      const body = cand([{ functionCall: { name: turn.tool, args: turn.args } }], 'STOP');
-      return stream ? sse([[null, body]]) : json(body);
+      const call = { functionCall: { name: turn.tool, args: turn.args }, ...signed };
+      return stream ? sse([...(thought.length ? [[null, cand(thought)] as [null, unknown]] : []), [null, cand([call], 'STOP')]]) : json(cand([...thought, call], 'STOP'));
     }
-    if (!stream) return json(cand([{ text }], 'STOP'));
+    if (!stream) return json(cand([...thought, { text, ...signed }], 'STOP'));
     const pieces = textPieces(turn);
-    return sse(pieces.map((t, i) => [null, cand([{ text: t }], i === pieces.length - 1 ? 'STOP' : undefined)]));
+    return sse([
+      ...(thought.length ? [[null, cand(thought)] as [null, unknown]] : []),
+      ...pieces.map((t, i) => [null, cand([{ text: t, ...(i === 0 ? signed : {}) }], i === pieces.length - 1 ? 'STOP' : undefined)] as [null, unknown]),
+    ]);
   }
   return responsesReply(turn, stream, n, callId, args);
 }
