@@ -9,6 +9,7 @@
 import { ProxyError, type StreamEvent, type StreamFrame, type StreamStep } from '../canonical/index.ts';
 import type { DialectState } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
+import type { HoldingStep } from '../sse/pipeline.ts';
 import { resolveModel } from '../upstream/resolve.ts';
 import type { StateStore } from '../upstream/state-store.ts';
 import { chatUpstreamOf, type ChatCall, type FlowDeps } from './context.ts';
@@ -86,18 +87,27 @@ function keeper(store: StateStore, state: DialectState, ttlSeconds: number, scop
   };
 }
 
-/** The caller's stream encoder, keeping the answer its terminal frame carries. */
+/**
+ * The caller's stream encoder, keeping the answer its terminal frame carries. The terminal frame
+ * (and anything after it) is held until the answer is stored: a caller that sends its next turn
+ * the moment it reads `response.completed` finds it (Redis, KV, another instance), and on Workers
+ * the write finishes while the response is still open instead of being cut off after it.
+ */
 export function keepingEncoder(
   encoder: StreamStep<StreamEvent, StreamFrame>,
   state: DialectState,
   keep: (answer: unknown) => Promise<void>,
-): StreamStep<StreamEvent, StreamFrame> {
+): HoldingStep {
+  let held: { frames: StreamFrame[]; ready: Promise<void> } | undefined;
   const tap = (frames: StreamFrame[]) => {
-    for (const f of frames) {
-      const answer = state.finalOf(f);
-      if (answer !== undefined) void keep(answer);
+    if (held) {
+      held.frames.push(...frames);
+      return [];
     }
-    return frames;
+    const at = frames.findIndex((f) => state.finalOf(f) !== undefined);
+    if (at < 0) return frames;
+    held = { frames: frames.slice(at), ready: keep(state.finalOf(frames[at]!)) };
+    return frames.slice(0, at);
   };
-  return { push: (e) => tap(encoder.push(e)), finish: () => tap(encoder.finish()) };
+  return { push: (e) => tap(encoder.push(e)), finish: () => tap(encoder.finish()), held: () => held };
 }

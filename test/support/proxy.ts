@@ -19,6 +19,7 @@ export const UPSTREAM_KEYS = {
   openai: 'sk-upstream-openai-SECRET-1111',
   anthropic: 'sk-ant-upstream-SECRET-2222',
   gemini: 'AIza-upstream-SECRET-3333',
+  responses: 'sk-upstream-responses-SECRET-4444',
 } as const;
 
 /** A config with one upstream of each dialect on the mock, and catch-all routes per dialect. */
@@ -39,6 +40,24 @@ export function e2eConfig(mockUrl: string, overrides: Record<string, unknown> = 
       'to-gemini': { upstream: 'gemini', model: 'gemini-2.5-flash' },
     },
     fetchAllowHosts: ['127.0.0.1'],
+    ...overrides,
+  };
+}
+
+/**
+ * `e2eConfig` plus an `openai-responses` upstream on the mock (`{mock}/v1/responses`) and the
+ * route `to-responses` → gpt-5-mini; kept apart so the other suites' upstream set (and the model
+ * lists they ask for) stays as it was.
+ */
+export function responsesE2eConfig(mockUrl: string, overrides: Record<string, unknown> = {}) {
+  const base = e2eConfig(mockUrl);
+  return {
+    ...base,
+    upstreams: {
+      ...base.upstreams,
+      responses: { dialect: 'openai-responses', baseUrl: `${mockUrl}/v1`, apiKey: UPSTREAM_KEYS.responses, retry: { attempts: 1 } },
+    },
+    models: { ...base.models, 'to-responses': { upstream: 'responses', model: 'gpt-5-mini' } },
     ...overrides,
   };
 }
@@ -84,11 +103,11 @@ export interface Harness {
  * A mock upstream and a proxy for the enclosing `describe`: started before its tests, closed
  * after them, the mock's received requests cleared before each test.
  */
-export function useHarness(kind: TargetKind, config: (mockUrl: string) => unknown = e2eConfig): Harness {
+export function useHarness(kind: TargetKind, config: (mockUrl: string) => unknown = e2eConfig, o: { stateKv?: boolean } = {}): Harness {
   const h = {} as Harness;
   beforeAll(async () => {
     h.mock = await startMockUpstream();
-    h.proxy = await startProxy(config(h.mock.url), {}, kind);
+    h.proxy = await startProxy(config(h.mock.url), {}, kind, o);
   });
   afterAll(async () => {
     await h.proxy?.close();
