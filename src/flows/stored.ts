@@ -32,9 +32,12 @@ export async function storedFlow(
         return jsonReply(scope, state.retrieved(stored));
       case 'input_items':
         return jsonReply(scope, state.inputItems(stored, input.query));
-      case 'delete':
-        await deps.stateStore!.delete(key);
+      case 'delete': {
+        // Its output items go with it: a later item_reference to one of them is a 400.
+        const store = deps.stateStore!;
+        await Promise.all([...state.ownedKeys(stored), key].map((k) => store.delete(k)));
         return jsonReply(scope, state.deleted(id));
+      }
       case 'cancel':
         throw new ProxyError('invalid-request', 'Only responses created with background mode can be cancelled.', { param: 'response_id', code: 'invalid_request' });
     }

@@ -173,11 +173,10 @@ export function decodeInput(instructions: string | null | undefined, input: stri
         return;
       }
       case 'item_reference':
-        throw invalid(
-          `Invalid value for '${at}': item references can only be resolved where the referenced items are stored; this request cannot use them.`,
-          at,
-          'unsupported_value',
-        );
+        // Toward a stateless upstream the flow resolves references before decoding (or refuses
+        // them: src/flows/state.ts); one still here is bound for a Responses upstream, which
+        // gets the request byte for byte and resolves it itself.
+        return;
       case undefined:
         throw invalid(`Missing required parameter: '${at}.type'.`, `${at}.type`, 'missing_required_parameter');
       default:

@@ -53,7 +53,7 @@ describe('decodeRequest: what Codex sends', () => {
     expect(req.tools!.map((t) => t.name)).toEqual(['shell', 'apply_patch']);
     expect(req.tools![0]).toMatchObject({ strict: false, parameters: { type: 'object' } });
     expect(req.tools![1]!.custom).toEqual({ format: { type: 'grammar', syntax: 'lark', definition: expect.stringContaining('*** Begin Patch') } });
-    expect(req.nativeTools).toEqual([{ dialect: 'openai-responses', definition: { type: 'web_search' } }]);
+    expect(req.nativeTools).toEqual([{ dialect: 'openai-responses', definition: { type: 'web_search' }, path: 'tools[2]' }]);
     expect(req.toolChoice).toEqual({ type: 'auto' });
     expect(req.parallelToolCalls).toBe(false);
   });
@@ -97,9 +97,16 @@ describe('decodeRequest: content parts', () => {
   });
 });
 
+describe('decodeRequest: item references', () => {
+  it('one left unresolved (bound for a Responses upstream, which resolves it) decodes to nothing', () => {
+    const { value, warnings } = decode({ model: 'm', input: [{ role: 'user', content: 'q' }, { type: 'item_reference', id: 'msg_1' }] });
+    expect(value.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'q' }] }]);
+    expect(warnings).toEqual([]);
+  });
+});
+
 describe('decodeRequest: clear 400s naming the parameter', () => {
   it.each([
-    [{ model: 'm', input: [{ role: 'user', content: 'q' }, { type: 'item_reference', id: 'msg_1' }] }, 'input[1]', /item references/],
     [{ model: 'm', input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file-1' }] }] }, 'input[0].content[0].file_id', /file id/],
     [{ model: 'm', input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'file-1' }] }] }, 'input[0].content[0].file_id', /file id/],
     [{ input: 'hi' }, 'model', /Missing required parameter: 'model'/],

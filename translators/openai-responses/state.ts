@@ -95,6 +95,16 @@ function finalOf(frame: StreamFrame): unknown {
   }
 }
 
+/**
+ * The output items' keys of a stored response: deleting a response deletes them too, so an
+ * `item_reference` to one of them is a 400 afterwards. Its input items are not its own (an id
+ * there was minted for an earlier response, which still holds it).
+ */
+function ownedKeys(stored: string): string[] {
+  const output = parseStored(stored).response['output'];
+  return (Array.isArray(output) ? output : []).flatMap((item) => (isRecord(item) && typeof item['id'] === 'string' ? [itemKey(item['id'])] : []));
+}
+
 /** `GET /v1/responses/{id}/input_items`: a cursor page, newest first unless `order=asc`. */
 function listInputItems(stored: string, query: Record<string, string>): unknown {
   const { input } = parseStored(stored);
@@ -118,6 +128,7 @@ export const responsesState: DialectState = {
   finalOf,
   record,
   keyOf: responseKey,
+  ownedKeys,
   retrieved: (stored) => parseStored(stored).response,
   inputItems: listInputItems,
   deleted: (id) => ({ id, object: 'response', deleted: true }),

@@ -1,0 +1,142 @@
+/**
+ * Responses state toward an upstream that keeps none (Anthropic), through the official `openai`
+ * SDK: `previous_response_id` and `item_reference` replay, `responses.retrieve`,
+ * `inputItems.list` and `delete` (which takes the response's output items with it). On Node from
+ * the memory store, on Workers from a bound KV namespace, and from one Redis shared by two proxy
+ * processes (turn 1 on one, turn 2 on the other, right after the streamed turn 1 ended).
+ */
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockUpstream, type MockUpstream, type ReceivedRequest } from '../support/mock-upstream.ts';
+import { INBOUND_KEY, TARGETS, e2eConfig, startProxy, useHarness, type RunningProxy } from '../support/proxy.ts';
+import { startRedis, type RunningRedis } from '../support/redis.ts';
+import { workerBundle } from '../support/worker.ts';
+import { UPSTREAMS } from './responses-helpers.ts';
+
+const anthropic = UPSTREAMS.find((u) => u.name === 'anthropic')!;
+
+/** What the Anthropic upstream was sent, as role: text lines. */
+function conversation(r: ReceivedRequest): string[] {
+  return r.json.messages.map((m: any) => `${m.role}: ${(Array.isArray(m.content) ? m.content : [{ type: 'text', text: m.content }]).map((p: any) => p.text ?? p.type).join('')}`);
+}
+
+const client = (proxy: RunningProxy) => new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${proxy.url}/v1`, maxRetries: 0 });
+
+/** A streamed turn, read to its end; the answer is the terminal event's response. */
+async function streamedTurn(c: OpenAI, body: Record<string, unknown>): Promise<OpenAI.Responses.Response> {
+  let done: OpenAI.Responses.Response | undefined;
+  for await (const e of await c.responses.create({ ...body, stream: true } as OpenAI.Responses.ResponseCreateParamsStreaming)) {
+    if (e.type === 'response.completed') done = e.response;
+  }
+  if (!done) throw new Error('no response.completed');
+  return done;
+}
+
+describe.each(TARGETS)('%s: Responses state from the store (memory on Node, KV on Workers)', (target) => {
+  beforeAll(() => workerBundle().then(() => undefined), 180_000);
+  const h = useHarness(target, e2eConfig, { stateKv: true });
+  let c: OpenAI;
+  beforeAll(() => {
+    c = client(h.proxy);
+  });
+
+  it('previous_response_id and item_reference replay the kept turn to Anthropic; retrieve and input_items serve it', async () => {
+    h.mock.reply(anthropic.text('Paris is sunny.', false));
+    const first = await c.responses.create({ model: 'to-anthropic', instructions: 'Be brief.', input: 'Weather in Paris?' });
+    expect(first.output_text).toBe('Paris is sunny.');
+
+    h.mock.requests.length = 0;
+    h.mock.reply(anthropic.text('Still sunny.', false));
+    const second = await c.responses.create({ model: 'to-anthropic', previous_response_id: first.id, input: 'And tomorrow?' });
+    expect(second.output_text).toBe('Still sunny.');
+    expect(conversation(h.mock.requests[0]!)).toEqual(['user: Weather in Paris?', 'assistant: Paris is sunny.', 'user: And tomorrow?']);
+    // Instructions do not carry over.
+    expect(h.mock.requests[0]!.json.system).toBeUndefined();
+
+    // The AI SDK's default replay: its earlier items by the ids we minted.
+    h.mock.requests.length = 0;
+    h.mock.reply(anthropic.text('Yes.', false));
+    const message = first.output.find((o) => o.type === 'message')!;
+    await c.responses.create({ model: 'to-anthropic', input: [{ role: 'user', content: 'Weather in Paris?' }, { type: 'item_reference', id: message.id! }, { role: 'user', content: 'Sure?' }] });
+    expect(conversation(h.mock.requests[0]!)).toEqual(['user: Weather in Paris?', 'assistant: Paris is sunny.', 'user: Sure?']);
+
+    const got = await c.responses.retrieve(first.id);
+    expect(got.id).toBe(first.id);
+    expect(got.output).toEqual(first.output);
+    const items: unknown[] = [];
+    for await (const item of c.responses.inputItems.list(second.id, { order: 'asc' })) items.push(item);
+    expect(items).toHaveLength(3);
+    expect(JSON.stringify(items)).toContain('And tomorrow?');
+  });
+
+  it('a streamed answer is kept before its terminal event: the next turn at once finds it', async () => {
+    h.mock.reply(anthropic.text('Streamed answer.', true));
+    const first = await streamedTurn(c, { model: 'to-anthropic', input: 'Stream please' });
+    h.mock.requests.length = 0;
+    h.mock.reply(anthropic.text('ok', false));
+    await c.responses.create({ model: 'to-anthropic', previous_response_id: first.id, input: 'Next' });
+    expect(conversation(h.mock.requests[0]!)).toEqual(['user: Stream please', 'assistant: Streamed answer.', 'user: Next']);
+  });
+
+  it('DELETE removes the response and its output items: later references to either are 400s naming them', async () => {
+    h.mock.reply(anthropic.text('To be deleted.', false));
+    const r = await c.responses.create({ model: 'to-anthropic', input: 'Hi' });
+    const itemId = r.output[0]!.id!;
+    // Resolvable before.
+    h.mock.reply(anthropic.text('ok', false));
+    await c.responses.create({ model: 'to-anthropic', input: [{ type: 'item_reference', id: itemId }, { role: 'user', content: 'x' }] });
+
+    await c.responses.delete(r.id);
+    const byItem = await c.responses.create({ model: 'to-anthropic', input: [{ type: 'item_reference', id: itemId }, { role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    expect(byItem).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((byItem as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({ param: 'input[0].id', code: 'item_not_found' });
+    expect((byItem as Error).message).toContain(itemId);
+    const byPrev = await c.responses.create({ model: 'to-anthropic', previous_response_id: r.id, input: 'x' }).catch((e: unknown) => e);
+    expect(byPrev).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((byPrev as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({ param: 'previous_response_id', code: 'previous_response_not_found' });
+    const retrieved = await c.responses.retrieve(r.id).catch((e: unknown) => e);
+    expect(retrieved).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+});
+
+describe('Redis shared by two proxy processes', () => {
+  let redis: RunningRedis;
+  let mock: MockUpstream;
+  let a: RunningProxy;
+  let b: RunningProxy;
+  beforeAll(async () => {
+    redis = await startRedis();
+    mock = await startMockUpstream();
+    const config = e2eConfig(mock.url, { store: { url: redis.url, ttlSeconds: 600 } });
+    a = await startProxy(config);
+    b = await startProxy(config);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await mock?.close();
+    await redis?.stop();
+  });
+
+  it('turn 1 streamed on proxy A, turn 2 (previous_response_id, then item_reference) on proxy B', async () => {
+    mock.reply(anthropic.text('Answer from A.', true));
+    const first = await streamedTurn(client(a), { model: 'to-anthropic', input: 'Question one' });
+
+    mock.requests.length = 0;
+    mock.reply(anthropic.text('Answer from B.', false));
+    const second = await client(b).responses.create({ model: 'to-anthropic', previous_response_id: first.id, input: 'Question two' });
+    expect(second.output_text).toBe('Answer from B.');
+    expect(conversation(mock.requests[0]!)).toEqual(['user: Question one', 'assistant: Answer from A.', 'user: Question two']);
+
+    mock.requests.length = 0;
+    mock.reply(anthropic.text('ok', false));
+    const replay = [{ role: 'user' as const, content: 'Question one' }, { type: 'item_reference' as const, id: first.output[0]!.id! }, { role: 'user' as const, content: 'Three' }];
+    await client(b).responses.create({ model: 'to-anthropic', input: replay });
+    expect(conversation(mock.requests[0]!)).toEqual(['user: Question one', 'assistant: Answer from A.', 'user: Three']);
+
+    // Deleted on A, gone on B.
+    await client(a).responses.delete(first.id);
+    const gone = await client(b).responses.create({ model: 'to-anthropic', input: replay }).catch((e: unknown) => e);
+    expect(gone).toBeInstanceOf(OpenAI.BadRequestError);
+  });
+});
