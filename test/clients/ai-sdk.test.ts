@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DIALECTS, INBOUND_KEY, MODEL_FOR, useClientsHarness } from './harness.ts';
 import { chatWithHistory, expectHistoryServed } from './history.ts';
-import { scripted, toolResults, type Dialect } from './scripted-upstream.ts';
+import { scripted, signatures, toolResults, type Dialect } from './scripted-upstream.ts';
 
 const CITY = 'Lisbon';
 const FORECAST = 'sunny, 23 C';
@@ -89,6 +89,46 @@ describe('AI SDK openai(model) → Interlingua (Responses) → every upstream di
     expect((await result.steps).map((s) => s.finishReason)).toEqual(['tool-calls', 'stop']);
     expectLinkedResult(dialect);
     expect(h.mock.requests.some((r) => r.json?.stream === true || r.url.includes(':streamGenerateContent'))).toBe(true);
+  });
+
+  /**
+   * A reasoning model (the provider's `forceReasoning`): the upstream's signed reasoning reaches
+   * the SDK as a reasoning item, and the SDK's replay of it — an `item_reference` with its default
+   * `store: true`, or the item with `encrypted_content` with `store: false` — brings the signature
+   * back to the upstream on the tool-result turn.
+   */
+  describe.each([
+    ['anthropic', true],
+    ['anthropic', false],
+    ['gemini', true],
+    ['gemini', false],
+  ] as Array<['anthropic' | 'gemini', boolean]>)('reasoning to %s, store: %s', (dialect, store) => {
+    const signed = script.map((t, i) => ({ ...t, thinking: { text: `Thinking ${i + 1}`, signature: `sig-${dialect}-${i + 1}` } }));
+    const providerOptions = { openai: { forceReasoning: true, reasoningEffort: 'medium', reasoningSummary: 'auto', store, include: ['reasoning.encrypted_content'] } };
+
+    it.each(['generateText', 'streamText'])('%s: the signature returns on turn 2', async (fn) => {
+      h.mock.reply(scripted(dialect, signed));
+      const executed: string[] = [];
+      const options = { model: openai(MODEL_FOR[dialect]), prompt: `What is the weather in ${CITY}?`, tools: { get_weather: weatherTool(executed) }, stopWhen: stepCountIs(4), providerOptions };
+      let text: string;
+      let reasoning: string[];
+      if (fn === 'generateText') {
+        const r = await generateText(options);
+        text = r.text;
+        reasoning = r.steps.map((s) => s.reasoningText ?? '');
+      } else {
+        const errors: unknown[] = [];
+        const r = streamText({ ...options, onError: ({ error }) => void errors.push(error) });
+        text = await r.text;
+        reasoning = (await r.steps).map((s) => s.reasoningText ?? '');
+        expect(errors).toEqual([]);
+      }
+      expect(text).toBe(`In ${CITY} it is ${FORECAST}.`);
+      expect(reasoning).toEqual(['Thinking 1', 'Thinking 2']);
+      expectLinkedResult(dialect);
+      const posts = h.mock.requests.filter((r) => r.method === 'POST');
+      expect(signatures(dialect, posts[1]!.json)).toEqual([`sig-${dialect}-1`]);
+    });
   });
 
   it('a chat with history: turn 1 replayed as item_reference, served from the memory store, to anthropic', async () => {
