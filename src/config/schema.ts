@@ -2,7 +2,7 @@
  * The configuration document, validated with valibot. See README "Configuration".
  */
 import * as v from 'valibot';
-import { PROVIDERS } from './providers.ts';
+import { PROVIDERS } from './provider-names.ts';
 
 const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
 

@@ -15,7 +15,7 @@
  */
 import { modelSegment } from '../../canonical/index.ts';
 import type { Upstream } from '../../config/load.ts';
-import type { Provider } from './index.ts';
+import type { Provider } from './types.ts';
 import { joinUrl } from './url.ts';
 
 /** Paths of the Responses API, which Azure serves under v1 only. */

@@ -5,7 +5,7 @@
  */
 import { AwsV4Signer } from 'aws4fetch';
 import { ProxyError } from '../../canonical/index.ts';
-import type { OutgoingRequest } from './index.ts';
+import type { OutgoingRequest } from './types.ts';
 
 /** SigV4 signing name of bedrock-runtime (not the host's first label). */
 export const SIGNING_NAME = 'bedrock';

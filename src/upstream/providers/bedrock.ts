@@ -25,7 +25,7 @@ import type { Upstream } from '../../config/load.ts';
 import { bedrockErrorBody } from './bedrock-errors.ts';
 import { signSigV4, SIGNING_NAME, type AwsCredentials } from './bedrock-sigv4.ts';
 import { createBedrockStreamParser, EVENT_STREAM_TYPE } from './bedrock-stream.ts';
-import type { AuthorizeContext, OutgoingRequest, Provider, ProviderContext } from './index.ts';
+import type { AuthorizeContext, OutgoingRequest, Provider, ProviderContext } from './types.ts';
 import { joinUrl } from './url.ts';
 
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';

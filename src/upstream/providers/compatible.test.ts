@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../app.ts';
-import { COMPATIBLE_BASES, COMPATIBLE_PROVIDERS } from '../../config/providers.ts';
+import { COMPATIBLE_BASES, COMPATIBLE_PROVIDERS } from '../../config/provider-names.ts';
 import { parseConfig } from '../../config/load.ts';
 import { providerOf } from './index.ts';
 import { providerOfHost } from './compatible.ts';

@@ -22,9 +22,9 @@
  *   other hosts take arrays, and OpenRouter reads `cache_control` on the parts.
  */
 import type { UpstreamOptions } from '../../../translators/types.ts';
-import { COMPATIBLE_BASES, COMPATIBLE_PROVIDERS } from '../../config/providers.ts';
+import { COMPATIBLE_BASES, COMPATIBLE_PROVIDERS } from '../../config/provider-names.ts';
 import type { Upstream } from '../../config/load.ts';
-import type { Provider } from './index.ts';
+import type { Provider } from './types.ts';
 import { joinUrl } from './url.ts';
 
 export type CompatibleProviderName = (typeof COMPATIBLE_PROVIDERS)[number];

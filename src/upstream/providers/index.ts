@@ -7,62 +7,16 @@
  * that does. Each provider lives in its own file here; `plain` is the base URL as the vendor SDK
  * takes it, plus the path.
  */
-import type { FetchLike } from '../../canonical/index.ts';
-import type { UpstreamHttpRequest, UpstreamOptions } from '../../../translators/types.ts';
+import type { UpstreamHttpRequest } from '../../../translators/types.ts';
 import type { Upstream } from '../../config/load.ts';
-import type { SseChunkParser } from '../../sse/parse.ts';
 import { azureProvider } from './azure.ts';
 import { bedrock } from './bedrock.ts';
 import { compatibleFactories, providerOfHost } from './compatible.ts';
 import { joinUrl } from './url.ts';
+import type { AuthorizeContext, OutgoingRequest, Provider, ProviderContext } from './types.ts';
 import { vertex } from './vertex.ts';
 
-export interface ProviderContext {
-  upstream: Upstream;
-  /** The model name sent upstream (after routing renames). */
-  model: string;
-}
-
-/** A request as it goes on the wire. */
-export interface OutgoingRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string | FormData;
-}
-
-export interface AuthorizeContext extends ProviderContext {
-  /** The upstream client, for token exchanges. */
-  fetch: FetchLike;
-  /** Unix milliseconds. */
-  now(): number;
-}
-
-export interface Provider {
-  /** Encoder knobs this host needs (merged into the target's options before encoding). */
-  options?(ctx: ProviderContext): Partial<UpstreamOptions>;
-  /** The full URL of a dialect request (`req.path` relative to the base; `req.stream`). */
-  url(req: UpstreamHttpRequest, ctx: ProviderContext): string;
-  /** The dialect's headers as this host wants them (a key header renamed): shown, masked, in a dry-run. */
-  headers?(headers: Record<string, string>, ctx: ProviderContext): Record<string, string>;
-  /**
-   * Credentials made at call time — a fetched OAuth token, a request signature over the final
-   * URL and body. Returns the headers to send. Never called for a dry-run.
-   */
-  authorize?(req: OutgoingRequest, ctx: AuthorizeContext): Promise<Record<string, string>>;
-  /** This host's stream framing when it is not SSE (Bedrock's AWS event stream), as SSE events. */
-  streamParser?(maxFrameBytes: number): SseChunkParser;
-  /** The content type of that framing (`application/vnd.amazon.eventstream`), instead of `text/event-stream`. */
-  readonly streamContentType?: string;
-  /**
-   * An error body in the dialect's own shape when this host writes errors its own way (Bedrock's
-   * AWS `{"message"}` + `x-amzn-ErrorType` → Anthropic's envelope), before the dialect decodes it.
-   */
-  errorBody?(status: number, body: string, headers: Record<string, string>): string;
-  /** False when the host has no model list in the dialect's shape (it is then not asked). */
-  readonly listsModels?: boolean;
-}
-
+export type { AuthorizeContext, OutgoingRequest, Provider, ProviderContext } from './types.ts';
 export { joinUrl } from './url.ts';
 
 /** The base URL as the vendor SDK takes it, plus the path. */

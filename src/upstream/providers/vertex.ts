@@ -31,7 +31,7 @@ import { parseServiceAccountKey } from '../../config/providers.ts';
 import type { Upstream } from '../../config/load.ts';
 import type { UpstreamHttpRequest } from '../../../translators/types.ts';
 import { serviceAccountTokens, type TokenSource } from './google-auth.ts';
-import type { AuthorizeContext, OutgoingRequest, Provider, ProviderContext } from './index.ts';
+import type { AuthorizeContext, OutgoingRequest, Provider, ProviderContext } from './types.ts';
 import { joinUrl } from './url.ts';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
