@@ -141,6 +141,16 @@ export interface ModelInfo {
   created: number;
 }
 
+/**
+ * A caller dialect's stream encoder. Same dialect both sides, the caller reads the upstream's own
+ * frames, forwarded byte for byte, and the encoder is only asked for an error ending (`push` of an
+ * `error` event, `finish()`): it is shown each forwarded frame first (`forwarded`) when that ending
+ * depends on the stream so far (Responses: the same response id, the next sequence numbers).
+ */
+export interface CallerStreamEncoder extends StreamStep<StreamEvent, StreamFrame> {
+  forwarded?(frame: SseEvent): void;
+}
+
 /** The caller side of a chat dialect: what it accepts from apps, and what it sends back. */
 export interface ChatCaller {
   readonly id: DialectId;
@@ -149,7 +159,7 @@ export interface ChatCaller {
   /** Canonical → the dialect's JSON response body. */
   encodeResponse(res: ChatResponse, req: ChatRequest, ctx: TranslateContext): unknown;
   /** Canonical events → the dialect's SSE frames; `finish()` always closes the stream properly. */
-  createStreamEncoder(req: ChatRequest, ctx: TranslateContext): StreamStep<StreamEvent, StreamFrame>;
+  createStreamEncoder(req: ChatRequest, ctx: TranslateContext): CallerStreamEncoder;
   /** Stream framing the caller asked for (Gemini without `alt=sse` wants a JSON array). */
   streamFraming?(input: CallerInput): 'sse' | 'json-array';
   encodeError(err: ProxyError): EncodedError;
@@ -185,8 +195,6 @@ export interface DialectState {
   record(request: unknown, response: unknown): Array<[key: string, value: string]>;
   /** The store key of an id a retrieve/delete route names. */
   keyOf(id: string): string;
-  /** The other keys a stored answer owns (its output items), deleted with it. */
-  ownedKeys(stored: string): string[];
   /** The retrieve, input-items and delete answers from a stored value. */
   retrieved(stored: string): unknown;
   inputItems(stored: string, query: Record<string, string>): unknown;

@@ -149,20 +149,7 @@ function pipeNode(ups: IncomingMessage[], step: ByteStep, res: ServerResponse): 
       up.removeAllListeners('data');
       if (open[i]) up.destroy();
     });
-    const tail = step.tail?.();
-    if (!tail) {
-      if (!res.destroyed) res.end();
-      return;
-    }
-    // The last bytes wait for what the step holds them for (a kept answer being stored).
-    void tail.then(
-      (text) => {
-        if (res.destroyed) return;
-        if (text) res.write(text);
-        res.end();
-      },
-      () => res.destroy(),
-    );
+    if (!res.destroyed) res.end();
   };
   /** Run a step call; a throw (a bug of ours) ends both sides instead of the process. */
   const guarded = (fn: () => void) => {
@@ -178,7 +165,8 @@ function pipeNode(ups: IncomingMessage[], step: ByteStep, res: ServerResponse): 
     }
     if (step.done || open.every((o) => !o)) finish();
   };
-  step.start();
+  // The step ends the reply on its own at a deadline, whatever the upstream sockets do.
+  step.start(() => guarded(() => step.flush(emit)));
   res.on('drain', onDrain);
   ups.forEach((up, lane) => {
     const closeLane = (fn: () => void) => {

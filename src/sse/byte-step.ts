@@ -12,8 +12,14 @@ export type Emit = (chunk: Uint8Array | string) => void;
 const encoder = new TextEncoder();
 
 export interface ByteStep {
-  /** Reading begins (starts the idle deadlines). */
-  start(): void;
+  /**
+   * Reading begins (starts the idle deadlines). `wake` is how the step asks to end on its own,
+   * between upstream chunks (a deadline passed, whether or not the upstream body honours the
+   * abort): the driver then calls `flush` with an emit, stops reading and ends the reply.
+   */
+  start(wake: () => void): void;
+  /** Emit what the step ends with after it called `wake` (the error ending); nothing otherwise. */
+  flush(emit: Emit): void;
   /** One chunk of upstream body `lane`. */
   push(lane: number, chunk: Uint8Array, emit: Emit): void;
   /** Upstream body `lane` ended. */
@@ -24,12 +30,6 @@ export interface ByteStep {
   cancel(): void;
   /** The reply is complete (or ended with an error): stop reading every lane, end the reply. */
   readonly done: boolean;
-  /**
-   * Once the upstreams are done: what the reply still ends with after something asynchronous
-   * finished (a kept Responses answer's terminal event goes out only once it is stored), or
-   * undefined when nothing is held. Called once; the runtime writes the text, then ends the reply.
-   */
-  tail?(): Promise<string | undefined> | undefined;
 }
 
 /** A streamed reply body: the upstream responses (one per lane) and the step their bytes go through. */
@@ -50,6 +50,9 @@ export class PipeBody {
 
 type Read = { lane: number; result?: ReadableStreamReadResult<Uint8Array>; error?: unknown; failed?: boolean };
 
+/** What a pull waits on besides the reads: the step asking to end (lane -1). */
+const WOKEN: Read = { lane: -1 };
+
 /** Drive `step` from Web streams: one read outstanding per open lane, handled as each completes. */
 export function webPipe(bodies: readonly ReadableStream<Uint8Array>[], step: ByteStep): ReadableStream<Uint8Array> {
   const readers = bodies.map((b) => b.getReader());
@@ -66,9 +69,11 @@ export function webPipe(bodies: readonly ReadableStream<Uint8Array>[], step: Byt
       (result) => ({ lane, result }),
       (error: unknown) => ({ lane, error, failed: true }),
     ));
+  let wake!: () => void;
+  const woken = new Promise<Read>((resolve) => (wake = () => resolve(WOKEN)));
   return new ReadableStream<Uint8Array>({
     start() {
-      step.start();
+      step.start(wake);
     },
     async pull(controller) {
       // Keep reading until something is enqueued: a pull that enqueues nothing is not repeated.
@@ -80,7 +85,12 @@ export function webPipe(bodies: readonly ReadableStream<Uint8Array>[], step: Byt
       while (!emitted && !step.done) {
         const lanes = open.flatMap((o, i) => (o ? [i] : []));
         if (lanes.length === 0) break;
-        const got = lanes.length === 1 ? await next(lanes[0]!) : await Promise.race(lanes.map(next));
+        // A read that never settles (a body deaf to the abort signal) loses the race to `woken`.
+        const got = await Promise.race(lanes.length === 1 ? [next(lanes[0]!), woken] : [...lanes.map(next), woken]);
+        if (got === WOKEN) {
+          step.flush(emit);
+          break;
+        }
         pending[got.lane] = undefined;
         if (got.failed) {
           open[got.lane] = false;
@@ -94,14 +104,7 @@ export function webPipe(bodies: readonly ReadableStream<Uint8Array>[], step: Byt
       }
       if (step.done || open.every((o) => !o)) {
         cancelAll();
-        const tail = step.tail?.();
-        const text = tail && (await tail);
-        try {
-          if (text) controller.enqueue(encoder.encode(text));
-          controller.close();
-        } catch {
-          // The caller went away while the tail was held.
-        }
+        controller.close();
       }
     },
     cancel(reason) {

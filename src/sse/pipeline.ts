@@ -14,8 +14,13 @@
  * completed, or with the caller dialect's error event and a proper close: an oversized frame, a
  * frame that does not decode (half-written, invalid JSON, wrong shape), an in-stream error object,
  * an upstream that stops before its terminator (decoders report that at `finish()`), a stream
- * with no events, idle and total deadlines (they abort the request; the runtime then fails the
- * lanes), and network failures.
+ * with no events, idle and total deadlines, and network failures. A deadline ends the stream from
+ * here (the step wakes its driver, which stops reading and cancels the upstream bodies): it does
+ * not wait for an upstream body to honour the abort signal.
+ *
+ * A same-dialect error ending continues the stream the caller already has: the encoder is shown
+ * each forwarded frame (`forwarded`), so that, say, a Responses stream fails with the upstream's
+ * own response id and the next sequence numbers, not with a second response.
  */
 import { ProxyError, type SseEvent, type StreamEvent, type StreamFrame, type StreamStep } from '../canonical/index.ts';
 import { jsonOrText } from '../observe/debug.ts';
@@ -25,13 +30,10 @@ import { FanIn } from './fan-in.ts';
 import { createSseChunkParser, type SseChunkParser } from './parse.ts';
 import { createTextSerializer, type Framing } from './serialize.ts';
 
-/**
- * A caller encoder that holds its last frames back until something asynchronous is done (a
- * Responses answer kept in the state store before its terminal event goes out: src/flows/state.ts).
- */
-export interface HoldingStep extends StreamStep<StreamEvent, StreamFrame> {
-  /** The frames held and what they wait for; undefined when nothing is held. */
-  held?(): { frames: StreamFrame[]; ready: Promise<void> } | undefined;
+/** The caller's encoder as the pipeline drives it (`CallerStreamEncoder` in translators/types.ts). */
+export interface PipelineEncoder extends StreamStep<StreamEvent, StreamFrame> {
+  /** Passthrough: a frame of the upstream's own stream went to the caller as it was. */
+  forwarded?(frame: SseEvent): void;
 }
 
 export interface StreamPipelineOptions {
@@ -41,7 +43,7 @@ export interface StreamPipelineOptions {
   /** Per lane, a parser for a host's own framing (else SSE, eventsource-parser). */
   parsers?: ReadonlyArray<SseChunkParser | undefined>;
   /** The caller's encoder: every frame when translating, only the closing error when forwarding. */
-  encoder: HoldingStep;
+  encoder: PipelineEncoder;
   framing: Framing;
   /** Same dialect both sides: forward the upstream's frames byte for byte once checked. */
   passthrough?: boolean;
@@ -77,8 +79,9 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
     open: true,
   }));
   let done = false;
-  /** The reply's last text, once what the encoder held its frames for is done. */
-  let tail: Promise<string | undefined> | undefined;
+  /** A deadline passed: the error to end with once the driver calls `flush`. */
+  let timedOut: ProxyError | undefined;
+  let unwatch: (() => void) | undefined;
 
   const send = (frames: StreamFrame[], emit: Emit) => {
     if (frames.length === 0) return;
@@ -92,6 +95,7 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
 
   const ended = (error?: ProxyError) => {
     for (const l of lanes) l.idle.stop();
+    unwatch?.();
     if (trace) {
       scope.dump!('upstream events', trace.upstream.map((e) => (e.event ? { event: e.event, data: jsonOrText(e.data) } : jsonOrText(e.data))));
       if (trace.caller.length) scope.dump!(o.passthrough ? 'caller frames (added to the forwarded stream)' : 'caller frames', trace.caller.map((f) => (f.event ? { event: f.event, data: jsonOrText(f.data) } : jsonOrText(f.data))));
@@ -114,19 +118,8 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
     }
     if (error || !o.passthrough) frames.push(...encoder.finish());
     send(frames, emit);
-    const held = encoder.held?.();
-    if (held) {
-      tail = held.ready.then(() => {
-        trace?.caller.push(...held.frames);
-        const text = (serializer.push(held.frames) ?? '') + (serializer.finish() ?? '');
-        if (text) scope.markFirstByte();
-        ended(error);
-        return text || undefined;
-      });
-      return;
-    }
-    const last = serializer.finish();
-    if (last) emit(last);
+    const tail = serializer.finish();
+    if (tail) emit(tail);
     ended(error);
   };
 
@@ -159,6 +152,8 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
         return false;
       }
       if (!deliver(lane, l.decoder.push(e), frames, emit)) return false;
+      // Forwarding: the frame is checked and goes to the caller as it is.
+      if (o.passthrough) encoder.forwarded?.(e);
     }
     if (l.parser.error) {
       close(emit, frames, new ProxyError('upstream', `Upstream stream frame too large: ${l.parser.error.message}`));
@@ -229,13 +224,20 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
     get done() {
       return done;
     },
-    tail() {
-      const t = tail;
-      tail = undefined;
-      return t;
-    },
-    start() {
+    start(wake) {
       for (const l of lanes) l.idle.touch();
+      // Idle and total deadlines abort the request (scope.setDeadline, onIdle above); the stream
+      // ends here on it, not when (or if) the upstream body gives up on the abort signal.
+      const timeUp = () => {
+        if (done || timedOut) return;
+        timedOut = scope.reason ?? new ProxyError('timeout', 'The request was aborted.');
+        wake();
+      };
+      if (scope.aborted) queueMicrotask(timeUp);
+      else unwatch = scope.onAbort(timeUp);
+    },
+    flush(emit) {
+      if (timedOut) close(emit, [], timedOut);
     },
     push(lane, chunk, emit) {
       if (done) return;

@@ -4,8 +4,10 @@
  */
 import { INBOUND_KEY } from '../support/proxy.ts';
 
-export type CallerDialect = 'openai-chat' | 'anthropic' | 'gemini';
+export type CallerDialect = 'openai-chat' | 'anthropic' | 'gemini' | 'openai-responses';
 export const CALLERS: CallerDialect[] = ['openai-chat', 'anthropic', 'gemini'];
+/** Every chat caller dialect (translators/index.ts), the Responses dialect included. */
+export const ALL_CALLERS: CallerDialect[] = [...CALLERS, 'openai-responses'];
 
 export interface RawResult {
   status: number;
@@ -23,6 +25,9 @@ export function requestFor(dialect: CallerDialect, base: string, model: string, 
         `${base}/v1/chat/completions`,
         { method: 'POST', headers, body: JSON.stringify({ model, stream, messages: [{ role: 'user', content: 'Hi' }] }) },
       ];
+    case 'openai-responses':
+      headers.authorization = `Bearer ${INBOUND_KEY}`;
+      return [`${base}/v1/responses`, { method: 'POST', headers, body: JSON.stringify({ model, stream, input: 'Hi' }) }];
     case 'anthropic':
       headers['x-api-key'] = INBOUND_KEY;
       headers['anthropic-version'] = '2023-06-01';
@@ -56,6 +61,7 @@ export async function call(dialect: CallerDialect, base: string, model: string, 
 export function errorMessage(dialect: CallerDialect, body: any): string | undefined {
   switch (dialect) {
     case 'openai-chat':
+    case 'openai-responses':
       return typeof body?.error?.message === 'string' && typeof body.error.type === 'string' ? body.error.message : undefined;
     case 'anthropic':
       return body?.type === 'error' && typeof body.error?.type === 'string' ? body.error.message : undefined;
@@ -97,6 +103,8 @@ export function streamEndedWithError(dialect: CallerDialect, text: string): bool
       return events.some((e) => e.event === 'error');
     case 'gemini':
       return events.some((e) => parsed(e.data)?.error !== undefined);
+    case 'openai-responses':
+      return events.at(-1)?.event === 'response.failed' && events.some((e) => e.event === 'error');
   }
 }
 
@@ -112,5 +120,7 @@ export function streamClosedCleanly(dialect: CallerDialect, text: string): boole
       const last = parsed(events.at(-1)?.data ?? 'null');
       return !!last?.candidates?.[0]?.finishReason;
     }
+    case 'openai-responses':
+      return events.at(-1)?.event === 'response.completed' || events.at(-1)?.event === 'response.incomplete';
   }
 }

@@ -10,6 +10,9 @@
  * A failure is an `error` event and `response.failed`; an item cut short by it is never marked
  * done (a client could act on a half-written tool call). `finish()` without a canonical `finish`
  * ends the response as failed: the upstream stopped early.
+ *
+ * Same dialect both sides, the caller reads the upstream's own frames (`forwarded`); a failure then
+ * continues that stream: the same Response (id, fields, items done), the next sequence numbers.
  */
 import {
   assertNever,
@@ -17,6 +20,7 @@ import {
   type ChatRequest,
   type FinishReason,
   type Signature,
+  type SseEvent,
   type StreamEvent,
   type StreamFrame,
   type StreamStep,
@@ -38,6 +42,7 @@ import { failedEnd, responseId, responseObject, type ResponseHead } from './enco
 import type { Wire } from './encode-settings.ts';
 import { errorEventOf } from './errors.ts';
 import { encodeFinishReason, type ResponseEnd } from './finish-reason.ts';
+import { readForwarded } from './forwarded.ts';
 import { encodeLogprobs } from './logprobs.ts';
 
 interface Part {
@@ -76,6 +81,8 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
   private reason?: FinishReason;
   private usage?: Usage;
   private readonly opts: OutputOptions;
+  /** Passthrough: the Response the upstream's own `response.created` opened. */
+  private upstreamResponse?: Wire;
 
   constructor(
     private readonly req: ChatRequest,
@@ -171,6 +178,23 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
     return out;
   }
 
+  /** Passthrough: a frame of the upstream's own stream reached the caller as it was. */
+  forwarded(frame: SseEvent): void {
+    const f = readForwarded(frame);
+    this.seq = f.sequenceNumber !== undefined ? f.sequenceNumber + 1 : this.seq + 1;
+    if (f.response && !this.head) {
+      const r = f.response;
+      this.upstreamResponse = r;
+      this.head = { id: r['id'] as string, model: typeof r['model'] === 'string' ? r['model'] : this.req.model, createdAt: typeof r['created_at'] === 'number' ? r['created_at'] : Math.floor(this.ctx.now() / 1000) };
+    }
+    if (f.item) {
+      this.output[f.item.at] = f.item.item;
+      this.ended.add(f.item.at);
+    }
+    // The caller already has its one terminal event.
+    if (f.type === 'response.completed' || f.type === 'response.incomplete' || f.type === 'response.failed') this.closed = true;
+  }
+
   finish(): StreamFrame[] {
     if (this.closed) return [];
     const out: StreamFrame[] = [];
@@ -205,7 +229,10 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
     this.closed = true;
     const type = end.status === 'completed' ? 'response.completed' : end.status === 'incomplete' ? 'response.incomplete' : 'response.failed';
     const output = this.output.filter((_, i) => this.ended.has(i)); // items cut short are not part of it
-    out.push(this.frame(type, { response: responseObject(this.head!, this.req, output, end, this.usage) }));
+    const response = responseObject(this.head!, this.req, output, end, this.usage);
+    const up = this.upstreamResponse;
+    const ending = up ? { ...up, status: response['status'], error: response['error'], incomplete_details: response['incomplete_details'], output } : response;
+    out.push(this.frame(type, { response: ending }));
   }
 
   private fail(err: ProxyError, out: StreamFrame[]): void {
