@@ -1,20 +1,20 @@
 /**
  * Running the real Codex CLI (`@openai/codex`, its bundled binary) against Interlingua: a fresh
- * CODEX_HOME whose config.toml points a `model_providers` entry (`wire_api = "responses"`) at the
- * proxy with everything that would reach another host turned off, and a trap proxy in the
- * environment that records any connection Codex tries to make anywhere but 127.0.0.1.
+ * CODEX_HOME whose config.toml is the one the README shows (a `model_providers` entry with
+ * `wire_api = "responses"` pointed at the proxy, everything that would reach another host turned
+ * off), and a trap proxy in the environment that records any connection Codex tries to make
+ * anywhere but 127.0.0.1.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const CODEX_BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/.bin/codex');
-
-/** A model Codex offers its freeform `apply_patch` tool for. */
-export const CODEX_MODEL = 'gpt-5.5';
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const CODEX_BIN = path.join(ROOT, 'node_modules/.bin/codex');
 
 export interface CodexRun {
   code: number | null;
@@ -25,31 +25,19 @@ export interface CodexRun {
   escaped: string[];
 }
 
-function config(proxyUrl: string): string {
-  return [
-    `model = "${CODEX_MODEL}"`,
-    'model_provider = "interlingua"',
-    'check_for_update_on_startup = false',
-    'approval_policy = "never"',
-    'sandbox_mode = "workspace-write"',
-    '',
-    '[model_providers.interlingua]',
-    'name = "Interlingua"',
-    `base_url = "${proxyUrl}/v1"`,
-    'env_key = "INTERLINGUA_KEY"',
-    'wire_api = "responses"',
-    '',
-    '[features]',
-    'plugins = false',
-    '',
-    '[analytics]',
-    'enabled = false',
-    '',
-    '[otel]',
-    'exporter = "none"',
-    '',
-  ].join('\n');
+/** The Codex config the README shows under "### Real clients", its `base_url` pointed at `proxyUrl`. */
+export function readmeCodexConfig(proxyUrl: string): string {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('### Real clients');
+  const block = /```toml\n([\s\S]*?)```/.exec(readme.slice(start))?.[1];
+  if (start < 0 || !block) throw new Error('README.md has no toml block under "### Real clients"');
+  const toml = block.replace(/^ {2}/gm, '');
+  if (!/^base_url = "[^"]*"/m.test(toml)) throw new Error('the README Codex config has no base_url');
+  return toml.replace(/^base_url = "[^"]*"/m, `base_url = "${proxyUrl}/v1"`);
 }
+
+/** The README config's `model`: one Codex offers its freeform `apply_patch` tool to. */
+export const CODEX_MODEL = /^model = "([^"]+)"/m.exec(readmeCodexConfig(''))?.[1] ?? 'missing model in the README Codex config';
 
 /** A listener that accepts any proxied connection, records its request line and closes it. */
 async function startTrap(): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
@@ -74,7 +62,7 @@ export async function runCodex(proxyUrl: string, apiKey: string, cwd: string, pr
   const home = await mkdtemp(path.join(os.tmpdir(), 'codex-home-'));
   const trap = await startTrap();
   try {
-    await writeFile(path.join(home, 'config.toml'), config(proxyUrl));
+    await writeFile(path.join(home, 'config.toml'), readmeCodexConfig(proxyUrl));
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home,
