@@ -195,6 +195,8 @@ export interface DialectState {
   record(request: unknown, response: unknown): Array<[key: string, value: string]>;
   /** The store key of an id a retrieve/delete route names. */
   keyOf(id: string): string;
+  /** The other keys a stored answer owns (its output items), deleted with it. */
+  ownedKeys(stored: string): string[];
   /** The retrieve, input-items and delete answers from a stored value. */
   retrieved(stored: string): unknown;
   inputItems(stored: string, query: Record<string, string>): unknown;

@@ -149,7 +149,20 @@ function pipeNode(ups: IncomingMessage[], step: ByteStep, res: ServerResponse): 
       up.removeAllListeners('data');
       if (open[i]) up.destroy();
     });
-    if (!res.destroyed) res.end();
+    const tail = step.tail?.();
+    if (!tail) {
+      if (!res.destroyed) res.end();
+      return;
+    }
+    // The last bytes wait for what the step holds them for (a kept answer being stored).
+    void tail.then(
+      (text) => {
+        if (res.destroyed) return;
+        if (text) res.write(text);
+        res.end();
+      },
+      () => res.destroy(),
+    );
   };
   /** Run a step call; a throw (a bug of ours) ends both sides instead of the process. */
   const guarded = (fn: () => void) => {

@@ -30,6 +30,12 @@ export interface ByteStep {
   cancel(): void;
   /** The reply is complete (or ended with an error): stop reading every lane, end the reply. */
   readonly done: boolean;
+  /**
+   * Once the upstreams are done: what the reply still ends with after something asynchronous
+   * finished (a kept Responses answer's terminal event goes out only once it is stored), or
+   * undefined when nothing is held. Called once; the runtime writes the text, then ends the reply.
+   */
+  tail?(): Promise<string | undefined> | undefined;
 }
 
 /** A streamed reply body: the upstream responses (one per lane) and the step their bytes go through. */
@@ -104,7 +110,14 @@ export function webPipe(bodies: readonly ReadableStream<Uint8Array>[], step: Byt
       }
       if (step.done || open.every((o) => !o)) {
         cancelAll();
-        controller.close();
+        const tail = step.tail?.();
+        const text = tail && (await tail);
+        try {
+          if (text) controller.enqueue(encoder.encode(text));
+          controller.close();
+        } catch {
+          // The caller went away while the tail was held.
+        }
       }
     },
     cancel(reason) {

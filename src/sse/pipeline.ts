@@ -30,6 +30,15 @@ import { FanIn } from './fan-in.ts';
 import { createSseChunkParser, type SseChunkParser } from './parse.ts';
 import { createTextSerializer, type Framing } from './serialize.ts';
 
+/**
+ * A caller encoder that holds its last frames back until something asynchronous is done (a
+ * Responses answer kept in the state store before its terminal event goes out: src/flows/state.ts).
+ */
+export interface HoldingStep extends StreamStep<StreamEvent, StreamFrame> {
+  /** The frames held and what they wait for; undefined when nothing is held. */
+  held?(): { frames: StreamFrame[]; ready: Promise<void> } | undefined;
+}
+
 /** The caller's encoder as the pipeline drives it (`CallerStreamEncoder` in translators/types.ts). */
 export interface PipelineEncoder extends StreamStep<StreamEvent, StreamFrame> {
   /** Passthrough: a frame of the upstream's own stream went to the caller as it was. */
@@ -43,7 +52,7 @@ export interface StreamPipelineOptions {
   /** Per lane, a parser for a host's own framing (else SSE, eventsource-parser). */
   parsers?: ReadonlyArray<SseChunkParser | undefined>;
   /** The caller's encoder: every frame when translating, only the closing error when forwarding. */
-  encoder: PipelineEncoder;
+  encoder: HoldingStep & PipelineEncoder;
   framing: Framing;
   /** Same dialect both sides: forward the upstream's frames byte for byte once checked. */
   passthrough?: boolean;
@@ -79,6 +88,8 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
     open: true,
   }));
   let done = false;
+  /** The reply's last text, once what the encoder held its frames for is done. */
+  let tail: Promise<string | undefined> | undefined;
   /** A deadline passed: the error to end with once the driver calls `flush`. */
   let timedOut: ProxyError | undefined;
   let unwatch: (() => void) | undefined;
@@ -118,8 +129,19 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
     }
     if (error || !o.passthrough) frames.push(...encoder.finish());
     send(frames, emit);
-    const tail = serializer.finish();
-    if (tail) emit(tail);
+    const held = encoder.held?.();
+    if (held) {
+      tail = held.ready.then(() => {
+        trace?.caller.push(...held.frames);
+        const text = (serializer.push(held.frames) ?? '') + (serializer.finish() ?? '');
+        if (text) scope.markFirstByte();
+        ended(error);
+        return text || undefined;
+      });
+      return;
+    }
+    const last = serializer.finish();
+    if (last) emit(last);
     ended(error);
   };
 
@@ -223,6 +245,11 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
   return {
     get done() {
       return done;
+    },
+    tail() {
+      const t = tail;
+      tail = undefined;
+      return t;
     },
     start(wake) {
       for (const l of lanes) l.idle.touch();
