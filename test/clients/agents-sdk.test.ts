@@ -69,4 +69,39 @@ describe('Agents SDK (Responses) → Interlingua → every upstream dialect', ()
     expect(result.finalOutput).toBe(ANSWER);
     expectLoop(dialect, executed);
   });
+
+  it('server-managed conversation (previousResponseId) to anthropic: deltas only, the proxy store fills in the history', async () => {
+    h.mock.reply(
+      scripted('anthropic', (req) => {
+        const last = JSON.stringify(req.json.messages.at(-1));
+        return last.includes('When will it arrive') ? [{ text: 'Tomorrow.' }] : script;
+      }),
+    );
+    const executed: string[] = [];
+    const sent: Array<Record<string, unknown>> = [];
+    const client = new OpenAI({
+      apiKey: INBOUND_KEY,
+      baseURL: `${h.proxy.url}/v1`,
+      maxRetries: 0,
+      fetch: async (url, init) => {
+        sent.push(JSON.parse(String(init?.body)));
+        return fetch(url, init);
+      },
+    });
+    const chained = new Runner({ modelProvider: new OpenAIProvider({ openAIClient: client, useResponses: true }), tracingDisabled: true });
+    const a = agent('anthropic', executed);
+    const first = await chained.run(a, `Where is order ${ORDER}?`);
+    expect(first.finalOutput).toBe(ANSWER);
+    const second = await chained.run(a, 'When will it arrive?', { previousResponseId: first.lastResponseId });
+    expect(second.finalOutput).toBe('Tomorrow.');
+    expect(executed).toEqual([ORDER]);
+    // The SDK sent only the new message, chained to the last answer…
+    expect(sent.at(-1)!.previous_response_id).toBe(first.lastResponseId);
+    expect(JSON.stringify(sent.at(-1)!.input)).not.toContain(ORDER);
+    // …and the upstream got the whole conversation: question, tool call, its result, answer, new question.
+    const upstream = h.mock.requests.filter((r) => r.method === 'POST').at(-1)!.json.messages;
+    expect(upstream.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+    expect(toolResults('anthropic', { messages: upstream })[0]!.output).toContain(STATUS);
+    expect(JSON.stringify(upstream[3])).toContain(ANSWER);
+  });
 });
