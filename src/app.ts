@@ -235,12 +235,17 @@ export function createProxy(o: AppOptions): Proxy {
   return { dispatch, app };
 }
 
-/** The caller dialect of a model-list request: the path, else the credential's place. */
+/**
+ * The caller dialect of a model-list request: the path, else the credential's place. An OpenAI
+ * caller gets the Responses dialect's list: OpenAI's `data[]` and, in the same object, the
+ * `models[]` catalogue Codex reads for discovery (`GET {base}/models?client_version=…`), which
+ * the openai SDK and every other OpenAI client ignore.
+ */
 function listCallerOf(reg: Registry, req: CallerRequest): ChatCaller {
   if (req.path.startsWith('/v1beta/')) return reg.chatCallers.gemini;
   if (req.headers['anthropic-version'] || req.headers['compat-version']) return reg.chatCallers.anthropic;
   if (req.headers['x-goog-api-key'] || req.query.key) return reg.chatCallers.gemini;
-  return reg.chatCallers['openai-chat'];
+  return reg.chatCallers['openai-responses'];
 }
 
 /** The dialect an unknown route or a failure outside any handler answers in, by its path. */

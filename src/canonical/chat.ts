@@ -49,6 +49,14 @@ export interface NativeTool {
   dialect: DialectId;
   /** The tool definition exactly as the wire had it. */
   definition: Record<string, unknown>;
+  /** Where the caller's request had it (`tools[2]`), for loss reports and strict-mode errors. */
+  path?: string;
+}
+
+/** What a built-in tool is called in a loss report: its name, else its `type` (`web_search`), else its key (`googleSearch`). */
+export function nativeToolLabel(t: NativeTool): string {
+  const d = t.definition;
+  return typeof d.name === 'string' ? d.name : typeof d.type === 'string' ? d.type : (Object.keys(d)[0] ?? t.dialect);
 }
 
 export type ToolChoice =

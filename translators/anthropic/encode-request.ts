@@ -3,6 +3,7 @@
  * https://docs.claude.com/en/api/messages
  */
 import {
+  nativeToolLabel,
   extrasFor,
   ProxyError,
   utf8ToBase64,
@@ -97,7 +98,7 @@ function encodeTools(req: ChatRequest, warnings: Warning[]): Record<string, unkn
   });
   (req.nativeTools ?? []).forEach((t, i) => {
     if (t.dialect === 'anthropic') tools.push(t.definition);
-    else warnings.push({ code: 'dropped', path: `nativeTools[${i}]`, detail: t.dialect, lossy: true });
+    else warnings.push({ code: 'dropped', path: t.path ?? `nativeTools[${i}]`, detail: nativeToolLabel(t), lossy: true });
   });
   return tools.length ? tools : undefined;
 }

@@ -8,6 +8,7 @@
  * minimal 512 · low 1024 · medium 8192 · high 24576.
  */
 import {
+  nativeToolLabel,
   ProxyError,
   cacheControlWarnings,
   extrasFor,
@@ -97,9 +98,8 @@ export function encodeBody(req: ChatRequest, model: string): Converted<GeminiReq
   for (const native of req.nativeTools ?? []) {
     if (native.dialect === 'gemini') tools.push(native.definition);
     else {
-      const def = native.definition;
-      const label = typeof def.name === 'string' ? def.name : typeof def.type === 'string' ? def.type : (Object.keys(def)[0] ?? native.dialect);
-      warnings.push({ code: 'dropped', path: `tools.${label}`, lossy: true });
+      const label = nativeToolLabel(native);
+      warnings.push(native.path ? { code: 'dropped', path: native.path, detail: label, lossy: true } : { code: 'dropped', path: `tools.${label}`, lossy: true });
     }
   }
   if (tools.length > 0) body.tools = tools;

@@ -1,5 +1,6 @@
 /** Upstream side: canonical `ChatRequest` → a Chat Completions HTTP request. */
 import {
+  nativeToolLabel,
   bearerJsonHeaders,
   assertNever,
   cacheControlWarnings,
@@ -107,7 +108,7 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
     warnings.push({ code: 'dropped', path: 'tool_choice', detail: 'no tools', lossy: true });
   }
   for (const [i, t] of (req.nativeTools ?? []).entries()) {
-    warnings.push({ code: 'dropped', path: `nativeTools[${i}]`, detail: t.dialect, lossy: true });
+    warnings.push({ code: 'dropped', path: t.path ?? `nativeTools[${i}]`, detail: nativeToolLabel(t), lossy: true });
   }
 
   if (req.maxOutputTokens !== undefined) body[o.maxTokensField ?? 'max_completion_tokens'] = req.maxOutputTokens;

@@ -50,7 +50,7 @@ export function decodeTools(raw: readonly unknown[] | null | undefined): { tools
         ...(extras ? { extras } : {}),
       });
     } else {
-      nativeTools.push({ dialect: 'openai-responses', definition: t as Record<string, unknown> });
+      nativeTools.push({ dialect: 'openai-responses', definition: t as Record<string, unknown>, path: at });
     }
   });
   return { ...(tools.length > 0 || nativeTools.length === 0 ? { tools } : {}), ...(nativeTools.length > 0 ? { nativeTools } : {}) };

@@ -123,7 +123,7 @@ describe('encodeRequest', () => {
     ]);
     expect(body['tool_choice']).toEqual({ type: 'custom', name: 'patch' });
     expect(body['parallel_tool_calls']).toBe(false);
-    expect(warnings).toEqual([{ code: 'dropped', path: 'nativeTools[1]', detail: 'anthropic', lossy: true }]);
+    expect(warnings).toEqual([{ code: 'dropped', path: 'nativeTools[1]', detail: 'bash', lossy: true }]);
   });
 
   it('sampling, logprobs, structured output, user, metadata; what the API lacks is reported', () => {

@@ -4,6 +4,7 @@
  * object echoes back to a caller.
  */
 import {
+  nativeToolLabel,
   assertNever,
   toolExtrasFor,
   type ChatRequest,
@@ -45,7 +46,7 @@ export function encodeTools(req: ChatRequest, warnings: Warning[]): Wire[] {
   const out = (req.tools ?? []).map((t, i) => encodeTool(t, i, warnings));
   (req.nativeTools ?? []).forEach((t, i) => {
     if (t.dialect === 'openai-responses') out.push(t.definition);
-    else warnings.push({ code: 'dropped', path: `nativeTools[${i}]`, detail: t.dialect, lossy: true });
+    else warnings.push({ code: 'dropped', path: t.path ?? `nativeTools[${i}]`, detail: nativeToolLabel(t), lossy: true });
   });
   return out;
 }

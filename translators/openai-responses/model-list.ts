@@ -47,6 +47,7 @@ export function encodeModelList(models: ModelInfo[]): unknown {
   return {
     object: 'list',
     data: models.map((m) => ({ id: m.id, object: 'model', created: m.created, owned_by: m.ownedBy })),
-    models: models.map((m, i) => codexEntry(m, i)),
+    // A configured glob (`gpt-*`) is a route, not a model Codex could select.
+    models: models.filter((m) => !m.id.includes('*')).map((m, i) => codexEntry(m, i)),
   };
 }
