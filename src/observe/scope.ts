@@ -148,7 +148,9 @@ export class RequestScope implements TranslateContext, Cancel {
   /**
    * The whole request, stream included, must be over within `ms` (`timeouts.totalMs`): past it
    * the upstream work is aborted with a timeout, which a non-stream request answers with a 504 and
-   * a stream ends with its dialect's error event. Cleared when the request is over.
+   * a stream ends with its dialect's error event: the stream pipeline listens (`onAbort`) and ends
+   * the caller's stream itself, whether or not the upstream body honours the abort signal
+   * (sse/pipeline.ts). Cleared when the request is over.
    */
   setDeadline(ms: number): void {
     if (this.#deadline !== undefined || this.aborted) return;
