@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CODEX_MODEL, runCodex } from './codex.ts';
 import { DIALECTS, INBOUND_KEY, clientsConfig, useClientsHarness } from './harness.ts';
-import { scripted, signatures, toolCalls, toolNames, toolResults, type Dialect, type Turn } from './scripted-upstream.ts';
+import { scripted, signatures, thinkingBlocks, toolCalls, toolNames, toolResults, type Dialect, type Turn } from './scripted-upstream.ts';
 
 const BEFORE = 'hello from the original file\n';
 const AFTER = 'hello, patched through Interlingua\n';
@@ -22,8 +22,11 @@ const DONE = 'I read notes.txt and patched it.';
 function script(dialect: Dialect): Turn[] {
   const patch: Turn = dialect === 'openai-responses' ? { custom: 'apply_patch', input: PATCH } : { tool: 'apply_patch', args: { input: PATCH } };
   const turns: Turn[] = [{ tool: 'exec_command', args: { cmd: 'cat notes.txt' } }, patch, { text: DONE }];
-  return turns.map((t, i) => ({ ...t, thinking: { text: `Step ${i + 1}: deciding what to do.`, signature: `sig-${dialect}-${i + 1}` } }));
+  return turns.map((t, i) => ({ ...t, thinking: thoughts(dialect)[i] }));
 }
+
+/** The signed reasoning of each scripted turn. */
+const thoughts = (dialect: Dialect) => [1, 2, 3].map((i) => ({ text: `**Step ${i}**\n\nDeciding what to do.`, signature: `sig-${dialect}-${i}` }));
 
 /** Codex's model name routed to the upstream of each dialect, one proxy per dialect. */
 describe.each(DIALECTS)('Codex CLI → Interlingua → %s upstream: exec_command, then an apply_patch edit', (dialect) => {
@@ -66,6 +69,8 @@ describe.each(DIALECTS)('Codex CLI → Interlingua → %s upstream: exec_command
       expect(signatures(dialect, posts[1]!.json)).toEqual([`sig-${dialect}-1`]);
       expect(signatures(dialect, posts[2]!.json)).toEqual([`sig-${dialect}-1`, `sig-${dialect}-2`]);
     }
+    // Anthropic signs the thinking text: it must come back unchanged beside its signature.
+    if (dialect === 'anthropic') expect(thinkingBlocks(posts[2]!.json)).toEqual(thoughts(dialect).slice(0, 2));
     // The upstream was offered both tools; a freeform one as itself only on a Responses upstream.
     const first = posts[0]!.json;
     expect(toolNames(dialect, first)).toEqual(expect.arrayContaining(['exec_command', 'apply_patch']));

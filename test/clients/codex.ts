@@ -58,11 +58,12 @@ async function startTrap(): Promise<{ url: string; seen: string[]; close(): Prom
  * `codex exec` with `prompt` in `cwd` through the proxy at `proxyUrl`, sandboxed to writes in
  * `cwd` with no approvals; `--strict-config` makes an unknown config key an error.
  */
-export async function runCodex(proxyUrl: string, apiKey: string, cwd: string, prompt: string, timeoutMs = 60_000): Promise<CodexRun> {
+export async function runCodex(proxyUrl: string, apiKey: string, cwd: string, prompt: string, o: { timeoutMs?: number; config?: (toml: string) => string } = {}): Promise<CodexRun> {
+  const timeoutMs = o.timeoutMs ?? 60_000;
   const home = await mkdtemp(path.join(os.tmpdir(), 'codex-home-'));
   const trap = await startTrap();
   try {
-    await writeFile(path.join(home, 'config.toml'), readmeCodexConfig(proxyUrl));
+    await writeFile(path.join(home, 'config.toml'), (o.config ?? ((t) => t))(readmeCodexConfig(proxyUrl)));
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home,

@@ -67,6 +67,13 @@ export function signatures(dialect: Dialect, body: any): string[] {
   return [];
 }
 
+/** The Anthropic thinking blocks replayed in a request's history, text and signature. */
+export function thinkingBlocks(body: any): Array<{ text: string; signature: string }> {
+  return (body?.messages ?? []).flatMap((m: any) =>
+    (Array.isArray(m.content) ? m.content : []).filter((b: any) => b.type === 'thinking').map((b: any) => ({ text: b.thinking, signature: b.signature })),
+  );
+}
+
 /** The tool names a request offers (function names, whatever the dialect). */
 export function toolNames(dialect: Dialect, body: any): string[] {
   if (dialect === 'openai') return (body?.tools ?? []).map((t: any) => t.function?.name);
