@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DIALECTS, INBOUND_KEY, MODEL_FOR, useClientsHarness } from './harness.ts';
 import { chatWithHistory, expectHistoryServed } from './history.ts';
-import { scripted, signatures, toolResults, type Dialect } from './scripted-upstream.ts';
+import { scripted, signatures, thinkingBlocks, toolResults, type Dialect } from './scripted-upstream.ts';
 
 const CITY = 'Lisbon';
 const FORECAST = 'sunny, 23 C';
@@ -128,6 +128,7 @@ describe('AI SDK openai(model) → Interlingua (Responses) → every upstream di
       expectLinkedResult(dialect);
       const posts = h.mock.requests.filter((r) => r.method === 'POST');
       expect(signatures(dialect, posts[1]!.json)).toEqual([`sig-${dialect}-1`]);
+      if (dialect === 'anthropic') expect(thinkingBlocks(posts[1]!.json)).toEqual([{ text: 'Thinking 1', signature: 'sig-anthropic-1' }]);
     });
   });
 
