@@ -8,7 +8,7 @@ import OpenAI from 'openai';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { DIALECTS, INBOUND_KEY, MODEL_FOR, useClientsHarness } from './harness.ts';
-import { scripted, toolResults, type Dialect } from './scripted-upstream.ts';
+import { scripted, thinkingBlocks, toolResults, type Dialect } from './scripted-upstream.ts';
 
 setTracingDisabled(true);
 
@@ -24,7 +24,7 @@ describe('Agents SDK (Responses) → Interlingua → every upstream dialect', ()
     runner = new Runner({ modelProvider: new OpenAIProvider({ openAIClient: client, useResponses: true }), tracingDisabled: true });
   });
 
-  function agent(dialect: Dialect, executed: string[]) {
+  function agent(dialect: Dialect, executed: string[], modelSettings: ConstructorParameters<typeof Agent>[0]['modelSettings'] = {}) {
     const orderStatus = tool({
       name: 'order_status',
       description: 'Shipping status of an order',
@@ -34,7 +34,7 @@ describe('Agents SDK (Responses) → Interlingua → every upstream dialect', ()
         return STATUS;
       },
     });
-    return new Agent({ name: 'Support', instructions: 'Answer order questions with the tool.', model: MODEL_FOR[dialect], tools: [orderStatus] });
+    return new Agent({ name: 'Support', instructions: 'Answer order questions with the tool.', model: MODEL_FOR[dialect], tools: [orderStatus], modelSettings });
   }
 
   function expectLoop(dialect: Dialect, executed: string[]) {
@@ -103,5 +103,23 @@ describe('Agents SDK (Responses) → Interlingua → every upstream dialect', ()
     expect(upstream.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
     expect(toolResults('anthropic', { messages: upstream })[0]!.output).toContain(STATUS);
     expect(JSON.stringify(upstream[3])).toContain(ANSWER);
+  });
+
+  it.each([false, true])('reasoning with encrypted content to anthropic (stream: %s): the thinking and its signature come back on the tool-result turn', async (stream) => {
+    h.mock.reply(scripted('anthropic', script.map((t, i) => ({ ...t, thinking: { text: `Checking ${i + 1}`, signature: `sig-${i + 1}` } }))));
+    const executed: string[] = [];
+    const reasoning = { reasoning: { effort: 'medium' as const, summary: 'auto' as const }, providerData: { include: ['reasoning.encrypted_content'], store: false } };
+    const a = agent('anthropic', executed, reasoning);
+    const question = `Where is order ${ORDER}?`;
+    let output: unknown;
+    if (stream) {
+      const r = await runner.run(a, question, { stream: true });
+      for await (const _ of r.toTextStream());
+      await r.completed;
+      output = r.finalOutput;
+    } else output = (await runner.run(a, question)).finalOutput;
+    expect(output).toBe(ANSWER);
+    expectLoop('anthropic', executed);
+    expect(thinkingBlocks(h.mock.requests.filter((r) => r.method === 'POST')[1]!.json)).toEqual([{ text: 'Checking 1', signature: 'sig-1' }]);
   });
 });
