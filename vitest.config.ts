@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'translators/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 20_000,
-    hookTimeout: 30_000,
+    hookTimeout: 120_000, // the first Worker-target suite builds the bundle (wrangler + terser): slow on a loaded machine
     pool: 'forks',
   },
 });
