@@ -173,9 +173,7 @@ describe.each(TARGETS)('%s: openai SDK responses → Interlingua → every upstr
       expect(Number(e.headers?.get('retry-after'))).toBe(7);
     });
 
-    // The same-dialect passthrough continuing the upstream's own failed stream is being fixed
-    // elsewhere (a second response.created is emitted today); the translated pairs are checked.
-    it.skipIf(u.name === 'responses')('a stream that fails midway ends with one response.failed, last; the SDK raises it', async () => {
+    it('a stream that fails midway ends with one response.failed, last; the SDK raises it', async () => {
       h.mock.reply(u.failingStream());
       const raw = await fetch(`${h.proxy.url}/v1/responses`, {
         method: 'POST',
