@@ -113,4 +113,13 @@ describe('encodeResponse', () => {
     for (const key of required) expect(list['models'][0]).toHaveProperty(key);
     expect(list['models'][0]).toMatchObject({ slug: 'claude-x', visibility: 'list', shell_type: 'shell_command', apply_patch_tool_type: 'freeform', truncation_policy: { mode: 'bytes', limit: 10000 } });
   });
+
+  it('model list: globs are routes, not Codex models; with none selectable there is no Codex catalogue', () => {
+    const some = encodeModelList([{ id: 'claude-*', ownedBy: 'claude', created: 0 }, { id: 'gpt-5.5', ownedBy: 'openai', created: 0 }]) as Data;
+    expect(some['data'].map((m: Data) => m['id'])).toEqual(['claude-*', 'gpt-5.5']);
+    expect(some['models'].map((m: Data) => m['slug'])).toEqual(['gpt-5.5']);
+    const none = encodeModelList([{ id: '*', ownedBy: 'openai', created: 0 }]) as Data;
+    expect(none['data']).toHaveLength(1);
+    expect(none).not.toHaveProperty('models');
+  });
 });

@@ -44,10 +44,12 @@ function codexEntry(m: ModelInfo, priority: number): Record<string, unknown> {
 }
 
 export function encodeModelList(models: ModelInfo[]): unknown {
+  // A configured glob (`gpt-*`) is a route, not a model Codex could select. With no model left,
+  // no catalogue at all: Codex then keeps its bundled one instead of an empty one.
+  const selectable = models.filter((m) => !m.id.includes('*'));
   return {
     object: 'list',
     data: models.map((m) => ({ id: m.id, object: 'model', created: m.created, owned_by: m.ownedBy })),
-    // A configured glob (`gpt-*`) is a route, not a model Codex could select.
-    models: models.filter((m) => !m.id.includes('*')).map((m, i) => codexEntry(m, i)),
+    ...(selectable.length > 0 ? { models: selectable.map((m, i) => codexEntry(m, i)) } : {}),
   };
 }
