@@ -8,12 +8,12 @@ import { Hono } from 'hono/tiny';
 import { PatternRouter } from 'hono/router/pattern-router';
 import { ProxyError, type FetchLike } from './canonical/index.ts';
 import { registry, type Registry } from '../translators/index.ts';
-import type { ChatCaller, ModelInfo } from '../translators/types.ts';
+import type { ChatCaller } from '../translators/types.ts';
 import type { Config } from './config/load.ts';
 import { chatFlow } from './flows/chat.ts';
 import type { FlowDeps } from './flows/context.ts';
 import { countTokensFlow } from './flows/count-tokens.ts';
-import { imageFlow } from './flows/images.ts';
+import { hostedImageReply, imageFlow } from './flows/images.ts';
 import { storedFlow, type StoredOp } from './flows/stored.ts';
 import { createModelLister } from './flows/models.ts';
 import { errorReply, jsonReply, type Reply } from './flows/reply.ts';
@@ -25,8 +25,7 @@ import { createServe, type Handler } from './http/serve.ts';
 import { Metrics } from './observe/metrics.ts';
 import { RequestScope, randomToken, type LogEntry } from './observe/scope.ts';
 import { createGuardedFetch, type GuardedFetch } from './upstream/guarded-fetch.ts';
-import { HOSTED_PREFIX, findHosted, memoryImageStore, type ImageStore } from './upstream/image-store.ts';
-import { listedModels, routedModel } from './upstream/resolve.ts';
+import { HOSTED_PREFIX, memoryImageStore, type ImageStore } from './upstream/image-store.ts';
 import type { StateStore } from './upstream/state-store.ts';
 
 /** Image stores for `AppOptions.imageStore`, for runtime entries (Workers: `cacheApiImageStore(caches.default)`). */
@@ -155,8 +154,7 @@ export function createProxy(o: AppOptions): Proxy {
   const getModel: Route = (req, params) =>
     serve('models.get', listCaller(req).encodeError, async (scope) => {
       const id = decodedParam(params.id!).replace(/^models\//, '');
-      const listed = listedModels(config).find((m) => m.id === id);
-      const found: ModelInfo | undefined = listed ? { id, ownedBy: listed.upstream, created: 0 } : routedModel(config, id);
+      const found = lister.find(id);
       if (!found) throw new ProxyError('not-found', `The model '${id}' does not exist.`, { code: 'model_not_found' });
       const list = listCaller(req).encodeModelList?.([found]) as { data?: unknown[]; models?: unknown[] } | undefined;
       return jsonReply(scope, list?.data?.[0] ?? list?.models?.[0] ?? found);
@@ -165,11 +163,7 @@ export function createProxy(o: AppOptions): Proxy {
   // Hosted images: no key needed, the unguessable URL is the capability.
   const hosted: Route = (req, params) =>
     serve('images.hosted', images.encodeError, async (scope) => {
-      const item = await findHosted(deps.imageStore, params.name!);
-      if (!item) throw new ProxyError('not-found', 'This image does not exist or has expired (hosted images last 60 minutes).', { code: 'image_not_found' });
-      const maxAge = Math.max(0, Math.floor((item.expiresAt - now()) / 1000));
-      const headers = { 'content-type': item.mediaType, 'cache-control': `private, max-age=${maxAge}`, 'x-content-type-options': 'nosniff', 'x-request-id': scope.requestId };
-      return { status: 200, headers, body: item.bytes };
+      return hostedImageReply(deps, scope, params.name!, now());
     }, { auth: false })(req);
 
   const health: Route = async () => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"status":"ok"}' });

@@ -91,9 +91,7 @@ const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
   // The composition root builds what FlowDeps holds and hands the runtimes their stores.
   { from: 'src/app.ts', to: 'src/upstream/guarded-fetch.ts', why: 'builds the guarded media fetcher of FlowDeps' },
   { from: 'src/app.ts', to: 'src/upstream/state-store.ts', why: 're-exports the memory and KV state stores for the runtime entries, which may only import app' },
-  // Route handlers with logic of their own, still in app.ts: to move into src/flows.
-  { from: 'src/app.ts', to: 'src/upstream/image-store.ts', why: 'default image store; TO MOVE: the hosted-image route (findHosted) belongs in flows/images.ts' },
-  { from: 'src/app.ts', to: 'src/upstream/resolve.ts', why: 'TO MOVE: GET …/models/{id} (listedModels, routedModel) belongs in flows/models.ts' },
+  { from: 'src/app.ts', to: 'src/upstream/image-store.ts', why: 'builds the default image store of FlowDeps; the hosted-image route path (HOSTED_PREFIX) is the store\'s' },
   // The edge turns a streamed Reply into a Web Response body.
   { from: 'src/http/respond.ts', to: 'src/sse/byte-step.ts', why: 'a streamed Reply (PipeBody) becomes a Web stream (PipeBody.toStream)' },
   // The Node fast path: node:http straight to the route table, no Web Request/Response on the way.

@@ -6,6 +6,8 @@
 import type { ImageRequest } from '../canonical/index.ts';
 import type { CallerInput } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
+import { ProxyError } from '../canonical/index.ts';
+import { findHosted } from '../upstream/image-store.ts';
 import { resolveModel } from '../upstream/resolve.ts';
 import type { FlowDeps } from './context.ts';
 import { deliverImages, imageUpstreamOf, planImages, runImageCalls } from './image-calls.ts';
@@ -37,4 +39,13 @@ export async function imageFlow(deps: FlowDeps, scope: RequestScope, call: Image
   const merged = await runImageCalls(deps, scope, upstream, plans, imageReq);
   const delivered = await deliverImages(deps, scope, merged, imageReq.responseFormat, call.origin, first.upstream.baseUrl);
   return jsonReply(scope, caller.encodeImageResponse(delivered, imageReq));
+}
+
+/** A hosted image's bytes (no key needed: the unguessable URL is the capability). */
+export async function hostedImageReply(deps: FlowDeps, scope: RequestScope, name: string, now: number): Promise<Reply> {
+  const item = await findHosted(deps.imageStore, name);
+  if (!item) throw new ProxyError('not-found', 'This image does not exist or has expired (hosted images last 60 minutes).', { code: 'image_not_found' });
+  const maxAge = Math.max(0, Math.floor((item.expiresAt - now) / 1000));
+  const headers = { 'content-type': item.mediaType, 'cache-control': `private, max-age=${maxAge}`, 'x-content-type-options': 'nosniff', 'x-request-id': scope.requestId };
+  return { status: 200, headers, body: item.bytes };
 }

@@ -8,13 +8,15 @@ import type { ModelInfo } from '../../translators/types.ts';
 import type { Registry } from '../../translators/index.ts';
 import type { Config, Upstream } from '../config/load.ts';
 import { outgoing, providerOf } from '../upstream/providers/index.ts';
-import { listedModels, resolveModel } from '../upstream/resolve.ts';
+import { listedModels, resolveModel, routedModel } from '../upstream/resolve.ts';
 
 const TTL_MS = 5 * 60_000;
 const TIMEOUT_MS = 5_000;
 
 export interface ModelLister {
   list(): Promise<ModelInfo[]>;
+  /** One model by the name a caller would send (`models/` prefix allowed): configured, or routable. */
+  find(id: string): ModelInfo | undefined;
 }
 
 function routesTo(config: Config, id: string, upstream: Upstream): boolean {
@@ -69,6 +71,11 @@ export function createModelLister(config: Config, registry: Registry, fetch: Fet
         }
       });
       return out;
+    },
+    find(id) {
+      const name = id.replace(/^models\//, '');
+      const listed = listedModels(config).find((m) => m.id === name);
+      return listed ? { id: name, ownedBy: listed.upstream, created: 0 } : routedModel(config, name);
     },
   };
 }
