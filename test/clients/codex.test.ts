@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CODEX_MODEL, runCodex } from './codex.ts';
+import type { TargetKind } from '../support/proxy.ts';
 import { DIALECTS, INBOUND_KEY, clientsConfig, useClientsHarness } from './harness.ts';
 import { scripted, signatures, thinkingBlocks, toolCalls, toolNames, toolResults, type Dialect, type Turn } from './scripted-upstream.ts';
 
@@ -28,9 +29,14 @@ function script(dialect: Dialect): Turn[] {
 /** The signed reasoning of each scripted turn. */
 const thoughts = (dialect: Dialect) => [1, 2, 3].map((i) => ({ text: `**Step ${i}**\n\nDeciding what to do.`, signature: `sig-${dialect}-${i}` }));
 
-/** Codex's model name routed to the upstream of each dialect, one proxy per dialect. */
-describe.each(DIALECTS)('Codex CLI → Interlingua → %s upstream: exec_command, then an apply_patch edit', (dialect) => {
-  const h = useClientsHarness((mockUrl) => clientsConfig(mockUrl, { [CODEX_MODEL]: { upstream: dialect, model: dialect === 'openai-responses' ? CODEX_MODEL : `${dialect}-model` } }));
+/**
+ * Codex's model name routed to the upstream of each dialect, one proxy per dialect: on Node for
+ * every dialect, and as the Worker in workerd toward Anthropic.
+ */
+const RUNS: Array<[Dialect, TargetKind]> = [...DIALECTS.map((d): [Dialect, TargetKind] => [d, 'node']), ['anthropic', 'worker']];
+
+describe.each(RUNS)('Codex CLI → Interlingua → %s upstream (%s): exec_command, then an apply_patch edit', (dialect, kind) => {
+  const h = useClientsHarness((mockUrl) => clientsConfig(mockUrl, { [CODEX_MODEL]: { upstream: dialect, model: dialect === 'openai-responses' ? CODEX_MODEL : `${dialect}-model` } }), kind);
   let cwd: string;
   beforeEach(async () => {
     cwd = await mkdtemp(path.join(os.tmpdir(), 'codex-work-'));

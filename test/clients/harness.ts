@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.ts';
-import { INBOUND_KEY, startProxy, type RunningProxy } from '../support/proxy.ts';
+import { INBOUND_KEY, startProxy, type RunningProxy, type TargetKind } from '../support/proxy.ts';
 import type { Dialect } from './scripted-upstream.ts';
 
 export { INBOUND_KEY };
@@ -48,13 +48,13 @@ export interface ClientsHarness {
   proxy: RunningProxy;
 }
 
-/** A mock and a Node proxy for the enclosing `describe`; the mock's requests cleared per test. */
-export function useClientsHarness(config: (mockUrl: string) => unknown = clientsConfig): ClientsHarness {
+/** A mock and a proxy (Node unless asked) for the enclosing `describe`; the mock's requests cleared per test. */
+export function useClientsHarness(config: (mockUrl: string) => unknown = clientsConfig, kind: TargetKind = 'node'): ClientsHarness {
   const h = {} as ClientsHarness;
   beforeAll(async () => {
     h.mock = await startMockUpstream();
-    h.proxy = await startProxy(config(h.mock.url), {}, 'node');
-  });
+    h.proxy = await startProxy(config(h.mock.url), {}, kind);
+  }, 120_000);
   afterAll(async () => {
     if (process.env.INTERLINGUA_CLIENTS_DEBUG) console.error(h.proxy?.logs.join('\n'));
     await h.proxy?.close();
