@@ -78,9 +78,11 @@ export function decodeImageRequest(
   let mask: ImageInput | undefined;
   if (op !== 'generate') {
     for (const name of ['image', 'image[]', 'mask']) {
-      if (raw.params[name] !== undefined) {
+      const given = raw.params[name];
+      if (given != null) {
         const param = name.replace('[]', '');
-        throw invalid(`Invalid type for '${param}': expected a file, but got ${Array.isArray(raw.params[name]) ? 'an array' : `a ${typeof raw.params[name]}`} instead.`, param, 'invalid_type');
+        const got = Array.isArray(given) ? 'an array' : typeof given === 'object' ? 'an object' : `a ${typeof given}`;
+        throw invalid(`Invalid type for '${param}': expected a file, but got ${got} instead.`, param, 'invalid_type');
       }
     }
     for (const name of Object.keys(raw.files)) {

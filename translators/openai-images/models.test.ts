@@ -10,7 +10,7 @@ describe('image models', () => {
     for (const m of ['gpt-image-1', 'gpt-image-1.5', 'gpt-image-1-mini', 'gpt-image-1-2025-04-15', 'image-model-c']) {
       expect(imageFamilyOf(m), m).toBe('gpt-image');
     }
-    for (const m of ['gpt-image-2', 'imagen-4', 'gemini-2.5-flash-image', 'dall-e-4', '']) {
+    for (const m of ['gpt-image-2', 'imagen-4', 'gemini-2.5-flash-image', 'dall-e-4', '', 'my-gpt-image-1', 'gpt-image-1-hd', 'gpt-image-1.5-2025-1']) {
       expect(imageFamilyOf(m), m).toBeUndefined();
       expect(imageLimitsOf(m)).toBeUndefined();
     }
