@@ -24,6 +24,7 @@ import { toResponse } from './http/respond.ts';
 import { createServe, type Handler } from './http/serve.ts';
 import { Metrics } from './observe/metrics.ts';
 import { RequestScope, randomToken, type LogEntry } from './observe/scope.ts';
+import { createTracer } from './observe/traces.ts';
 import { createGuardedFetch, type GuardedFetch } from './upstream/guarded-fetch.ts';
 import { HOSTED_PREFIX, memoryImageStore, type ImageStore } from './upstream/image-store.ts';
 import type { StateStore } from './upstream/state-store.ts';
@@ -63,6 +64,8 @@ export interface Proxy {
   dispatch(req: CallerRequest): Promise<Reply>;
   /** The same routes as a Hono app (Workers, tests). */
   app: Hono;
+  /** Export what telemetry still holds (Node, on shutdown). */
+  flush(): Promise<void>;
 }
 
 export function createApp(o: AppOptions): Hono {
@@ -85,7 +88,8 @@ export function createProxy(o: AppOptions): Proxy {
   };
   const metrics = config.metrics ? new Metrics() : undefined;
   const debugLog = config.log.debug ? (o.debugLog ?? ((text: string) => console.error(text))) : undefined;
-  const serve = createServe({ config, now, log: o.log, metrics, debugLog });
+  const tracer = config.telemetry ? createTracer(config.telemetry) : undefined;
+  const serve = createServe({ config, now, log: o.log, metrics, debugLog, tracer });
   const cors = config.cors ? createCors(config.cors.origins) : undefined;
 
   const openai = reg.chatCallers['openai-chat'];
@@ -225,8 +229,23 @@ export function createProxy(o: AppOptions): Proxy {
   };
 
   const app = new Hono();
-  app.all('*', async (c) => toResponse(await dispatch(webCallerRequest(c.req.raw))));
-  return { dispatch, app };
+  app.all('*', async (c) => {
+    const req = webCallerRequest(c.req.raw);
+    // Workers: a trace is exported after the reply, kept alive by the request's `waitUntil`.
+    if (tracer) req.waitUntil = waitUntilOf(c);
+    return toResponse(await dispatch(req));
+  });
+  return { dispatch, app, flush: () => tracer?.flush() ?? Promise.resolve() };
+}
+
+/** The execution context's `waitUntil`, where the runtime gave one (Hono throws when it did not). */
+function waitUntilOf(c: { readonly executionCtx: { waitUntil(p: Promise<unknown>): void } }): ((p: Promise<unknown>) => void) | undefined {
+  try {
+    const ctx = c.executionCtx;
+    return (p) => ctx.waitUntil(p);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -263,7 +282,7 @@ export function misconfiguredProxy(message: string, reg: Registry = registry): P
   };
   const app = new Hono();
   app.all('*', async (c) => toResponse(await dispatch(webCallerRequest(c.req.raw))));
-  return { dispatch, app };
+  return { dispatch, app, flush: () => Promise.resolve() };
 }
 
 /** A path parameter percent-decoded as a URL path segment (left as it is when malformed). */

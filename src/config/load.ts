@@ -64,6 +64,11 @@ export interface Config {
   upstreamPrefix: boolean;
   /** The state store: Redis at `url` (resolved), else memory (Node) or a KV binding (Workers). */
   store: { url?: string; ttlSeconds: number; maxBytes: number };
+  /** OpenTelemetry export (headers `env:` resolved); undefined: off. */
+  telemetry?: {
+    otlp: { endpoint: string; headers: Record<string, string>; serviceName: string; intervalMs?: number; maxBatch?: number; maxQueue?: number };
+    captureContent: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -229,6 +234,16 @@ export function parseConfig(source: unknown, env: Env = {}): Config {
       ttlSeconds: input.store?.ttlSeconds ?? 86_400,
       maxBytes: input.store?.maxBytes ?? 64 * 1024 * 1024,
     },
+    ...(input.telemetry && {
+      telemetry: {
+        otlp: {
+          ...input.telemetry.otlp,
+          headers: resolveHeaders(input.telemetry.otlp.headers ?? {}, 'telemetry.otlp.headers', env),
+          serviceName: input.telemetry.otlp.serviceName ?? 'interlingua',
+        },
+        captureContent: input.telemetry.captureContent ?? false,
+      },
+    }),
   };
 }
 

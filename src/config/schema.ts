@@ -115,6 +115,29 @@ export const ConfigSchema = v.strictObject({
   log: v.optional(v.strictObject({ requests: v.optional(v.boolean()), debug: v.optional(v.boolean()) })),
   /** Serve Prometheus metrics at GET /metrics. */
   metrics: v.optional(v.boolean()),
+  /**
+   * OpenTelemetry traces (GenAI conventions) exported by OTLP/HTTP JSON; off when absent. Header
+   * values may be `env:NAME` and are never logged. See README "OpenTelemetry".
+   */
+  telemetry: v.optional(
+    v.strictObject({
+      otlp: v.strictObject({
+        /** Collector base URL (`http://collector:4318`); spans are POSTed to `{endpoint}/v1/traces`. */
+        endpoint: v.pipe(v.string(), v.url('must be an absolute URL')),
+        headers: v.optional(v.record(v.string(), v.string())),
+        /** `service.name` of the resource (default `interlingua`). */
+        serviceName: v.optional(v.pipe(v.string(), v.minLength(1))),
+        /** Longest a finished span waits before export on Node (default 2000). */
+        intervalMs: v.optional(positiveInt),
+        /** Spans per export (default 256). */
+        maxBatch: v.optional(positiveInt),
+        /** Spans held at most while exports lag; more are dropped (default 2048). */
+        maxQueue: v.optional(positiveInt),
+      }),
+      /** Record prompts and completions (`gen_ai.input.messages`, `gen_ai.output.messages`); default false. */
+      captureContent: v.optional(v.boolean()),
+    }),
+  ),
   /** Every route refuses lossy translations (a route's own `strict: false` turns it off there). */
   strict: v.optional(v.boolean()),
   /** `upstream/model` in a request picks that upstream directly (default true). */

@@ -37,6 +37,7 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
   scope.warn(decoded.warnings);
   let req: ChatRequest = decoded.value;
   scope.log.model = req.model;
+  scope.trace?.chat(req);
 
   const resolved = resolveModel(deps.config, req.model);
   if (resolved.route?.strict) scope.flags.strict = true;

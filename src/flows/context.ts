@@ -150,6 +150,7 @@ export function decodeText(
     throw new ProxyError('upstream', `Upstream ${name} returned a response of an unexpected shape.`);
   }
   scope.usage(response.usage?.inputTokens, response.usage?.outputTokens, response.usage?.cost);
+  scope.trace?.response(response);
   scope.dump?.(`upstream response ← ${name}`, body);
   if (failOnErrorFinish && response.choices.length > 0 && response.choices.every((c) => c.finishReason.unified === 'error')) {
     const raw = response.choices[0]!.finishReason.raw ?? 'error';

@@ -22,6 +22,8 @@ export interface CallerRequest {
   text(limit: number): Promise<string>;
   /** Call `fn` if the caller goes away before its reply is complete. */
   onGone(fn: () => void): void;
+  /** Workers: keep the isolate alive for work after the reply (`ctx.waitUntil`), e.g. a trace export. */
+  waitUntil?: (p: Promise<unknown>) => void;
 }
 
 /** A Web `Request` (Workers, Hono, tests) as a CallerRequest. */

@@ -10,6 +10,7 @@ import { errorReply, toProxyError, type Reply } from '../flows/reply.ts';
 import { formatDump, headerFlag } from '../observe/debug.ts';
 import type { Metrics } from '../observe/metrics.ts';
 import { RequestScope, randomToken, type LogEntry } from '../observe/scope.ts';
+import type { Tracer } from '../observe/traces.ts';
 import { callerCredential, checkCallerKey } from './auth.ts';
 import type { CallerRequest, Inbound } from './inbound.ts';
 
@@ -21,6 +22,8 @@ export interface ServeOptions {
   log?: (entry: LogEntry) => void;
   metrics?: Metrics;
   debugLog?: (text: string) => void;
+  /** OpenTelemetry (`telemetry` configured): one server span per request. */
+  tracer?: Tracer;
 }
 
 /** A plain token a caller may choose as its request id (it is echoed in headers and logs). */
@@ -41,6 +44,10 @@ export function createServe(o: ServeOptions): Serve {
       req.onGone(() => scope.abort(new ProxyError('upstream', 'Caller disconnected.')));
       if (headers['x-interlingua-strict'] !== undefined) scope.flags.strict = headerFlag(headers['x-interlingua-strict']);
       if (headers['x-interlingua-dry-run'] !== undefined) scope.flags.dryRun = headerFlag(headers['x-interlingua-dry-run']);
+      if (o.tracer) {
+        const trace = (scope.trace = o.tracer.start(route, { method: req.method, path: req.path, origin: req.origin, traceparent: headers.traceparent, tracestate: headers.tracestate }, o.now));
+        trace.waitUntil = req.waitUntil;
+      }
       const { debugLog } = o;
       if (debugLog) scope.dump = (stage, data) => debugLog(formatDump(scope.requestId, stage, data));
       let reply: Reply;
@@ -58,11 +65,17 @@ export function createServe(o: ServeOptions): Serve {
       else if (scope.dump && reply.body instanceof Uint8Array) scope.dump(`caller response (${status})`, new TextDecoder().decode(reply.body));
       const { log, metrics } = o;
       const logging = !!log && o.config.log.requests;
+      const { trace } = scope;
       scope.whenDone(() => {
-        if (!logging && !metrics) return;
+        if (!logging && !metrics && !trace) return;
         const entry = scope.finishLog(status, error);
         if (logging) log!(entry);
         metrics?.record(entry);
+        try {
+          trace?.end(entry);
+        } catch {
+          // Telemetry never fails a request.
+        }
       });
       return reply;
     };

@@ -4,6 +4,7 @@
  */
 import { ProxyError, type Cancel, type DialectId, type Warning } from '../canonical/index.ts';
 import type { TranslateContext } from '../../translators/types.ts';
+import type { RequestTrace } from './traces.ts';
 
 export interface LogEntry {
   time: string;
@@ -63,6 +64,8 @@ export class RequestScope implements TranslateContext, Cancel {
   #onAbort?: Array<() => void>;
   log: LogEntry;
   readonly flags: RequestFlags = { strict: false, dryRun: false };
+  /** OpenTelemetry spans of this request (`telemetry`); undefined when off, so nothing is made. */
+  trace?: RequestTrace;
   /** Wire dump sink (`--debug`); undefined when off, so nothing is collected. */
   dump?: (stage: string, data: unknown) => void;
   /** Set by a flow that answers with a stream: the log line waits for its end. */

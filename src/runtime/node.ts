@@ -83,6 +83,7 @@ export async function startNode(o: StartOptions): Promise<{ server: Server; port
             server.closeIdleConnections();
           });
           if ('close' in stateStore) await (stateStore as { close(): Promise<void> }).close();
+          await proxy.flush();
         },
       });
     });

@@ -150,7 +150,9 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
    * closed on an error event.
    */
   const deliver = (lane: number, events: StreamEvent[], frames: StreamFrame[], emit: Emit): boolean => {
+    const otel = scope.trace;
     for (const ev of events) {
+      otel?.streamEvent(ev);
       if (ev.type === 'error') {
         close(emit, frames, ev.error);
         return false;

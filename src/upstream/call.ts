@@ -151,14 +151,18 @@ export async function callUpstream<A extends Attempt>(
       let retryable = false;
       let waitSec: number | undefined;
       const sentAt = scope.now();
+      // Traced: this attempt's span, its context sent upstream (the caller's own traceparent never goes as it came).
+      const span = scope.trace?.attempt({ upstream: target.upstream.name, dialect: target.upstream.dialect, provider: target.upstream.provider, model: target.model, url: attempt.url, method: request.method });
+      const traced = span ? { ...request, headers: { ...request.headers, ...span.headers() } } : request;
       try {
         // Credentials made now (a token, a signature), per try: a retry may need a fresh one.
         const sent = provider.authorize
-          ? { ...request, headers: await provider.authorize({ ...request, url: attempt.url }, { upstream: target.upstream, model: target.model, fetch, now: () => scope.now() }) }
-          : request;
+          ? { ...traced, headers: await provider.authorize({ ...traced, url: attempt.url }, { upstream: target.upstream, model: target.model, fetch, now: () => scope.now() }) }
+          : traced;
         const res = await fetchOnce(fetch, attempt.url, sent, scope, timeouts);
         scope.addUpstreamTime(scope.now() - sentAt);
         if (res.ok) {
+          span?.succeeded(res.status);
           if (ti > 0) scope.log.fallback = true;
           return { res, attempt, index: ti };
         }
@@ -167,10 +171,12 @@ export async function callUpstream<A extends Attempt>(
         // A host that writes errors its own way has them rewritten into the dialect's shape first.
         const body = provider.errorBody ? provider.errorBody(res.status, text, headers) : text;
         last = scrubError(decodeError(target, res.status, body, headers), secretValues(sent.headers, secretHeaders));
+        span?.failed(scope.now(), last.kind, res.status);
         retryable = RETRYABLE_STATUS.has(res.status);
         waitSec = last.retryAfter ?? retryAfterOfHeaders(res.headers, scope.now());
       } catch (e) {
         last = asProxyError(e, scope);
+        span?.failed(scope.now(), last.kind);
         // The caller went away, or the request ran out of time: nothing more to try.
         if (scope.aborted) throw last;
         retryable = isTransient(last);
