@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
+  decodeReasoning,
   decodeSignature,
   decodeToolCallId,
+  encodeReasoning,
   encodeSignature,
   encodeToolCallId,
   mayCarrySignatures,
@@ -93,5 +95,38 @@ describe('signature carriers', () => {
     for (const raw of GENUINE) {
       expect(mayCarrySignatures(JSON.stringify({ signature: raw, text: 'the il1 library, /2ls' }))).toBe(false);
     }
+  });
+});
+
+describe('reasoning carrier', () => {
+  const sig: Signature = { origin: 'anthropic', value: 'EqQB+/sig==' };
+
+  it('carries a block whole: its text beside its signature, or redacted data as redacted', () => {
+    const thinking = encodeReasoning({ text: 'Look it up.\nÉtape 2 — 🌍', signature: sig });
+    expect(thinking).toMatch(/^\/2lsMm[A-Za-z0-9+/]*={0,2}$/);
+    expect(decodeReasoning(thinking)).toEqual({ text: 'Look it up.\nÉtape 2 — 🌍', signature: sig });
+    const redacted = encodeReasoning({ text: '', redacted: { origin: 'anthropic', value: 'REDACTED' } });
+    expect(decodeReasoning(redacted)).toEqual({ text: '', redacted: { origin: 'anthropic', value: 'REDACTED' } });
+    expect(decodeReasoning(encodeReasoning({ text: 't', signature: { origin: 'gemini', value: 'CiQB' } }))?.signature?.origin).toBe('gemini');
+  });
+
+  it('reads a signature-only carrier (either format) as a block with no text, and nothing else', () => {
+    expect(decodeReasoning(encodeSignature(sig))).toEqual({ text: '', signature: sig });
+    expect(decodeReasoning('EqQBCkgIBxABGAIqQ')).toBeUndefined(); // a vendor's own value
+    expect(decodeSignature(encodeReasoning({ text: 'x', signature: sig }))).toBeUndefined(); // never read as a bare signature
+  });
+
+  it('refuses look-alikes: a broken header, bad JSON, missing fields', () => {
+    const wrap = (json: string, letter = 'a') => btoa(String.fromCharCode(0xff, 0x69, 0x6c, 0x32, letter.charCodeAt(0)) + json);
+    expect(decodeReasoning(wrap('{"t":"x","s":"y"}'))).toEqual({ text: 'x', signature: { origin: 'anthropic', value: 'y' } });
+    expect(decodeReasoning(wrap('{"t":"x","s":"y"}', 'z'))).toBeUndefined();
+    expect(decodeReasoning(wrap('{"t":"x"'))).toBeUndefined();
+    expect(decodeReasoning(wrap('{"s":"y"}'))).toBeUndefined();
+    expect(decodeReasoning(wrap('{"t":"x"}'))).toBeUndefined();
+    expect(decodeReasoning(wrap('"x"'))).toBeUndefined();
+  });
+
+  it('mayCarrySignatures finds it in a raw body', () => {
+    expect(mayCarrySignatures(JSON.stringify({ encrypted_content: encodeReasoning({ text: 'x', signature: sig }) }))).toBe(true);
   });
 });

@@ -24,6 +24,12 @@
  * Read as well, never written: the first format, `il1` + origin letter + `.` + base64url(value),
  * which callers may still echo from earlier turns.
  *
+ * Reasoning carrier (`encodeReasoning`), for a field that holds one opaque string per reasoning
+ * block (Responses `encrypted_content`): the same header with version `2` (`/2lsMm…`), then the
+ * block whole as UTF-8 JSON `{"t": text, "s": signature}` or `{"t": text, "r": redacted data}`.
+ * Anthropic signs its thinking text, and a redacted block is another block type, so a signature
+ * alone could not rebuild either when the caller holds no summary of the text.
+ *
  * Tool-call id carrier (`encodeToolCallId`): `<original id>__il1` + origin letter +
  * base64url(value), so the id stays `[A-Za-z0-9_-]` (ids are strings in every dialect).
  */
@@ -40,6 +46,10 @@ const ID_MARK = '__il1';
 const HEADER = [0xff, 0x69, 0x6c, 0x31] as const;
 /** Every carrier's base64 starts so: 0xFF `i` `l` → `/2ls`, then `1` + letter → `MW…`. */
 const B64_PREFIX = '/2lsMW';
+/** The reasoning carrier's header: version `2` instead of `1`. */
+const HEADER_2 = [0xff, 0x69, 0x6c, 0x32] as const;
+/** 0xFF `i` `l` → `/2ls`, then `2` + letter → `Mm…`. */
+const B64_PREFIX_2 = '/2lsMm';
 
 function utf8Bytes(text: string): Uint8Array {
   return new TextEncoder().encode(text);
@@ -83,6 +93,54 @@ function decodeFirstFormat(text: string): Signature | undefined {
   return origin && value !== undefined ? { origin, value } : undefined;
 }
 
+/** A reasoning block as the reasoning carrier holds it. */
+export interface CarriedReasoning {
+  text: string;
+  signature?: Signature;
+  /** Anthropic `redacted_thinking.data`. */
+  redacted?: Signature;
+}
+
+/** A reasoning block whole (its text and its signature or redacted data), origin-tagged. */
+export function encodeReasoning(r: CarriedReasoning & ({ signature: Signature } | { redacted: Signature })): string {
+  const sig = r.redacted ?? r.signature!;
+  const json = utf8Bytes(JSON.stringify(r.redacted ? { t: r.text, r: r.redacted.value } : { t: r.text, s: sig.value }));
+  const bytes = new Uint8Array(HEADER_2.length + 1 + json.length);
+  bytes.set(HEADER_2, 0);
+  bytes[HEADER_2.length] = letterOf[sig.origin].charCodeAt(0);
+  bytes.set(json, HEADER_2.length + 1);
+  return bytesToBase64(bytes);
+}
+
+/**
+ * The inverse of `encodeReasoning`; a signature-only carrier (`encodeSignature`, either format)
+ * reads as a block with an empty text. `undefined` for anything else (a vendor's own value).
+ */
+export function decodeReasoning(text: string): CarriedReasoning | undefined {
+  if (!text.startsWith(B64_PREFIX_2)) {
+    const signature = decodeSignature(text);
+    return signature ? { text: '', signature } : undefined;
+  }
+  if (!STANDARD_B64.test(text)) return undefined;
+  const bytes = base64ToBytes(text);
+  if (!bytes || bytes.length <= HEADER_2.length || HEADER_2.some((b, i) => bytes[i] !== b)) return undefined;
+  const origin = vendorOf[String.fromCharCode(bytes[HEADER_2.length]!)];
+  const json = utf8Text(bytes.subarray(HEADER_2.length + 1));
+  if (!origin || json === undefined) return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  if (!v || typeof v !== 'object') return undefined;
+  const { t, s: sig, r } = v as { t?: unknown; s?: unknown; r?: unknown };
+  if (typeof t !== 'string') return undefined;
+  if (typeof r === 'string') return { text: t, redacted: { origin, value: r } };
+  if (typeof sig === 'string') return { text: t, signature: { origin, value: sig } };
+  return undefined;
+}
+
 /** The inverse of `encodeSignature` (also reads the first `il1a.<b64url>` format); `undefined` for anything else. */
 export function decodeSignature(text: string): Signature | undefined {
   return decodeCarrierBytes(text) ?? decodeFirstFormat(text);
@@ -115,7 +173,7 @@ export function decodeToolCallId(wireId: string): { id: string; signature?: Sign
 export function mayCarrySignatures(wireText: string): boolean {
   return (
     wireText.includes(ID_MARK) ||
-    /"(?:\/|\\\/|\\u002[fF])2lsMW/.test(wireText) ||
+    /"(?:\/|\\\/|\\u002[fF])2lsM[Wm]/.test(wireText) ||
     /"il1[oag]\./.test(wireText)
   );
 }

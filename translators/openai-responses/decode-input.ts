@@ -10,7 +10,7 @@
  * reported (a same-dialect upstream gets them through the passthrough).
  */
 import {
-  decodeSignature,
+  decodeReasoning,
   decodeToolCallId,
   parseDataUrl,
   type Message,
@@ -33,7 +33,8 @@ import {
 
 /** The vendor a reasoning item's `encrypted_content` came from: a carrier names it, else OpenAI. */
 export function signatureOfEncrypted(value: string): Signature {
-  return decodeSignature(value) ?? { origin: 'openai', value };
+  const carried = decodeReasoning(value);
+  return carried?.signature ?? carried?.redacted ?? { origin: 'openai', value };
 }
 
 const MEDIA_BY_EXTENSION: Record<string, string> = { pdf: 'application/pdf', txt: 'text/plain', md: 'text/markdown', csv: 'text/csv', json: 'application/json', png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
@@ -87,11 +88,18 @@ function contentParts(content: string | unknown[], param: string): Part[] {
   return content.map((raw, j) => decodeInputPart(parseAt(InputPartSchema, raw, `${param}[${j}]`), `${param}[${j}]`));
 }
 
-/** A reasoning item → one part: the summaries joined, the encrypted content as its signature. */
+/**
+ * A reasoning item → one part. Another vendor's block comes back whole from its carrier (its own
+ * text, which that vendor may have signed, and its signature or redacted data); otherwise the
+ * summaries joined, and OpenAI's encrypted content as the signature.
+ */
 export function reasoningPart(summary: ReadonlyArray<{ text?: string | null }>, encrypted: string | null | undefined, raw?: ReadonlyArray<{ text?: string | null }> | null): ReasoningPart {
   const texts = summary.map((s) => s.text ?? '');
   const text = texts.length > 0 ? texts.join('\n\n') : (raw ?? []).map((c) => c.text ?? '').join('');
-  return { type: 'reasoning', text, ...(encrypted ? { signature: signatureOfEncrypted(encrypted) } : {}) };
+  const carried = encrypted ? decodeReasoning(encrypted) : undefined;
+  if (carried?.redacted) return { type: 'reasoning', text: carried.text, redacted: carried.redacted };
+  if (carried?.signature) return { type: 'reasoning', text: carried.text || text, signature: carried.signature };
+  return { type: 'reasoning', text, ...(encrypted ? { signature: { origin: 'openai' as const, value: encrypted } } : {}) };
 }
 
 export interface DecodedInput {

@@ -3,14 +3,16 @@
  * stream alike (the stream's `output_item.done` carries the same complete item).
  *
  * Signatures ride in what a Responses caller echoes unchanged: a reasoning item's
- * `encrypted_content` (OpenAI's own value as it is, another vendor's wrapped by `encodeSignature`
- * so it is only replayed to its issuer), and a tool call's `call_id` (a Gemini signature of the
+ * `encrypted_content` (OpenAI's own value as it is; another vendor's block whole — its text and
+ * its signature or redacted data — wrapped by `encodeReasoning`, so it is only replayed to its
+ * issuer and comes back the block it was even when the caller asked for no summary), and a tool call's `call_id` (a Gemini signature of the
  * call, `encodeToolCallId`). A Gemini signature on answer text becomes an empty reasoning item
  * after the message. Encrypted content is only written when the caller's `include` asked for it.
  */
 import {
-  encodeSignature,
+  encodeReasoning,
   encodeToolCallId,
+  type CarriedReasoning,
   type ChatRequest,
   type Part,
   type ReasoningPart,
@@ -39,9 +41,11 @@ export function outputOptions(req: ChatRequest): OutputOptions {
   return { summaries: req.reasoning?.includeThoughts === true, encrypted: responsesExtras(req)?.encryptedReasoning === true, logprobs: req.logprobs === true };
 }
 
-/** The value a caller echoes back for a signature: OpenAI's raw, any other vendor's wrapped. */
-export function encryptedOf(sig: Signature): string {
-  return sig.origin === 'openai' ? sig.value : encodeSignature(sig);
+/** The value a caller echoes back for a reasoning block: OpenAI's own raw, any other vendor's block wrapped whole. */
+export function encryptedOf(r: CarriedReasoning): string | undefined {
+  if (r.redacted) return encodeReasoning({ text: r.text, redacted: r.redacted });
+  if (!r.signature) return undefined;
+  return r.signature.origin === 'openai' ? r.signature.value : encodeReasoning({ text: r.text, signature: r.signature });
 }
 
 const ANNOTATION_TYPES = new Set(['file_citation', 'url_citation', 'container_file_citation', 'file_path']);
@@ -70,12 +74,13 @@ export function toolCallItem(id: string, call: { id: string; name: string; custo
     : { id, type: 'function_call', status, arguments: args, call_id: callId, name: call.name };
 }
 
-export function reasoningItem(id: string, summary: readonly string[], signature: Signature | undefined, opts: OutputOptions): Wire {
+export function reasoningItem(id: string, summary: readonly string[], carried: CarriedReasoning | undefined, opts: OutputOptions): Wire {
+  const encrypted = opts.encrypted && carried ? encryptedOf(carried) : undefined;
   return {
     id,
     type: 'reasoning',
     summary: opts.summaries ? summary.filter((t) => t !== '').map((text) => ({ type: 'summary_text', text })) : [],
-    ...(opts.encrypted && signature ? { encrypted_content: encryptedOf(signature) } : {}),
+    ...(encrypted ? { encrypted_content: encrypted } : {}),
   };
 }
 
@@ -93,10 +98,10 @@ export function outputOf(parts: readonly Part[], hosted: readonly HostedItem[], 
   const close = () => {
     if (message) out.push(messageItem(ctx.newId(ITEM_PREFIX.message), message, status));
     message = undefined;
-    if (pendingTextSignature && opts.encrypted) out.push(reasoningItem(ctx.newId(ITEM_PREFIX.reasoning), [], pendingTextSignature, opts));
+    if (pendingTextSignature && opts.encrypted) out.push(reasoningItem(ctx.newId(ITEM_PREFIX.reasoning), [], { text: '', signature: pendingTextSignature }, opts));
     pendingTextSignature = undefined;
   };
-  const reasoning = (p: ReasoningPart) => out.push(reasoningItem(ctx.newId(ITEM_PREFIX.reasoning), [p.text], p.signature ?? p.redacted, opts));
+  const reasoning = (p: ReasoningPart) => out.push(reasoningItem(ctx.newId(ITEM_PREFIX.reasoning), [p.text], p, opts));
   let h = 0;
   parts.forEach((p, k) => {
     for (; h < hosted.length && hosted[h]!.at <= k; h++) {

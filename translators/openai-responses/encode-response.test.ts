@@ -1,3 +1,4 @@
+import { encodeReasoning } from '../../src/canonical/index.ts';
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest, ChatResponse, Part } from '../../src/canonical/index.ts';
 import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
@@ -69,7 +70,7 @@ describe('encodeResponse', () => {
     ) as Data;
     expect(body['output']).toEqual([
       { id: 'rs_test0001', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Plan.' }], encrypted_content: 'gAAA-enc' },
-      { id: 'rs_test0002', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Claude plan.' }], encrypted_content: '/2lsMWFFcVFC' },
+      { id: 'rs_test0002', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Claude plan.' }], encrypted_content: encodeReasoning({ text: 'Claude plan.', signature: { origin: 'anthropic', value: 'EqQB' } }) },
       { id: 'msg_test0003', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', annotations: [], logprobs: [], text: 'Patching.' }] },
       { id: 'ctc_test0004', type: 'custom_tool_call', status: 'completed', call_id: 'call_1', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch\n' },
       { id: 'fc_test0005', type: 'function_call', status: 'completed', arguments: '{"command":["ls"]}', call_id: 'call_2', name: 'shell' },

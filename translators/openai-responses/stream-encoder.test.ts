@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ProxyError, type ChatRequest, type StreamEvent, type StreamFrame } from '../../src/canonical/index.ts';
+import { encodeReasoning, ProxyError, type ChatRequest, type StreamEvent, type StreamFrame } from '../../src/canonical/index.ts';
 import { fixtureSse, testContext } from '../../test/support/fixtures.ts';
 import { chatDialects } from '../index.ts';
 import { OpenAIResponsesStreamEncoder } from './stream-encoder.ts';
@@ -140,7 +140,7 @@ describe('Responses stream encoder', () => {
       'response.completed',
     ]);
     expect(frames[0]!['response']).toMatchObject({ id: 'resp_msg_01', object: 'response', status: 'in_progress', model: 'claude-x', created_at: 7, output: [] });
-    expect(frames[8]!['item']).toEqual({ id: 'rs_test0001', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Thinking hard.' }], encrypted_content: '/2lsMWFFcVFC' });
+    expect(frames[8]!['item']).toEqual({ id: 'rs_test0001', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Thinking hard.' }], encrypted_content: encodeReasoning({ text: 'Thinking hard.', signature: { origin: 'anthropic', value: 'EqQB' } }) });
     expect(frames[19]!['item']).toEqual({ id: 'ctc_test0003', type: 'custom_tool_call', status: 'completed', call_id: 'toolu_1', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch\n' });
     expect(frames[23]!['item']).toMatchObject({ type: 'function_call', call_id: expect.stringMatching(/^call_2__il1g/), arguments: '{"command":["ls"]}' });
     expect(frames[22]).toMatchObject({ name: 'shell', arguments: '{"command":["ls"]}' });

@@ -61,7 +61,7 @@ interface ToolCall {
 
 type Open =
   | { kind: 'message'; id: string; at: number; content: Wire[]; part?: Part; signature?: Signature }
-  | { kind: 'reasoning'; id: string; at: number; summaries: string[]; part?: string }
+  | { kind: 'reasoning'; id: string; at: number; summaries: string[]; part?: string; text: string }
   | { kind: 'tool'; id: string; at: number; call: ToolCall; args: string };
 
 interface Pending {
@@ -124,7 +124,7 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
           const id = this.ctx.newId(ITEM_PREFIX.reasoning);
           const at = this.output.length;
           out.push(this.frame('response.output_item.added', { output_index: at, item: reasoningItem(id, [], undefined, this.opts) }));
-          this.done(at, reasoningItem(id, [], e.redacted, this.opts), out);
+          this.done(at, reasoningItem(id, [], { text: '', redacted: e.redacted }, this.opts), out);
         } else this.openReasoning(out);
         break;
       case 'reasoning-delta':
@@ -294,12 +294,13 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
   private openReasoning(out: StreamFrame[]): void {
     this.closeOpen(out);
     const id = this.ctx.newId(ITEM_PREFIX.reasoning);
-    this.open = { kind: 'reasoning', id, at: this.added(reasoningItem(id, [], undefined, this.opts), out), summaries: [] };
+    this.open = { kind: 'reasoning', id, at: this.added(reasoningItem(id, [], undefined, this.opts), out), summaries: [], text: '' };
   }
 
   private think(text: string, out: StreamFrame[]): void {
     if (this.open?.kind !== 'reasoning') this.openReasoning(out);
     const r = this.open as Extract<Open, { kind: 'reasoning' }>;
+    r.text += text; // for the carrier: a vendor may have signed it
     if (!this.opts.summaries) return; // no summary was asked for: the item carries none
     const where = { item_id: r.id, output_index: r.at, summary_index: r.summaries.length };
     if (r.part === undefined) {
@@ -319,7 +320,7 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
       r.part = undefined;
     }
     this.open = undefined;
-    this.done(r.at, reasoningItem(r.id, r.summaries, signature, this.opts), out);
+    this.done(r.at, reasoningItem(r.id, r.summaries, signature ? { text: r.text, signature } : undefined, this.opts), out);
   }
 
   // ---- tool calls -----------------------------------------------------------------------------
@@ -361,7 +362,7 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
         if (o.signature && this.opts.encrypted) {
           const id = this.ctx.newId(ITEM_PREFIX.reasoning);
           const at = this.added(reasoningItem(id, [], undefined, this.opts), out);
-          this.done(at, reasoningItem(id, [], o.signature, this.opts), out);
+          this.done(at, reasoningItem(id, [], { text: '', signature: o.signature }, this.opts), out);
         }
         break;
       case 'reasoning':

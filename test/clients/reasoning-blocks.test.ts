@@ -1,15 +1,11 @@
 /**
- * KNOWN BUGS found by running the real clients, kept as `it.fails` so the suite stays green
- * while they stand and turns red the day they are fixed (then drop `.fails`).
- *
- * Both come from the Responses reasoning carrier (`encrypted_content`, written in
- * translators/openai-responses/encode-output.ts `reasoningItem`, read back in decode-input.ts
- * `reasoningPart`): it holds only the Anthropic signature value, so
- *  1. a `redacted_thinking` block comes back to Anthropic as a `thinking` block with an empty text
- *     and the redacted data as its "signature" (Anthropic refuses it);
- *  2. when the caller did not ask for reasoning summaries (Codex's default), the thinking text is
- *     not written anywhere, and comes back empty beside its signature (Anthropic signs the text),
- *     from the caller's replay and from the store alike.
+ * Anthropic reasoning blocks through a Responses caller (the AI SDK) come back to Anthropic as the
+ * blocks they were, from the caller's replay (store: false, `encrypted_content`) and from the
+ * proxy's store (store: true, `item_reference`) alike:
+ *  1. a `redacted_thinking` block returns as `redacted_thinking`, never as a `thinking` block;
+ *  2. the thinking text Anthropic signed returns beside its signature even when the caller asked
+ *     for no reasoning summary (Codex's default), so the text is in no summary.
+ * The carrier (`encodeReasoning`, src/canonical/carrier.ts) holds the block whole for this.
  */
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, stepCountIs, tool } from 'ai';
@@ -18,7 +14,7 @@ import { z } from 'zod';
 import { INBOUND_KEY, MODEL_FOR, useClientsHarness } from './harness.ts';
 import { scripted, thinkingBlocks, toolResults } from './scripted-upstream.ts';
 
-describe('KNOWN BUGS: Anthropic reasoning through a Responses caller', () => {
+describe('Anthropic reasoning blocks through a Responses caller', () => {
   const h = useClientsHarness();
   let openai: ReturnType<typeof createOpenAI>;
   beforeAll(() => {
@@ -35,7 +31,7 @@ describe('KNOWN BUGS: Anthropic reasoning through a Responses caller', () => {
     });
   const turn2 = () => h.mock.requests.filter((r) => r.method === 'POST')[1]!.json;
 
-  it.fails.each([true, false])('redacted_thinking returns as redacted_thinking (store: %s)', async (store) => {
+  it.each([true, false])('redacted_thinking returns as redacted_thinking (store: %s)', async (store) => {
     h.mock.reply((req) => {
       const first = toolResults('anthropic', req.json).length === 0;
       const content = first
@@ -49,7 +45,7 @@ describe('KNOWN BUGS: Anthropic reasoning through a Responses caller', () => {
     expect(assistant[0]).toEqual({ type: 'redacted_thinking', data: 'REDACTED-DATA' });
   });
 
-  it.fails.each([true, false])('thinking text returns beside its signature when no summary was asked for (store: %s)', async (store) => {
+  it.each([true, false])('thinking text returns beside its signature when no summary was asked for (store: %s)', async (store) => {
     h.mock.reply(scripted('anthropic', [{ tool: 'get_weather', args: { city: 'Lisbon' }, thinking: { text: 'Look it up.', signature: 'sig-1' } }, { text: 'Sunny.' }]));
     expect((await run({ store })).text).toBe('Sunny.');
     expect(thinkingBlocks(turn2())).toEqual([{ text: 'Look it up.', signature: 'sig-1' }]);
