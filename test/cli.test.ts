@@ -2,13 +2,16 @@
  * The command line as a newcomer runs it: `npm start` serves with the built-in default config,
  * `--config`/`--port` work, a bad config stops the start naming the field, SIGTERM shuts down
  * gracefully, `--help` and bad arguments answer in one line without a stack trace, `check`
- * validates without starting, and a checkout path with a space in it still starts.
+ * validates without starting, and a checkout path with a space in it still starts. Run from the
+ * TypeScript source here; test/cli-compiled.test.ts runs the built dist/cli.js the same ways.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Config } from '../src/config/load.ts';
+import { startupLine } from '../src/runtime/cli.ts';
 
 const root = join(import.meta.dirname, '..');
 const tsx = join(root, 'node_modules', '.bin', 'tsx');
@@ -48,6 +51,8 @@ describe('node entry', () => {
   it('serves /health and the default model list, logs a JSON line, and exits 0 on SIGTERM', async () => {
     const p = start(['--port', '0']);
     const url = await p.listening;
+    // One start-up line: the address, where the config came from, how many routes and upstreams.
+    expect(p.err()).toBe(`interlingua listening on ${url} (built-in default config, 3 routes, 3 upstreams)\n`);
     expect((await (await fetch(`${url}/health`)).json())).toEqual({ status: 'ok' });
     const models = (await (await fetch(`${url}/v1/models`)).json()) as { data: Array<{ id: string }> };
     expect(models.data.map((m) => m.id)).toEqual(['claude-*', 'gemini-*', '*']);
@@ -64,6 +69,7 @@ describe('node entry', () => {
     writeFileSync(good, JSON.stringify({ upstreams: { x: { dialect: 'openai', baseUrl: 'http://127.0.0.1:9/v1' } }, models: { 'only-this': { upstream: 'x' } } }));
     const p = start(['--config', good, '--port', '0']);
     const url = await p.listening;
+    expect(p.err()).toContain(`listening on ${url} (config ${good}, 1 route, 1 upstream)`);
     const models = (await (await fetch(`${url}/v1/models`)).json()) as { data: Array<{ id: string }> };
     expect(models.data.map((m) => m.id)).toEqual(['only-this']);
     child!.kill('SIGTERM');
@@ -123,10 +129,19 @@ describe('node entry', () => {
     expect(r.stdout).toContain(`config ${file}: valid`);
     expect(r.stdout).toContain('gpt-4o → claude as claude-sonnet-4-5 (anthropic, https://api.anthropic.com), then oai as claude-sonnet-4-5 (openai, https://api.openai.com/v1) [strict]');
     expect(r.stdout).toContain('* → oai (openai, https://api.openai.com/v1)');
+    // A named provider is part of the line, with the base URL it defaults to.
+    writeFileSync(file, JSON.stringify({ upstreams: { local: { dialect: 'openai', provider: 'vllm' } }, models: { 'qwen*': { upstream: 'local' } } }));
+    const provider = spawnSync(tsx, ['src/runtime/cli.ts', 'check', '--config', file], { cwd: root, env: cliEnv({}), encoding: 'utf8' });
+    expect(provider.stdout).toContain('qwen* → local (openai, provider vllm, http://127.0.0.1:8000/v1)');
     writeFileSync(file, JSON.stringify({ upstreams: {}, models: { x: { upstream: 'nope' } } }));
     const bad = spawnSync(tsx, ['src/runtime/cli.ts', 'check', '--config', file], { cwd: root, env: cliEnv({}), encoding: 'utf8' });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/models\["x"\]\.upstream: no upstream named "nope"/);
+  });
+
+  it('the start-up line brackets an IPv6 address and counts in the singular', () => {
+    const config = { exact: new Map([['a', {}]]), globs: [], upstreams: { u: {} } } as unknown as Config;
+    expect(startupLine(config, 'config x.json', '::1', 8787)).toBe('interlingua listening on http://[::1]:8787 (config x.json, 1 route, 1 upstream)');
   });
 
   it('starts from a checkout whose path contains a space', async () => {

@@ -74,24 +74,35 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** The routes a config serves, one line each: model → upstream (dialect), fallbacks after. */
+/**
+ * The routes a config serves, one line each: model → upstream (dialect, provider when one is
+ * named, base URL), fallbacks after.
+ */
 export function describeRoutes(config: Config): string[] {
   const line = (pattern: string, targets: Array<{ upstream: string; model?: string }>, strict: boolean) =>
     `  ${pattern} → ${targets
       .map((t) => {
         const u = config.upstreams[t.upstream]!;
-        return `${t.upstream}${t.model ? ` as ${t.model}` : ''} (${u.dialect}, ${u.baseUrl})`;
+        const provider = u.provider ? `, provider ${u.provider}` : '';
+        return `${t.upstream}${t.model ? ` as ${t.model}` : ''} (${u.dialect}${provider}, ${u.baseUrl})`;
       })
       .join(', then ')}${strict ? ' [strict]' : ''}`;
   return [...config.exact.values(), ...config.globs].map((r) => line(r.pattern, r.targets, r.strict));
 }
 
+/** The one line a start prints: where it listens, from which config, how many routes. */
+export function startupLine(config: Config, source: string, host: string, port: number): string {
+  const routes = config.exact.size + config.globs.length;
+  const upstreams = Object.keys(config.upstreams).length;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const address = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return `interlingua listening on ${address} (${source}, ${plural(routes, 'route')}, ${plural(upstreams, 'upstream')})`;
+}
+
 async function serve(args: CliArgs, config: Config, source: string): Promise<void> {
   tuneHeap();
   const running = await startNode({ config, port: args.port, hostname: args.host });
-  const routes = config.exact.size + config.globs.length;
-  process.stderr.write(`interlingua: ${source}, ${routes} route${routes === 1 ? '' : 's'}, ${Object.keys(config.upstreams).length} upstreams\n`);
-  process.stderr.write(`interlingua listening on http://${args.host.includes(':') ? `[${args.host}]` : args.host}:${running.port}\n`);
+  process.stderr.write(`${startupLine(config, source, args.host, running.port)}\n`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;

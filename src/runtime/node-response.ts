@@ -5,7 +5,17 @@
  */
 import type { IncomingMessage } from 'node:http';
 
-const NativeResponse = globalThis.Response;
+/**
+ * Node loads its fetch implementation (undici, ~10 MB resident) on the first touch of
+ * `globalThis.Response` or `Headers`: both are linked on the first upstream answer, not at start-up, so an idle server
+ * never loads it.
+ */
+let linked = false;
+function linkToResponse(): void {
+  linked = true;
+  Object.setPrototypeOf(UpstreamResponse.prototype, globalThis.Response.prototype);
+  Object.setPrototypeOf(IncomingHeaders.prototype, globalThis.Headers.prototype);
+}
 
 /**
  * An upstream response's headers, read from the IncomingMessage's own lowercased record: what a
@@ -68,7 +78,6 @@ class IncomingHeaders {
     throw new TypeError('immutable');
   }
 }
-Object.setPrototypeOf(IncomingHeaders.prototype, Headers.prototype);
 
 /**
  * The IncomingMessage as a byte stream: each socket read is enqueued as it arrives (so every SSE
@@ -141,6 +150,7 @@ export class UpstreamResponse {
     this.status = status;
     this.statusText = res.statusMessage ?? '';
     this.#nullBody = nullBody;
+    if (!linked) linkToResponse();
   }
 
   get ok(): boolean {
@@ -230,12 +240,11 @@ export class UpstreamResponse {
   #viaNative(): Response {
     if (!this.#native) {
       const init = { status: this.status, statusText: this.statusText, headers: this.headers };
-      this.#native = new NativeResponse(this.#nullBody ? null : this.body, init);
+      this.#native = new Response(this.#nullBody ? null : this.body, init);
     }
     return this.#native;
   }
 }
-Object.setPrototypeOf(UpstreamResponse.prototype, NativeResponse.prototype);
 
 /** A response of `nodeFetch` whose body nobody has read yet: its IncomingMessage can be piped directly. */
 export function isNodeResponse(res: Response): boolean {
