@@ -177,7 +177,7 @@ export function createProxy(o: AppOptions): Proxy {
     } catch {
       return { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'unauthorized\n' };
     }
-    return { status: 200, headers: { 'content-type': 'text/plain; version=0.0.4' }, body: metrics!.render() };
+    return { status: 200, headers: { 'content-type': 'text/plain; version=0.0.4' }, body: metrics!.render() + (tracer?.renderMetrics() ?? '') };
   };
 
   // The one route table.

@@ -287,6 +287,16 @@ export class Tracer {
   flush(): Promise<void> {
     return this.exporter.flush();
   }
+
+  /** The exporter's counters in Prometheus text (appended to `GET /metrics` when metrics are on). */
+  renderMetrics(): string {
+    const s = this.exporter.stats;
+    const name = 'interlingua_otlp_spans_total';
+    return (
+      `# HELP ${name} Spans by what became of them: exported, failed (export refused or unreachable), dropped (queue full).\n# TYPE ${name} counter\n` +
+      `${name}{result="exported"} ${s.exported}\n${name}{result="failed"} ${s.failed}\n${name}{result="dropped"} ${s.dropped}\n`
+    );
+  }
 }
 
 /** The tracer of a configured `telemetry` section. */

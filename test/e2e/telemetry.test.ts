@@ -207,9 +207,9 @@ describe.each(TARGETS)('%s: OpenTelemetry collector down', (target) => {
     deadUrl = r.url;
     await r.close();
   });
-  const h = useHarness(target, tracedConfig(() => deadUrl));
+  const h = useHarness(target, (mockUrl) => ({ ...tracedConfig(() => deadUrl)(mockUrl), metrics: true }));
 
-  it('requests still succeed, streamed or not', async () => {
+  it('requests still succeed, streamed or not; the failed exports are counted in /metrics', async () => {
     const client = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${h.proxy.url}/v1`, maxRetries: 0 });
     for (let i = 0; i < 3; i++) {
       h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
@@ -221,6 +221,14 @@ describe.each(TARGETS)('%s: OpenTelemetry collector down', (target) => {
       for await (const _ of stream as unknown as AsyncIterable<OpenAI.ChatCompletionChunk>) n++;
       expect(n).toBeGreaterThan(1);
     }
+    // 6 requests, 2 spans each: every one counted as failed once its export was refused.
+    let failed = 0;
+    for (let tries = 0; tries < 100 && failed < 12; tries++) {
+      const text = await (await fetch(`${h.proxy.url}/metrics`, { headers: { authorization: `Bearer ${INBOUND_KEY}` } })).text();
+      failed = Number(/interlingua_otlp_spans_total\{result="failed"\} (\d+)/.exec(text)?.[1] ?? 0);
+      if (failed < 12) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(failed).toBe(12);
   });
 });
 
