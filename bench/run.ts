@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { ProcStats } from './control.ts';
+import { describeIdleRss, measureIdleRss, type IdleRss } from './idle-rss.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const out = join(root, '.tmp', 'bench');
@@ -285,6 +286,14 @@ async function main() {
   } catch (e) {
     console.log(`bundle size: failed (${(e as Error).message.split('\n')[0]})`);
   }
+  // The compiled command as production starts it (dist/cli.js, no flags), before any load.
+  let idleRss: IdleRss | undefined;
+  try {
+    idleRss = await measureIdleRss(quick ? 3 : 5);
+    console.log(describeIdleRss(idleRss));
+  } catch (e) {
+    console.log(`idle RSS of the compiled CLI: failed (${(e as Error).message.split('\n')[0]})`);
+  }
   await bundle();
   const mock = await start('mock.mjs', ['serve', join(root, 'translators') + '/'], 1);
   const base = await start('passthrough.mjs', [String(mock.port)], 0);
@@ -384,7 +393,7 @@ async function main() {
     const end = await proxy.ask('gc');
     const baseEnd = await base.ask('stats');
 
-    report({ samples, idle, baseIdle, baseEnd, warm, end, bundleSize });
+    report({ samples, idle, baseIdle, baseEnd, warm, end, bundleSize, idleRss });
   }
 }
 
@@ -404,6 +413,7 @@ function report(o: {
   warm: ProcStats;
   end: ProcStats;
   bundleSize?: { raw: number; gzip: number; parts: Record<string, number> };
+  idleRss?: IdleRss;
 }) {
   const med = new Map<string, Sample>();
   for (const [key, list] of o.samples) {
@@ -450,6 +460,10 @@ function report(o: {
   t.push(`| added latency p50 at c=1 / added time to first token | ≤ +0.3 ms | +${f2(addLat.v)} ms (${addLat.key}) / +${f2(addTtft.v)} ms (${addTtft.key}) | ${mark(addLat.v <= 0.3 && addTtft.v <= 0.3)} |`);
   t.push(`| RSS idle / peak at c=64 | ≤ 60 MB / ≤ 120 MB | ${f1(o.idle.rss / MB)} MB / ${f1(o.end.maxRss / MB)} MB (passthrough ${f1(o.baseIdle.rss / MB)} MB / ${f1(o.baseEnd.maxRss / MB)} MB) | ${mark(o.idle.rss <= 60 * MB && o.end.maxRss <= 120 * MB)} |`);
   t.push(`| memory after ${proxyTotals.requests} requests and ${proxyTotals.streams} streams vs post-warm-up (after GC) | within 10 % | heap ${f1(o.warm.heapUsed / MB)} → ${f1(o.end.heapUsed / MB)} MB (${heapGrowth >= 0 ? '+' : ''}${f0(heapGrowth * 100)} %), RSS ${f1(o.warm.rss / MB)} → ${f1(o.end.rss / MB)} MB (${rssGrowth >= 0 ? '+' : ''}${f0(rssGrowth * 100)} %) | ${mark(Math.abs(heapGrowth) <= 0.1 && rssGrowth <= 0.1)} |`);
+  if (o.idleRss) {
+    const r = o.idleRss;
+    t.push(`| RSS idle, compiled CLI (\`node dist/cli.js\`, after /health) / after one request | < 50 MB | ${f1(r.idle.rss / 1024)} MB / ${f1(r.afterRequest.rss / 1024)} MB | ${mark(r.idle.rss < 50 * 1024)} |`);
+  }
   if (o.bundleSize) {
     const kb = (n: number) => `${f1(n / 1024)} KiB`;
     t.push(`| Worker bundle | ≤ 60 KB gzip | ${kb(o.bundleSize.gzip)} gzip (${kb(o.bundleSize.raw)} minified) | ${mark(o.bundleSize.gzip <= 60 * 1000)} |`);
@@ -460,7 +474,7 @@ function report(o: {
   console.log(`\nFor scale: a bare node:http proxy that only parses and re-serialises the JSON both ways (bench/floor.ts) costs ${f2(median(floors))}× the passthrough (median over pairs; per pair in the floor column).`);
   if (quick || proxyTotals.requests < 100_000 || proxyTotals.streams < 10_000) console.log(`\n(memory row: ${quick ? '--quick ' : ''}load below the issue's 100k requests / 10k streams)`);
   console.log(`\nbench took ${f0((Date.now() - started) / 1000)} s`);
-  writeFileSync(join(out, 'results.json'), JSON.stringify({ quick, runs: RUNS, wrk: WRK, pinned: PIN, medians: Object.fromEntries(med), idle: o.idle, warm: o.warm, end: o.end, totals: proxyTotals, bundle: o.bundleSize }, null, 2));
+  writeFileSync(join(out, 'results.json'), JSON.stringify({ quick, runs: RUNS, wrk: WRK, pinned: PIN, medians: Object.fromEntries(med), idle: o.idle, warm: o.warm, end: o.end, totals: proxyTotals, bundle: o.bundleSize, idleRss: o.idleRss }, null, 2));
 }
 
 process.on('SIGINT', () => (killAll(), process.exit(130)));

@@ -4,8 +4,9 @@
  * body reader that takes the raw IncomingMessage instead of going through a Web `Request`.
  */
 import http from 'node:http';
-import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
+import type https from 'node:https';
+import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { ProxyError } from '../canonical/index.ts';
 import type { Cancel, FetchLike } from '../canonical/index.ts';
@@ -14,17 +15,28 @@ import { UpstreamResponse } from './node-response.ts';
 
 const agentOptions = { keepAlive: true, maxSockets: 512, maxFreeSockets: 64, scheduling: 'lifo' as const };
 const httpAgent = new http.Agent(agentOptions);
-const httpsAgent = new https.Agent(agentOptions);
 /**
  * Connections to pinned addresses (the guarded fetcher's) have pools of their own: a socket made
  * for an unchecked lookup is never reused for a checked fetch, nor the other way round.
  */
 const pinnedHttpAgent = new http.Agent({ ...agentOptions, maxSockets: 64 });
-const pinnedHttpsAgent = new https.Agent({ ...agentOptions, maxSockets: 64 });
+
+/**
+ * node:https (TLS, OpenSSL's state: ~1.5 MB resident) is loaded with the first HTTPS upstream
+ * call, not at start-up: an idle server, or one whose upstreams are all local HTTP, never needs it.
+ */
+let tls: { https: typeof https; agent: https.Agent; pinned: https.Agent } | undefined;
+function httpsClient(): NonNullable<typeof tls> {
+  if (!tls) {
+    const mod = createRequire(import.meta.url)('node:https') as typeof https;
+    tls = { https: mod, agent: new mod.Agent(agentOptions), pinned: new mod.Agent({ ...agentOptions, maxSockets: 64 }) };
+  }
+  return tls;
+}
 
 /** Close pooled sockets (graceful shutdown, tests). */
 export function closeAgents(): void {
-  for (const a of [httpAgent, httpsAgent, pinnedHttpAgent, pinnedHttpsAgent]) a.destroy();
+  for (const a of [httpAgent, pinnedHttpAgent, tls?.agent, tls?.pinned]) a?.destroy();
 }
 
 /** The request body as bytes: at once for a string or bytes (every JSON call), else encoded. */
@@ -91,7 +103,7 @@ async function nodeRequest(input: string, init: Parameters<FetchLike>[1]): Promi
     const pinned = init.pinnedAddress;
     if (pinned) options.lookup = (_host, opts, cb) => pinnedLookup(pinned, opts, cb);
     const req = url.https
-      ? https.request({ ...options, agent: pinned ? pinnedHttpsAgent : httpsAgent })
+      ? httpsClient().https.request({ ...options, agent: pinned ? httpsClient().pinned : httpsClient().agent })
       : http.request({ ...options, agent: pinned ? pinnedHttpAgent : httpAgent });
     const onAbort = () => req.destroy(cancel?.reason instanceof Error ? cancel.reason : new Error('aborted'));
     if (init.connectTimeoutMs) {
