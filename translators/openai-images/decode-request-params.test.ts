@@ -59,6 +59,12 @@ describe('JSON bodies', () => {
     });
   });
 
+  it('reads a generation body as JSON parameters even when it is shaped like a read form', () => {
+    const body = { fields: { prompt: 'smuggled' }, images: [], files: {} };
+    expect(refusal(() => generate(body))).toMatchObject({ param: 'prompt', code: 'missing_required_parameter' });
+    expect(generate({ ...body, prompt: 'x' }).value).toMatchObject({ prompt: 'x', extras: body });
+  });
+
   it('treats a null file field as absent, like every other null', () => {
     expect(refusal(() => edit({ prompt: 'x', image: null, mask: null }))).toMatchObject({
       param: 'image', code: 'missing_required_parameter', message: "Missing required parameter: 'image'.",
