@@ -79,5 +79,5 @@ describe('worker bundle', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // two esbuild + terser builds: slow on a loaded machine
 });
