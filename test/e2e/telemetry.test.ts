@@ -13,6 +13,7 @@ import { fixtureReply, startMockUpstream } from '../support/mock-upstream.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.ts';
 import { INBOUND_KEY, TARGETS, e2eConfig, startProxy, useHarness } from '../support/proxy.ts';
 import { genai } from './helpers-gemini.ts';
+import { parseConfig } from '../../src/config/load.ts';
 
 const OTLP_SECRET = 'otlp-collector-SECRET-5555';
 
@@ -250,5 +251,19 @@ describe.runIf(TARGETS.includes('node'))('node: OpenTelemetry on shutdown', () =
       await mock.close();
       await otlp.close();
     }
+  });
+});
+
+describe('telemetry config', () => {
+  const doc = (telemetry: unknown) => ({ open: true, upstreams: {}, models: {}, telemetry });
+  it('resolves env: header values, defaults the service name and content capture; off when absent', () => {
+    const c = parseConfig(doc({ otlp: { endpoint: 'http://127.0.0.1:4318', headers: { authorization: 'env:OTLP_AUTH' } } }), { OTLP_AUTH: 'Bearer x' });
+    expect(c.telemetry).toEqual({ otlp: { endpoint: 'http://127.0.0.1:4318', headers: { authorization: 'Bearer x' }, serviceName: 'interlingua' }, captureContent: false });
+    expect(parseConfig({ open: true, upstreams: {}, models: {} }).telemetry).toBeUndefined();
+  });
+  it('refuses a missing env variable, a relative endpoint and unknown fields', () => {
+    expect(() => parseConfig(doc({ otlp: { endpoint: 'http://c', headers: { a: 'env:NOPE' } } }), {})).toThrow(/telemetry\.otlp\.headers\.a: environment variable NOPE is not set/);
+    expect(() => parseConfig(doc({ otlp: { endpoint: '/v1/traces' } }))).toThrow(/endpoint/);
+    expect(() => parseConfig(doc({ otlp: { endpoint: 'http://c' }, sampler: 'all' }))).toThrow();
   });
 });
