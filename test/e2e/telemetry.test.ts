@@ -24,6 +24,7 @@ function tracedConfig(otlpUrl: () => string, extra: Record<string, unknown> = {}
     return {
       ...base,
       upstreams: { ...base.upstreams, anthropic: { ...base.upstreams.anthropic, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 5 } } },
+      models: { ...base.models, 'with-fallback': { upstream: [{ upstream: 'anthropic', model: 'claude-sonnet-4-5' }, { upstream: 'openai', model: 'gpt-4o-mini' }] } },
       telemetry: { otlp: { endpoint: otlpUrl(), headers: { authorization: `Bearer ${OTLP_SECRET}` }, intervalMs: 20 }, ...extra },
     };
   };
@@ -95,6 +96,22 @@ describe.each(TARGETS)('%s: OpenTelemetry traces to an OTLP receiver', (target) 
     expect(post.headers.authorization).toBe(`Bearer ${OTLP_SECRET}`);
     expect(post.headers['content-type']).toContain('application/json');
     expect(h.proxy.logs.join('\n')).not.toContain(OTLP_SECRET);
+  });
+
+  it('a fallback is its own client span: two failed Anthropic tries, then OpenAI answers', async () => {
+    h.mock.reply((req) => (req.url.startsWith('/v1/messages') ? fixtureReply('anthropic', 'error-529-overloaded.json') : fixtureReply('openai-chat', 'text-basic.json')));
+    const caller = newTrace();
+    await client.chat.completions.create(ask({ model: 'with-fallback' }), { headers: { traceparent: `00-${caller.traceId}-${caller.spanId}-01` } });
+    const spans = await otlp.waitFor(ofTrace(caller.traceId), 4);
+    const clients = spans.filter((s) => s.kind === 3).sort((a, b) => a.startTimeUnixNano.localeCompare(b.startTimeUnixNano));
+    expect(clients.map((c) => [c.attrs['gen_ai.provider.name'], c.attrs['gen_ai.request.model'], c.attrs['error.type']])).toEqual([
+      ['anthropic', 'claude-sonnet-4-5', '529'],
+      ['anthropic', 'claude-sonnet-4-5', '529'],
+      ['openai', 'gpt-4o-mini', undefined],
+    ]);
+    const srv = spans.find((s) => s.kind === 2)!;
+    expect(srv.attrs).toMatchObject({ 'gen_ai.provider.name': 'openai', 'gen_ai.response.model': 'gpt-4o-2024-08-06', 'interlingua.fallback': true, 'interlingua.attempts': 3 });
+    expect(h.mock.requests.map((r) => r.headers.traceparent)).toEqual(clients.map((c) => `00-${caller.traceId}-${c.spanId}-01`));
   });
 
   it('a request without traceparent starts its own trace; the upstream gets a valid one of it', async () => {
