@@ -99,6 +99,7 @@ describe('node entry', () => {
     expect(r.stdout).toMatch(/^Usage: interlingua \[options\]/);
     expect(r.stdout).toContain('--port N');
     expect(r.stdout).toContain('PORT, HOST');
+    expect(r.stdout).toContain('one JSON line per request on stdout');
   });
 
   it.each([

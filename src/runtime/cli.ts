@@ -30,6 +30,9 @@ Commands:
 Environment:
   INTERLINGUA_CONFIG   config path or JSON      PORT, HOST   defaults for --port, --host
   env:NAME values in the config are read from the environment.
+
+Output: one JSON line per request on stdout; the start-up line and errors on stderr.
+SIGTERM or SIGINT finishes open requests, then exits 0. GET /health answers 200 when up.
 `;
 
 class UsageError extends Error {}
