@@ -28,6 +28,7 @@ import { createTracer } from './observe/traces.ts';
 import { createGuardedFetch, type GuardedFetch } from './upstream/guarded-fetch.ts';
 import { HOSTED_PREFIX, memoryImageStore, type ImageStore } from './upstream/image-store.ts';
 import type { StateStore } from './upstream/state-store.ts';
+import type { InspectorHook } from './observe/inspector/hook.ts';
 
 /** Image stores for `AppOptions.imageStore`, for runtime entries (Workers: `cacheApiImageStore(caches.default)`). */
 export { cacheApiImageStore, memoryImageStore, type CacheLike, type ImageStore } from './upstream/image-store.ts';
@@ -57,6 +58,8 @@ export interface AppOptions {
    * `previous_response_id`, `item_reference`). None: such references are a 400.
    */
   stateStore?: StateStore;
+  /** The inspector's recorder (Node entry, when `inspector` is on); never in the Worker. */
+  inspector?: InspectorHook;
 }
 
 export interface Proxy {
@@ -89,7 +92,7 @@ export function createProxy(o: AppOptions): Proxy {
   const metrics = config.metrics ? new Metrics() : undefined;
   const debugLog = config.log.debug ? (o.debugLog ?? ((text: string) => console.error(text))) : undefined;
   const tracer = config.telemetry ? createTracer(config.telemetry) : undefined;
-  const serve = createServe({ config, now, log: o.log, metrics, debugLog, tracer });
+  const serve = createServe({ config, now, log: o.log, metrics, debugLog, tracer, inspector: o.inspector });
   const cors = config.cors ? createCors(config.cors.origins) : undefined;
 
   const openai = reg.chatCallers['openai-chat'];

@@ -99,6 +99,12 @@ const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
   { from: 'src/runtime/node-server.ts', to: 'src/flows/reply.ts', why: 'writes a flow’s Reply (type) straight to the socket' },
   { from: 'src/runtime/node-server.ts', to: 'src/sse/byte-step.ts', why: 'drives the stream step (type) from the upstream sockets' },
   { from: 'src/runtime/node-client.ts', to: 'src/http/inbound.ts', why: 'an oversized caller body read from the socket is the edge’s 413 (tooLarge)' },
+  // The inspector (Node only, loaded when on): its routes sit before the app on node:http.
+  { from: 'src/runtime/inspector.ts', to: 'src/observe/inspector/recorder.ts', why: 'builds the exchange recorder the app is handed as its inspector hook' },
+  { from: 'src/runtime/inspector.ts', to: 'src/http/auth.ts', why: 'the inspector asks for the inbound key by the same check as every route' },
+  { from: 'src/runtime/inspector.ts', to: 'src/http/inbound.ts', why: 'a replay is a CallerRequest dispatched through the app (dry-run)' },
+  { from: 'src/runtime/inspector.ts', to: 'src/upstream/secrets.ts', why: 'redacts recorded exchanges with the one secret list' },
+  { from: 'src/runtime/inspector.ts', to: 'src/upstream/resolve.ts', why: 'shows an exchange’s plan: the route’s targets and fallbacks' },
   { from: 'src/runtime/redis-store.ts', to: 'src/upstream/state-store.ts', why: 'implements the StateStore contract (type) with Redis' },
 ];
 

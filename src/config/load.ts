@@ -58,6 +58,8 @@ export interface Config {
   mediaFetch: { timeoutMs: number; maxBytes: number; maxRedirects: number };
   log: { requests: boolean; debug: boolean };
   metrics: boolean;
+  /** The inspector (Node only); undefined: off. */
+  inspector?: { maxExchanges: number; allowRemote: boolean };
   /** Refuse lossy translations on every route that does not say otherwise. */
   strict: boolean;
   /** `upstream/model` addressing is on. */
@@ -227,6 +229,12 @@ export function parseConfig(source: unknown, env: Env = {}): Config {
     },
     log: { requests: input.log?.requests ?? true, debug: input.log?.debug ?? false },
     metrics: input.metrics ?? false,
+    ...(input.inspector && {
+      inspector: {
+        maxExchanges: (input.inspector === true ? undefined : input.inspector.maxExchanges) ?? 200,
+        allowRemote: (input.inspector === true ? undefined : input.inspector.allowRemote) ?? false,
+      },
+    }),
     strict: input.strict ?? false,
     upstreamPrefix: input.upstreamPrefix ?? true,
     store: {

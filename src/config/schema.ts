@@ -116,6 +116,21 @@ export const ConfigSchema = v.strictObject({
   /** Serve Prometheus metrics at GET /metrics. */
   metrics: v.optional(v.boolean()),
   /**
+   * The live translation inspector at `/_inspector` (Node only): the last exchanges, redacted.
+   * Loopback callers only unless `allowRemote`; the inbound key when `keys` are set. README "The inspector".
+   */
+  inspector: v.optional(
+    v.union([
+      v.boolean(),
+      v.strictObject({
+        /** Exchanges kept (default 200); the oldest go first. */
+        maxExchanges: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(10_000))),
+        /** Serve the inspector to non-loopback addresses too (default false). */
+        allowRemote: v.optional(v.boolean()),
+      }),
+    ]),
+  ),
+  /**
    * OpenTelemetry traces (GenAI conventions) exported by OTLP/HTTP JSON; off when absent. Header
    * values may be `env:NAME` and are never logged. See README "OpenTelemetry".
    */

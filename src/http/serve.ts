@@ -11,6 +11,7 @@ import { formatDump, headerFlag } from '../observe/debug.ts';
 import type { Metrics } from '../observe/metrics.ts';
 import { RequestScope, randomToken, type LogEntry } from '../observe/scope.ts';
 import type { Tracer } from '../observe/traces.ts';
+import type { InspectorHook } from '../observe/inspector/hook.ts';
 import { callerCredential, checkCallerKey } from './auth.ts';
 import type { CallerRequest, Inbound } from './inbound.ts';
 
@@ -24,6 +25,8 @@ export interface ServeOptions {
   debugLog?: (text: string) => void;
   /** OpenTelemetry (`telemetry` configured): one server span per request. */
   tracer?: Tracer;
+  /** The inspector (Node, when on): every exchange recorded through the wire dump. */
+  inspector?: InspectorHook;
 }
 
 /** A plain token a caller may choose as its request id (it is echoed in headers and logs). */
@@ -49,7 +52,13 @@ export function createServe(o: ServeOptions): Serve {
         trace.waitUntil = req.waitUntil;
       }
       const { debugLog } = o;
-      if (debugLog) scope.dump = (stage, data) => debugLog(formatDump(scope.requestId, stage, data));
+      const tap = o.inspector?.begin(scope, req, inbound.credential);
+      if (tap) {
+        scope.dump = (stage, data, times) => {
+          tap.dump(stage, data, times);
+          if (debugLog) debugLog(formatDump(scope.requestId, stage, data));
+        };
+      } else if (debugLog) scope.dump = (stage, data) => debugLog(formatDump(scope.requestId, stage, data));
       let reply: Reply;
       let error: string | undefined;
       try {
@@ -67,8 +76,9 @@ export function createServe(o: ServeOptions): Serve {
       const logging = !!log && o.config.log.requests;
       const { trace } = scope;
       scope.whenDone(() => {
-        if (!logging && !metrics && !trace) return;
+        if (!logging && !metrics && !trace && !tap) return;
         const entry = scope.finishLog(status, error);
+        tap?.end(entry, reply.headers);
         if (logging) log!(entry);
         metrics?.record(entry);
         try {

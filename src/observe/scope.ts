@@ -66,8 +66,11 @@ export class RequestScope implements TranslateContext, Cancel {
   readonly flags: RequestFlags = { strict: false, dryRun: false };
   /** OpenTelemetry spans of this request (`telemetry`); undefined when off, so nothing is made. */
   trace?: RequestTrace;
-  /** Wire dump sink (`--debug`); undefined when off, so nothing is collected. */
-  dump?: (stage: string, data: unknown) => void;
+  /**
+   * Wire dump sink (`--debug`, the inspector); undefined when off, so nothing is collected.
+   * `times`: for a list of stream events, the clock reading at each.
+   */
+  dump?: (stage: string, data: unknown, times?: readonly number[]) => void;
   /** Set by a flow that answers with a stream: the log line waits for its end. */
   streaming = false;
   private onDone?: () => void;

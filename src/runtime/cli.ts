@@ -22,6 +22,7 @@ Options:
   --port N        port to listen on (default: PORT, else 8787; 0 picks a free one)
   --host ADDR     address to listen on (default: HOST, else 127.0.0.1 — loopback only)
   --debug         print the redacted wire dump of every request on stderr
+  --inspect       serve the live inspector at /_inspector (loopback only; see README)
   -h, --help      show this text
 
 Commands:
@@ -43,6 +44,7 @@ export interface CliArgs {
   port: number;
   host: string;
   debug: boolean;
+  inspect?: boolean;
 }
 
 /** The command line as plain values; throws UsageError with a one-line reason. */
@@ -66,7 +68,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   }
   const host = values.host ?? (env.HOST || '127.0.0.1');
   if (!host.trim()) throw new UsageError('--host must name an address');
-  return { command: positionals[0] === 'check' ? 'check' : 'serve', config: values.config, port, host, debug: values.debug ?? false };
+  return { command: positionals[0] === 'check' ? 'check' : 'serve', config: values.config, port, host, debug: values.debug ?? false, inspect: values.inspect ?? false };
 }
 
 const OPTIONS = {
@@ -74,6 +76,7 @@ const OPTIONS = {
   port: { type: 'string' },
   host: { type: 'string' },
   debug: { type: 'boolean' },
+  inspect: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -102,10 +105,17 @@ export function startupLine(config: Config, source: string, host: string, port: 
   return `interlingua listening on ${address} (${source}, ${plural(routes, 'route')}, ${plural(upstreams, 'upstream')})`;
 }
 
+/** Where the inspector's page is (a wildcard listen address opened on loopback). */
+export function inspectorUrl(host: string, port: number): string {
+  const h = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${h.includes(':') ? `[${h}]` : h}:${port}/_inspector`;
+}
+
 async function serve(args: CliArgs, config: Config, source: string): Promise<void> {
   tuneHeap();
   const running = await startNode({ config, port: args.port, hostname: args.host });
   process.stderr.write(`${startupLine(config, source, args.host, running.port)}\n`);
+  if (config.inspector) process.stderr.write(`interlingua inspector: ${inspectorUrl(args.host, running.port)}\n`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -140,6 +150,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     config = loadNodeConfig(args.config, env);
     // --debug: the redacted wire dump of every request, on stderr.
     if (args.debug) config.log.debug = true;
+    // --inspect: the inspector, unless the config already set it up.
+    if (args.inspect) config.inspector ??= { maxExchanges: 200, allowRemote: false };
   } catch (e) {
     process.stderr.write(`interlingua: ${(e as Error).message}\n`);
     return 1;

@@ -64,20 +64,28 @@ export async function startNode(o: StartOptions): Promise<{ server: Server; port
   const { url, maxBytes } = o.config.store;
   // Redis only when configured (its client is loaded then): several instances share one store.
   const stateStore = url ? (await import('./redis-store.ts')).redisStateStore(url) : memoryStateStore({ maxBytes });
+  // The inspector only when on (its code is loaded then): README "The inspector".
+  const inspector = o.config.inspector ? (await import('./inspector.ts')).createInspector(o.config) : undefined;
   const proxy = createProxy({
     config: o.config,
     fetch: nodeFetch,
     log: (entry) => write(JSON.stringify(entry)),
     resolveHost: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
     stateStore,
+    inspector: inspector?.recorder,
   });
-  const server = http.createServer(createNodeListener(proxy));
+  inspector?.attach(proxy);
+  const listener = createNodeListener(proxy);
+  const server = http.createServer(
+    inspector ? (req, res) => ((req.url ?? '').startsWith('/_inspector') ? inspector.handle(req, res) : listener(req, res)) : listener,
+  );
   return new Promise((resolve) => {
     server.listen(o.port ?? 8787, o.hostname ?? '127.0.0.1', () => {
       resolve({
         server,
         port: (server.address() as AddressInfo).port,
         close: async () => {
+          inspector?.close();
           await new Promise<void>((done) => {
             server.close(() => done());
             server.closeIdleConnections();

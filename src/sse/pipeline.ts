@@ -79,7 +79,12 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
   const serializer = createTextSerializer(o.framing);
   const fanIn = o.decoders.length > 1 ? new FanIn() : undefined;
   // Wire dump only: what came in and what we made, dumped when the stream ends.
-  const trace = scope.dump ? { upstream: [] as SseEvent[], caller: [] as StreamFrame[] } : undefined;
+  // With the clock reading of each, for the inspector's timeline.
+  const trace = scope.dump ? { upstream: [] as SseEvent[], upAt: [] as number[], caller: [] as StreamFrame[], callerAt: [] as number[] } : undefined;
+  const stamp = (list: number[], n: number) => {
+    const t = scope.now();
+    for (let i = 0; i < n; i++) list.push(t);
+  };
   const onIdle = () => scope.abort(new ProxyError('timeout', `Upstream stream was idle for ${o.idleMs} ms.`));
   const lanes: Lane[] = o.decoders.map((decoder, i) => ({
     parser: o.parsers?.[i] ?? createSseChunkParser(o.maxFrameBytes),
@@ -96,7 +101,10 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
 
   const send = (frames: StreamFrame[], emit: Emit) => {
     if (frames.length === 0) return;
-    trace?.caller.push(...frames);
+    if (trace) {
+      trace.caller.push(...frames);
+      stamp(trace.callerAt, frames.length);
+    }
     const text = serializer.push(frames);
     if (text) {
       scope.markFirstByte();
@@ -108,8 +116,8 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
     for (const l of lanes) l.idle.stop();
     unwatch?.();
     if (trace) {
-      scope.dump!('upstream events', trace.upstream.map((e) => (e.event ? { event: e.event, data: jsonOrText(e.data) } : jsonOrText(e.data))));
-      if (trace.caller.length) scope.dump!(o.passthrough ? 'caller frames (added to the forwarded stream)' : 'caller frames', trace.caller.map((f) => (f.event ? { event: f.event, data: jsonOrText(f.data) } : jsonOrText(f.data))));
+      scope.dump!('upstream events', trace.upstream.map((e) => (e.event ? { event: e.event, data: jsonOrText(e.data) } : jsonOrText(e.data))), trace.upAt);
+      if (trace.caller.length) scope.dump!(o.passthrough ? 'caller frames (added to the forwarded stream)' : 'caller frames', trace.caller.map((f) => (f.event ? { event: f.event, data: jsonOrText(f.data) } : jsonOrText(f.data))), trace.callerAt);
     }
     scope.streamEnded(error);
   };
@@ -132,7 +140,10 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
     const held = encoder.held?.();
     if (held) {
       tail = held.ready.then(() => {
-        trace?.caller.push(...held.frames);
+        if (trace) {
+          trace.caller.push(...held.frames);
+          stamp(trace.callerAt, held.frames.length);
+        }
         const text = (serializer.push(held.frames) ?? '') + (serializer.finish() ?? '');
         if (text) scope.markFirstByte();
         ended(error);
@@ -169,7 +180,10 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
   const decode = (lane: number, events: SseEvent[], frames: StreamFrame[], emit: Emit): boolean => {
     const l = lanes[lane]!;
     for (const e of events) {
-      trace?.upstream.push(e);
+      if (trace) {
+        trace.upstream.push(e);
+        trace.upAt.push(scope.now());
+      }
       // The parser caps what it buffers across chunks; a frame that came whole is measured here.
       if (e.data.length > o.maxFrameBytes) {
         close(emit, frames, new ProxyError('upstream', `Upstream stream frame too large: over ${o.maxFrameBytes} bytes.`));

@@ -8,7 +8,7 @@ import type { ResolvedTarget } from './resolve.ts';
 import { jsonOrText } from '../observe/debug.ts';
 import { asProxyError, type RequestScope } from '../observe/scope.ts';
 import { providerOf } from './providers/index.ts';
-import { redactHeaders, scrubError, secretValues } from './secrets.ts';
+import { redactHeaders, scrubError, scrubText, secretValues } from './secrets.ts';
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504, 529]);
 
@@ -167,6 +167,7 @@ export async function callUpstream<A extends Attempt>(
           return { res, attempt, index: ti };
         }
         const text = await res.text();
+        scope.dump?.(`upstream error ← ${target.upstream.name} (${res.status})`, scrubText(text, secretValues(sent.headers, secretHeaders)));
         const headers = headersToRecord(res.headers);
         // A host that writes errors its own way has them rewritten into the dialect's shape first.
         const body = provider.errorBody ? provider.errorBody(res.status, text, headers) : text;
@@ -177,6 +178,7 @@ export async function callUpstream<A extends Attempt>(
       } catch (e) {
         last = asProxyError(e, scope);
         span?.failed(scope.now(), last.kind);
+        scope.dump?.(`upstream failure ← ${target.upstream.name}`, `${last.kind}: ${last.message}`);
         // The caller went away, or the request ran out of time: nothing more to try.
         if (scope.aborted) throw last;
         retryable = isTransient(last);

@@ -1,0 +1,248 @@
+/**
+ * The inspector's recorder: a bounded ring of the last exchanges, each the caller's request, the
+ * plan, every upstream attempt (request, response or timed stream events), what the caller
+ * received, the loss report and the timings. Fed by the request's wire dump (observe/debug.ts
+ * stages), so nothing is collected when the inspector is off. Credentials are redacted by the one
+ * secret list (upstream/secrets.ts, handed in as `redact` by the Node entry) and every configured
+ * secret value is scrubbed from every string; bodies are capped and large base64 elided with its size.
+ */
+import { elideBase64, jsonOrText } from '../debug.ts';
+import type { LogEntry, RequestScope } from '../scope.ts';
+import type { ExchangeTap, InspectedRequest, InspectorHook } from './hook.ts';
+
+const REDACTED = '***';
+
+/** Longest body kept, in characters of its JSON. */
+export const MAX_BODY_CHARS = 256 * 1024;
+
+export interface TimedEvent {
+  /** Milliseconds since the exchange began. */
+  at: number;
+  event?: string;
+  data: unknown;
+}
+
+export interface AttemptRecord {
+  upstream: string;
+  /** Milliseconds since the exchange began. */
+  at: number;
+  method?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  status?: number;
+  response?: unknown;
+  events?: TimedEvent[];
+  error?: string;
+}
+
+export interface ExchangeSummary {
+  id: string;
+  requestId: string;
+  time: string;
+  done: boolean;
+  route: string;
+  method: string;
+  path: string;
+  callerDialect: string;
+  model?: string;
+  upstream?: { name: string; provider?: string; dialect: string };
+  status: number;
+  ttftMs?: number;
+  totalMs?: number;
+  upstreamMs?: number;
+  overheadMs?: number;
+  tokensIn?: number;
+  tokensOut?: number;
+  warnings: string[];
+  error?: string;
+  dryRun: boolean;
+}
+
+export interface Exchange extends ExchangeSummary {
+  caller: { method: string; path: string; headers: Record<string, string>; query: Record<string, string>; body?: unknown };
+  plan: Array<{ upstream: string; provider?: string; dialect: string; model?: string; baseUrl: string }>;
+  attempts: AttemptRecord[];
+  received: { status: number; headers: Record<string, string>; body?: unknown; events?: TimedEvent[] };
+  /** Other wire-dump stages (state references…). */
+  notes: Array<{ at: number; stage: string; data: unknown }>;
+}
+
+export type PlanEntry = Exchange['plan'][number];
+
+export interface RecorderOptions {
+  maxExchanges: number;
+  /** Every credential value the config holds (inbound keys, upstream keys, configured headers). */
+  secrets: readonly string[];
+  /** The one secret list (upstream/secrets.ts): header values masked, secret values scrubbed from text. */
+  redact: { headers(h: Record<string, string>): Record<string, string>; text(s: string, secrets: readonly string[]): string };
+  /** The route's targets for a model, fallbacks after (empty when none). */
+  plan(model: string): PlanEntry[];
+  /** An upstream's provider and dialect by name. */
+  upstream(name: string): { provider?: string; dialect: string } | undefined;
+  /** Called with each new or updated exchange's summary (the SSE feed). */
+  onChange?: (s: ExchangeSummary) => void;
+}
+
+/** A copy of `value` with every secret scrubbed from every string (keys and values). */
+export function scrubDeep(value: unknown, scrub: (s: string) => string): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (Array.isArray(value)) return value.map((v) => scrubDeep(v, scrub));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[scrub(k)] = scrubDeep(v, scrub);
+    return out;
+  }
+  return value;
+}
+
+/** A body as kept: JSON parsed, base64 elided, cut to MAX_BODY_CHARS. */
+export function keptBody(body: unknown): unknown {
+  const value = elideBase64(jsonOrText(body));
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (text === undefined || text.length <= MAX_BODY_CHARS) return value;
+  return { truncated: true, chars: text.length, text: text.slice(0, MAX_BODY_CHARS) };
+}
+
+/** A query with the credential (`key`) masked. */
+function redactQuery(q: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(q)) out[k] = k === 'key' || /token|secret|key/i.test(k) ? REDACTED : v;
+  return out;
+}
+
+function eventsOf(data: unknown, times: readonly number[] | undefined, started: number): TimedEvent[] {
+  const list = Array.isArray(data) ? data : [];
+  return list.map((e, i) => {
+    const at = times?.[i] !== undefined ? times[i]! - started : 0;
+    const framed = e && typeof e === 'object' && 'event' in e && 'data' in e;
+    return framed ? { at, event: String((e as { event: unknown }).event), data: keptBody((e as { data: unknown }).data) } : { at, data: keptBody(e) };
+  });
+}
+
+export class Recorder implements InspectorHook {
+  readonly #max: number;
+  readonly #ring: Exchange[] = [];
+  readonly #byId = new Map<string, Exchange>();
+  readonly #secrets: string[];
+  #seq = 0;
+  /** Called with each new or updated exchange's summary (the SSE feed). */
+  onChange?: (s: ExchangeSummary) => void;
+
+  constructor(private readonly o: RecorderOptions) {
+    this.#max = o.maxExchanges;
+    this.onChange = o.onChange;
+    // Longest first, so a secret that contains another is masked whole.
+    this.#secrets = [...new Set(o.secrets.filter((x) => x.length >= 4))].sort((a, b) => b.length - a.length);
+  }
+
+  /** Newest first. */
+  list(): ExchangeSummary[] {
+    return this.#ring.map(summaryOf).reverse();
+  }
+
+  get(id: string): Exchange | undefined {
+    return this.#byId.get(id);
+  }
+
+  begin(scope: RequestScope, req: InspectedRequest, credential: string | undefined): ExchangeTap {
+    const secrets = credential && credential.length >= 4 && !this.#secrets.includes(credential) ? [credential, ...this.#secrets] : this.#secrets;
+    const { redact } = this.o;
+    const scrub = (s: string) => redact.text(s, secrets);
+    const ex: Exchange = {
+      id: `ex_${++this.#seq}`,
+      requestId: scope.requestId,
+      time: new Date(scope.started).toISOString(),
+      done: false,
+      route: scope.log.route,
+      method: req.method,
+      path: req.path,
+      callerDialect: 'none',
+      status: 0,
+      warnings: [],
+      dryRun: scope.flags.dryRun,
+      caller: { method: req.method, path: req.path, headers: scrubDeep(redact.headers(req.headers), scrub) as Record<string, string>, query: redactQuery(req.query) },
+      plan: [],
+      attempts: [],
+      received: { status: 0, headers: {} },
+      notes: [],
+    };
+    this.#push(ex);
+    this.onChange?.(summaryOf(ex));
+    const started = scope.started;
+    const clean = (v: unknown) => scrubDeep(v, scrub);
+    const last = () => ex.attempts[ex.attempts.length - 1];
+    return {
+      dump: (stage, data, times) => {
+        const at = scope.now() - started;
+        if (stage.startsWith('caller request')) ex.caller.body = clean(keptBody(data));
+        else if (stage.startsWith('upstream request → ')) {
+          const r = data as { method?: string; url?: string; headers?: Record<string, string>; body?: unknown };
+          ex.attempts.push({ upstream: stage.slice(19), at, method: r.method, url: clean(r.url) as string, headers: clean(r.headers) as Record<string, string>, body: clean(keptBody(r.body)) });
+        } else if (stage.startsWith('upstream error ← ')) {
+          const a = last();
+          const m = /\((\d+)\)$/.exec(stage);
+          if (a) Object.assign(a, { status: m ? Number(m[1]) : undefined, response: clean(keptBody(data)) });
+        } else if (stage.startsWith('upstream failure ← ')) {
+          const a = last();
+          if (a) a.error = clean(String(data)) as string;
+        } else if (stage.startsWith('upstream response ← ')) {
+          const a = last();
+          if (a) Object.assign(a, { status: a.status ?? 200, response: clean(keptBody(data)) });
+        } else if (stage === 'upstream events') {
+          const a = last();
+          if (a) Object.assign(a, { status: a.status ?? 200, events: clean(eventsOf(data, times, started)) });
+        } else if (stage.startsWith('caller frames')) ex.received.events = clean(eventsOf(data, times, started)) as TimedEvent[];
+        else if (stage.startsWith('caller response')) ex.received.body = clean(keptBody(data));
+        else ex.notes.push({ at, stage, data: clean(keptBody(data)) });
+      },
+      end: (entry: LogEntry, headers: Record<string, string>) => {
+        this.#finish(ex, scope, entry, headers, scrub);
+        this.onChange?.(summaryOf(ex));
+      },
+    };
+  }
+
+  #push(ex: Exchange): void {
+    this.#ring.push(ex);
+    this.#byId.set(ex.id, ex);
+    while (this.#ring.length > this.#max) this.#byId.delete(this.#ring.shift()!.id);
+  }
+
+  #finish(ex: Exchange, scope: RequestScope, entry: LogEntry, headers: Record<string, string>, scrub: (s: string) => string): void {
+    ex.done = true;
+    ex.callerDialect = entry.caller;
+    ex.model = entry.model;
+    ex.status = entry.status;
+    ex.dryRun = scope.flags.dryRun;
+    ex.totalMs = entry.durationMs;
+    ex.ttftMs = entry.ttfbMs;
+    ex.upstreamMs = entry.upstreamMs;
+    if (entry.upstreamMs !== undefined) ex.overheadMs = Math.max(0, entry.durationMs - entry.upstreamMs - (ex.received.events ? lastAt(ex) : 0));
+    ex.tokensIn = entry.tokensIn;
+    ex.tokensOut = entry.tokensOut;
+    ex.warnings = entry.warnings ?? [];
+    if (entry.error) ex.error = scrub(entry.error);
+    const u = entry.upstream ? this.o.upstream(entry.upstream) : undefined;
+    if (u) ex.upstream = { name: entry.upstream!, provider: u.provider, dialect: u.dialect };
+    ex.received.status = entry.status;
+    ex.received.headers = scrubDeep(this.o.redact.headers(headers), scrub) as Record<string, string>;
+    if (entry.model) ex.plan = scrubDeep(this.o.plan(entry.model), scrub) as PlanEntry[];
+  }
+}
+
+/**
+ * Time spent streaming after the upstream's headers (counted in the total, not the overhead):
+ * the last caller frame's offset minus when the upstream answered.
+ */
+function lastAt(ex: Exchange): number {
+  const events = ex.received.events ?? [];
+  const first = ex.attempts[ex.attempts.length - 1]?.events?.[0]?.at;
+  const end = events[events.length - 1]?.at;
+  return first !== undefined && end !== undefined ? Math.max(0, end - first) : 0;
+}
+
+export function summaryOf(ex: Exchange): ExchangeSummary {
+  const { caller, plan, attempts, received, notes, ...summary } = ex;
+  return summary;
+}

@@ -1,0 +1,206 @@
+/**
+ * The inspector's routes, served by the Node entry before the app sees a request (never part of
+ * the Worker): the page, the exchange list and one exchange, a live SSE feed, a fixture download
+ * and a dry-run replay. Loopback callers only unless `allowRemote`; the inbound key when `keys`
+ * are configured (as a header, or `?key=` for the page and the event stream).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Proxy } from '../app.ts';
+import type { Config } from '../config/load.ts';
+import { callerCredential, checkCallerKey } from '../http/auth.ts';
+import { queryRecord, type CallerRequest } from '../http/inbound.ts';
+import { Recorder, type ExchangeSummary, type PlanEntry } from '../observe/inspector/recorder.ts';
+import { resolveModel } from '../upstream/resolve.ts';
+import { SECRET_HEADER_NAMES, redactHeaders, scrubText } from '../upstream/secrets.ts';
+import { INSPECTOR_PAGE } from './inspector-page.ts';
+
+export const INSPECTOR_PATH = '/_inspector';
+
+export interface Inspector {
+  recorder: Recorder;
+  /** Serve a request under `/_inspector`. */
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** The proxy the replays go through (set once it is built). */
+  attach(proxy: Proxy): void;
+  close(): void;
+}
+
+/** A loopback peer: 127.0.0.0/8 or ::1, IPv4-mapped included. */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const a = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return a === '::1' || /^127\.\d+\.\d+\.\d+$/.test(a);
+}
+
+function send(res: ServerResponse, status: number, body: string, type = 'application/json; charset=utf-8', extra: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...extra });
+  res.end(body);
+}
+
+const json = (res: ServerResponse, status: number, value: unknown, extra?: Record<string, string>) => send(res, status, JSON.stringify(value), undefined, extra);
+
+export function createInspector(config: Config): Inspector {
+  const opts = config.inspector ?? { maxExchanges: 200, allowRemote: false };
+  const clients = new Set<ServerResponse>();
+  const broadcast = (s: ExchangeSummary) => {
+    const frame = `event: exchange\ndata: ${JSON.stringify(s)}\n\n`;
+    for (const c of clients) c.write(frame);
+  };
+  const recorder = new Recorder({
+    maxExchanges: opts.maxExchanges,
+    onChange: broadcast,
+    secrets: configSecrets(config),
+    redact: { headers: (h) => redactHeaders(h), text: scrubText },
+    plan: (model) => planOf(config, model),
+    upstream: (name) => config.upstreams[name],
+  });
+  let proxy: Proxy | undefined;
+  const heartbeat = setInterval(() => {
+    for (const c of clients) c.write(': ping\n\n');
+  }, 15_000);
+  heartbeat.unref();
+
+  const replay = async (id: string, credential: string | undefined, res: ServerResponse) => {
+    const ex = recorder.get(id);
+    if (!ex) return json(res, 404, { error: `No exchange '${id}'.` });
+    const body = ex.caller.body;
+    if (body === undefined || (body && typeof body === 'object' && (body as { truncated?: boolean }).truncated)) {
+      return json(res, 409, { error: 'This exchange has no complete caller body to replay.' });
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(ex.caller.headers)) {
+      if (SECRET_HEADER_NAMES.has(k) || k === 'content-length' || k === 'host' || k === 'connection') continue;
+      headers[k] = v;
+    }
+    headers['x-interlingua-dry-run'] = 'true';
+    if (credential) headers.authorization = `Bearer ${credential}`;
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    const query = { ...ex.caller.query };
+    delete query.key;
+    const req: CallerRequest = {
+      method: ex.caller.method,
+      path: ex.caller.path,
+      origin: 'http://127.0.0.1',
+      headers,
+      query,
+      bytes: async () => new TextEncoder().encode(text),
+      text: async () => text,
+      onGone: () => {},
+    };
+    const reply = await proxy!.dispatch(req);
+    const out = typeof reply.body === 'string' ? reply.body : reply.body instanceof Uint8Array ? new TextDecoder().decode(reply.body) : '';
+    let parsed: unknown = out;
+    try {
+      parsed = JSON.parse(out);
+    } catch {
+      // Not JSON: shown as text.
+    }
+    json(res, 200, { status: reply.status, body: parsed });
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const query = q < 0 ? {} : queryRecord(url);
+    if (!opts.allowRemote && !isLoopback(req.socket.remoteAddress)) {
+      return json(res, 403, { error: 'The inspector answers loopback callers only (inspector.allowRemote is off).' });
+    }
+    const credential = callerCredential(req.headers as Record<string, string>, query);
+    try {
+      checkCallerKey(config.keys, credential);
+    } catch (e) {
+      return json(res, 401, { error: `${(e as Error).message} The inspector takes the inbound key as a header or ?key=.` });
+    }
+    const method = req.method ?? 'GET';
+    if (method === 'GET' && (path === INSPECTOR_PATH || path === `${INSPECTOR_PATH}/`)) {
+      return send(res, 200, INSPECTOR_PAGE, 'text/html; charset=utf-8', {
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src data:",
+        'referrer-policy': 'no-referrer',
+      });
+    }
+    if (method === 'GET' && path === `${INSPECTOR_PATH}/api/exchanges`) {
+      const list = recorder.list().filter(
+        (s) =>
+          (!query.status || statusMatches(s.status, query.status)) &&
+          (!query.dialect || s.callerDialect === query.dialect || s.upstream?.dialect === query.dialect) &&
+          (!query.model || (s.model ?? '').includes(query.model)),
+      );
+      return json(res, 200, { exchanges: list });
+    }
+    if (method === 'GET' && path === `${INSPECTOR_PATH}/api/events`) {
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+      res.write(': inspector\n\n');
+      clients.add(res);
+      res.on('close', () => clients.delete(res));
+      return;
+    }
+    const m = /^\/_inspector\/api\/exchanges\/([\w-]+)(\/fixture|\/replay)?$/.exec(path);
+    if (m) {
+      const [, id, action] = m;
+      if (!action && method === 'GET') {
+        const ex = recorder.get(id!);
+        return ex ? json(res, 200, ex) : json(res, 404, { error: `No exchange '${id}'.` });
+      }
+      if (action === '/fixture' && method === 'GET') {
+        const ex = recorder.get(id!);
+        if (!ex) return json(res, 404, { error: `No exchange '${id}'.` });
+        return send(res, 200, JSON.stringify({ interlinguaFixture: 1, exchange: ex }, null, 2), undefined, { 'content-disposition': `attachment; filename="interlingua-${id}.json"` });
+      }
+      if (action === '/replay' && method === 'POST') {
+        req.resume();
+        replay(id!, credential, res).catch(() => json(res, 500, { error: 'Replay failed.' }));
+        return;
+      }
+    }
+    json(res, 404, { error: `No inspector route ${method} ${path}.` });
+  };
+
+  return {
+    recorder,
+    handle,
+    attach: (p) => {
+      proxy = p;
+    },
+    close: () => {
+      clearInterval(heartbeat);
+      for (const c of clients) c.end();
+      clients.clear();
+    },
+  };
+}
+
+/** Every credential value the config holds: inbound keys, upstream keys, configured header values. */
+export function configSecrets(config: Config): string[] {
+  const out: string[] = [...config.keys];
+  for (const u of Object.values(config.upstreams)) {
+    for (const v of [u.apiKey, u.credentials, u.accessToken, u.accessKeyId, u.secretAccessKey, u.sessionToken]) if (v) out.push(v);
+    out.push(...Object.values(u.headers ?? {}));
+  }
+  out.push(...Object.values(config.telemetry?.otlp.headers ?? {}));
+  if (config.store.url) out.push(config.store.url);
+  return out;
+}
+
+/** The route's targets for a model, fallbacks after. */
+function planOf(config: Config, model: string): PlanEntry[] {
+  try {
+    return resolveModel(config, model).targets.map((t) => ({
+      upstream: t.upstream.name,
+      provider: t.upstream.provider,
+      dialect: t.upstream.dialect,
+      model: t.model,
+      baseUrl: t.upstream.baseUrl,
+    }));
+  } catch {
+    return []; // No route for that model: the exchange's error says why.
+  }
+}
+
+/** `200`, `4xx`, `5xx`, `error` (≥ 400) or `ok` (< 400). */
+function statusMatches(status: number, filter: string): boolean {
+  if (filter === 'error') return status >= 400;
+  if (filter === 'ok') return status > 0 && status < 400;
+  if (/^\dxx$/.test(filter)) return Math.floor(status / 100) === Number(filter[0]);
+  return String(status) === filter;
+}
