@@ -12,9 +12,9 @@ export const INSPECTOR_PAGE = `<!doctype html>
 header{display:flex;gap:12px;align-items:center;padding:8px 14px;background:#1d2330;color:#fff}
 header h1{font-size:15px;margin:0 12px 0 0}header label{color:#c9d1e0}header select,header input{font:inherit;padding:2px 4px}
 #live{margin-left:auto;font-size:12px}#live.on{color:#7ee2a0}#live.off{color:#f59e8b}
-main{display:grid;grid-template-columns:minmax(520px,46%) 1fr;height:calc(100vh - 42px)}
+main{display:grid;grid-template-columns:minmax(780px,54%) 1fr;height:calc(100vh - 42px)}
 #list{overflow:auto;border-right:1px solid var(--line);background:#fff}
-table{border-collapse:collapse;width:100%}th,td{padding:4px 6px;border-bottom:1px solid var(--line);text-align:left;white-space:nowrap}
+table{border-collapse:collapse;width:100%}th,td{padding:4px 5px;font-size:12px;border-bottom:1px solid var(--line);text-align:left;white-space:nowrap}
 th{position:sticky;top:0;background:#eef0f4;font-weight:600;font-size:12px}tr.row{cursor:pointer}tr.row:hover{background:#f0f4ff}tr.sel{background:#dfe8ff}
 td.num{text-align:right;font-variant-numeric:tabular-nums}.s2{color:var(--ok)}.s4,.s5{color:var(--bad);font-weight:600}.pending{color:var(--mut)}
 .w{color:var(--warn);font-weight:600}#detail{overflow:auto;padding:12px 16px}
@@ -26,7 +26,7 @@ button{font:inherit;padding:3px 10px;margin:0 6px 6px 0;border:1px solid var(--a
 .timeline{border:1px solid var(--line);background:#fff;max-height:420px;overflow:auto}.ev{border-bottom:1px solid #eef0f4}
 .ev summary{cursor:pointer;padding:2px 6px;font-family:ui-monospace,monospace;font-size:12px}.ev summary .t{display:inline-block;width:70px;color:var(--mut);text-align:right;margin-right:10px}
 .ev pre{margin:0 6px 6px 86px;max-height:200px}.attempt{border-left:3px solid var(--acc);padding-left:10px;margin:8px 0}.attempt.failed{border-color:var(--bad)}
-.empty{color:var(--mut);padding:24px}#toast{position:fixed;bottom:12px;right:12px;background:#1d2330;color:#fff;padding:6px 12px;border-radius:4px;display:none}
+.heads summary{cursor:pointer;color:var(--mut);font-size:12px}.empty{color:var(--mut);padding:24px}#toast{position:fixed;bottom:12px;right:12px;background:#1d2330;color:#fff;padding:6px 12px;border-radius:4px;display:none}
 </style></head><body>
 <header><h1>Interlingua inspector</h1>
 <label>status <select id="f-status"><option value="">all</option><option value="ok">ok</option><option value="error">errors</option><option value="4xx">4xx</option><option value="5xx">5xx</option></select></label>
@@ -46,7 +46,7 @@ function $(id){return document.getElementById(id)}
 function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!=null)e.textContent=String(text);return e}
 function ms(v){return v==null?'':Math.round(v)+' ms'}
 function toast(t){var x=$('toast');x.textContent=t;x.style.display='block';setTimeout(function(){x.style.display='none'},1800)}
-function route(s){return s.callerDialect+' → '+(s.upstream?s.upstream.name+' ('+(s.upstream.provider?s.upstream.provider+', ':'')+s.upstream.dialect+')':'–')}
+function route(s){var u=s.upstream;if(!u)return s.callerDialect+' → –';var d=(u.provider?u.provider+', ':'')+u.dialect;return s.callerDialect+' → '+u.name+(d!==u.name?' ('+d+')':'')}
 function visible(s){var st=$('f-status').value,d=$('f-dialect').value,m=$('f-model').value;
  if(st==='ok'&&!(s.status>0&&s.status<400))return false;if(st==='error'&&s.status<400)return false;
  if(/xx$/.test(st)&&Math.floor(s.status/100)!==Number(st[0]))return false;
@@ -62,7 +62,8 @@ function render(){var tb=$('rows');tb.textContent='';var list=Array.from(all.val
 function pretty(v){return typeof v==='string'?v:JSON.stringify(v,null,2)}
 function lostKeys(ex){var out={};ex.warnings.forEach(function(w){var p=w.slice(w.indexOf(':')+1).split(/[.\\[]/);p.forEach(function(seg){seg=seg.replace(/\\]$/,'');if(seg&&!/^\\d+$/.test(seg))out[seg]=w})});return out}
 function body(v,lost){var pre=el('pre');if(v===undefined){pre.textContent='(none)';return pre}
- pretty(v).split('\\n').forEach(function(line,i){var m=/^\\s*"([^"]+)":/.exec(line);var span=el('span',m&&lost&&lost[m[1]]?'lost':null,(i?'\\n':'')+line);if(span.className)span.title='loss report: '+lost[m[1]];pre.appendChild(span)});return pre}
+ pretty(v).split('\\n').forEach(function(line,i){var m=/^\\s*"([^"]+)":/.exec(line);if(i)pre.appendChild(document.createTextNode('\\n'));var span=el('span',m&&lost&&lost[m[1]]?'lost':null,line);if(span.className)span.title='loss report: '+lost[m[1]];pre.appendChild(span)});return pre}
+function heads(h){var d=el('details','heads');d.appendChild(el('summary',null,'headers ('+Object.keys(h||{}).length+')'));d.appendChild(body(h));return d}
 function kv(o){var d=el('div','kv');Object.keys(o).forEach(function(k){if(o[k]==null||o[k]==='')return;d.appendChild(el('b',null,k));d.appendChild(el('span',null,o[k]))});return d}
 function timeline(events){var box=el('div','timeline');events.forEach(function(e){var d=el('details','ev');var s=el('summary');s.appendChild(el('span','t','+'+Math.round(e.at)+' ms'));
  var t=e.event||(e.data&&typeof e.data==='object'&&(e.data.type||e.data.object))||'data';var short=typeof e.data==='string'?e.data:JSON.stringify(e.data);
@@ -85,13 +86,13 @@ function show(ex){var d=$('detail');d.textContent='';if(!ex||!ex.id){d.appendChi
   box.appendChild(el('div',null,'Highlighted below next to the fields they concern.'));d.appendChild(box)}
  if(ex.error)d.appendChild(kv({error:ex.error}));
  d.appendChild(el('h3',null,'Timings'));d.appendChild(kv({time:ex.time,'request id':ex.requestId,'time to first token':ms(ex.ttftMs),total:ms(ex.totalMs),'upstream (headers)':ms(ex.upstreamMs),'proxy overhead':ms(ex.overheadMs),tokens:ex.tokensIn!=null?ex.tokensIn+' in / '+(ex.tokensOut||0)+' out':''}));
- d.appendChild(el('h3',null,'Caller request ('+ex.callerDialect+')'));d.appendChild(kv({route:ex.route,model:ex.model||''}));d.appendChild(body(ex.caller.headers));d.appendChild(body(ex.caller.body,lost));
+ d.appendChild(el('h3',null,'Caller request ('+ex.callerDialect+')'));d.appendChild(kv({route:ex.route,model:ex.model||''}));d.appendChild(heads(ex.caller.headers));d.appendChild(body(ex.caller.body,lost));
  d.appendChild(el('h3',null,'Plan'));var ol=el('ol');ex.plan.forEach(function(p,i){ol.appendChild(el('li',null,(i?'fallback: ':'first: ')+p.upstream+' ('+(p.provider?p.provider+', ':'')+p.dialect+') as '+(p.model||ex.model)+' — '+p.baseUrl))});d.appendChild(ol);
  ex.attempts.forEach(function(at,i){var box=el('div','attempt'+(at.status&&at.status<400?'':' failed'));box.appendChild(el('h3',null,'Upstream attempt '+(i+1)+': '+at.upstream+' → '+(at.status||at.error||'…')+' (+'+Math.round(at.at)+' ms)'));
-  box.appendChild(kv({request:(at.method||'')+' '+(at.url||'')}));box.appendChild(body(at.headers));box.appendChild(body(at.body,lost));
+  box.appendChild(kv({request:(at.method||'')+' '+(at.url||'')}));box.appendChild(heads(at.headers));box.appendChild(body(at.body,lost));
   if(at.error)box.appendChild(kv({error:at.error}));if(at.response!==undefined){box.appendChild(el('h3',null,'Response'));box.appendChild(body(at.response))}
   if(at.events){box.appendChild(el('h3',null,'Stream events ('+at.events.length+')'));box.appendChild(timeline(at.events))}d.appendChild(box)});
- d.appendChild(el('h3',null,'Caller received ('+ex.received.status+')'));d.appendChild(body(ex.received.headers));
+ d.appendChild(el('h3',null,'Caller received ('+ex.received.status+')'));d.appendChild(heads(ex.received.headers));
  if(ex.received.events){var tl=timeline(ex.received.events);tl.id='received-timeline';d.appendChild(tl)}else d.appendChild(body(ex.received.body));
  if(ex.notes.length){d.appendChild(el('h3',null,'Notes'));ex.notes.forEach(function(n){d.appendChild(kv({stage:n.stage}));d.appendChild(body(n.data))})}
  var r=el('div');r.id='replay';d.appendChild(r)}

@@ -218,7 +218,7 @@ export class Recorder implements InspectorHook {
     ex.totalMs = entry.durationMs;
     ex.ttftMs = entry.ttfbMs;
     ex.upstreamMs = entry.upstreamMs;
-    if (entry.upstreamMs !== undefined) ex.overheadMs = Math.max(0, entry.durationMs - entry.upstreamMs - (ex.received.events ? lastAt(ex) : 0));
+    if (entry.upstreamMs !== undefined) ex.overheadMs = Math.max(0, entry.durationMs - Math.max(entry.upstreamMs, streamedMs(ex)));
     ex.tokensIn = entry.tokensIn;
     ex.tokensOut = entry.tokensOut;
     ex.warnings = entry.warnings ?? [];
@@ -228,18 +228,20 @@ export class Recorder implements InspectorHook {
     ex.received.status = entry.status;
     ex.received.headers = scrubDeep(this.o.redact.headers(headers), scrub) as Record<string, string>;
     if (entry.model) ex.plan = scrubDeep(this.o.plan(entry.model), scrub) as PlanEntry[];
+    // A dry-run sends nothing: the upstream it would have used is the plan's first.
+    const first = ex.plan[0];
+    if (!ex.upstream && ex.dryRun && first) ex.upstream = { name: first.upstream, provider: first.provider, dialect: first.dialect };
   }
 }
 
 /**
- * Time spent streaming after the upstream's headers (counted in the total, not the overhead):
- * the last caller frame's offset minus when the upstream answered.
+ * Time spent on the answering upstream through its stream: from its request to its last event
+ * (the upstream's time, not the proxy's), 0 without a stream.
  */
-function lastAt(ex: Exchange): number {
-  const events = ex.received.events ?? [];
-  const first = ex.attempts[ex.attempts.length - 1]?.events?.[0]?.at;
-  const end = events[events.length - 1]?.at;
-  return first !== undefined && end !== undefined ? Math.max(0, end - first) : 0;
+function streamedMs(ex: Exchange): number {
+  const a = ex.attempts[ex.attempts.length - 1];
+  const end = a?.events?.[a.events.length - 1]?.at;
+  return a && end !== undefined ? Math.max(0, end - a.at) : 0;
 }
 
 export function summaryOf(ex: Exchange): ExchangeSummary {

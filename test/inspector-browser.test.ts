@@ -1,0 +1,108 @@
+/**
+ * The inspector page in a real headless browser: Debian's chromium driven by playwright-core
+ * (no browser download). The page is opened, a request sent through the official `openai` SDK
+ * shows up live, the exchange opens with its stream timeline and loss report, and no configured
+ * secret is anywhere in the DOM. A screenshot is kept for the README (docs/inspector.png).
+ * Skipped, saying why, when /usr/bin/chromium is missing (.ci/run installs it).
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureReply } from './support/mock-upstream.ts';
+import { INBOUND_KEY, UPSTREAM_KEYS, e2eConfig, useHarness } from './support/proxy.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`inspector browser test skipped: ${CHROMIUM} is missing (apt-get install chromium; .ci/run does)`);
+
+const root = join(import.meta.dirname, '..');
+
+describe.skipIf(!hasChromium)('inspector page in headless chromium', () => {
+  const h = useHarness('node', (url) => e2eConfig(url, { inspector: true }));
+  let browser: BrowserContext;
+  let page: Page;
+  let profile: string;
+
+  beforeAll(async () => {
+    const { chromium } = await import('playwright-core');
+    mkdirSync(join(root, '.tmp'), { recursive: true });
+    profile = mkdtempSync(join(root, '.tmp', 'chromium-profile-'));
+    // A fresh profile under .tmp (playwright passes it as --user-data-dir).
+    browser = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1440, height: 900 },
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    page = browser.pages()[0] ?? (await browser.newPage());
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('shows exchanges live, an exchange with its timeline and loss report, and no secret in the DOM', async () => {
+    await page.goto(`${h.proxy.url}/_inspector?key=${INBOUND_KEY}`);
+    await expect.poll(() => page.textContent('#live')).toContain('live');
+    expect(await page.locator('tr.row').count()).toBe(0);
+
+    // A request through the official SDK appears without a reload.
+    const client = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${h.proxy.url}/v1`, maxRetries: 0 });
+    h.mock.reply(fixtureReply('anthropic', 'stream-text-basic.sse'));
+    const stream = await client.chat.completions.create({ model: 'to-anthropic', messages: [{ role: 'user', content: 'Hello from the browser test' }], stream: true, logprobs: true, seed: 7 });
+    for await (const _ of stream) void _;
+    const row = page.locator('tr.row').first();
+    await row.waitFor({ timeout: 10_000 });
+    await expect.poll(() => row.textContent()).toContain('200');
+    const rowText = (await row.textContent())!;
+    expect(rowText).toContain('openai-chat → anthropic');
+    expect(rowText).toContain('to-anthropic');
+
+    // A second one: an upstream error, also live.
+    h.mock.reply(fixtureReply('anthropic', 'error-400-invalid-request.json'));
+    await client.chat.completions.create({ model: 'to-anthropic', messages: [{ role: 'user', content: 'fail' }] }).catch(() => undefined);
+    await expect.poll(() => page.locator('tr.row').count()).toBe(2);
+    await expect.poll(() => page.locator('tr.row').first().textContent()).toContain('400');
+
+    // Open the stream exchange: caller request, plan, timeline rows, the loss report.
+    await page.locator('tr.row').nth(1).click();
+    await page.locator('#loss').waitFor();
+    const loss = (await page.textContent('#loss'))!;
+    expect(loss).toContain('dropped:logprobs');
+    expect(loss).toContain('dropped:seed');
+    expect(await page.locator('pre span.lost').count()).toBeGreaterThan(0);
+    const detail = (await page.textContent('#detail'))!;
+    expect(detail).toContain('Upstream attempt 1: anthropic → 200');
+    expect(detail).toContain('first: anthropic (anthropic) as claude-sonnet-4-5');
+    const events = page.locator('.attempt .timeline details.ev summary');
+    expect(await events.count()).toBeGreaterThan(3);
+    expect(await events.first().textContent()).toMatch(/^\+\d+ ms\s*message_start/);
+    await events.first().click();
+    expect(await page.locator('.attempt .timeline details.ev[open] pre').first().textContent()).toContain('"message_start"');
+    expect(await page.locator('#received-timeline details.ev').count()).toBeGreaterThan(1);
+
+    // Replay as a dry-run, shown on the page.
+    await page.getByRole('button', { name: 'Replay as dry-run' }).click();
+    await expect.poll(() => page.textContent('#replay')).toContain('"dryRun": true');
+
+    mkdirSync(join(root, 'docs'), { recursive: true });
+    await page.screenshot({ path: join(root, 'docs', 'inspector.png') });
+
+    // No configured secret anywhere in the document (text, attributes, scripts).
+    const dom = await page.evaluate(() => document.documentElement.outerHTML);
+    for (const secret of [INBOUND_KEY, ...Object.values(UPSTREAM_KEYS)]) expect(dom).not.toContain(secret);
+    expect(dom).toContain('***');
+  }, 60_000);
+});
