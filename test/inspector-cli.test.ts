@@ -1,0 +1,73 @@
+/**
+ * The inspector from the command line (`interlingua --inspect` prints its URL and serves the page)
+ * and its gate: a non-loopback peer is refused unless `allowRemote`, and the key is asked for.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../src/config/load.ts';
+import { inspectorUrl, parseCli } from '../src/runtime/cli.ts';
+import { createInspector } from '../src/runtime/inspector.ts';
+
+const root = join(import.meta.dirname, '..');
+let child: ChildProcess | undefined;
+afterEach(() => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** A request from `remoteAddress` through the inspector's handler; its status and body. */
+function ask(inspector: ReturnType<typeof createInspector>, url: string, remoteAddress: string, headers: Record<string, string> = {}) {
+  let status = 0;
+  let body = '';
+  const req = { url, method: 'GET', headers, socket: { remoteAddress }, resume() {} } as unknown as IncomingMessage;
+  const res = {
+    writeHead(s: number) {
+      status = s;
+      return this;
+    },
+    end(b: string) {
+      body = b;
+    },
+  } as unknown as ServerResponse;
+  inspector.handle(req, res);
+  return { status, body };
+}
+
+describe('inspector: command line and gate', () => {
+  it('--inspect is parsed, and the URL printed is a loopback one for wildcard listens', () => {
+    expect(parseCli(['--inspect'], {}).inspect).toBe(true);
+    expect(parseCli([], {}).inspect).toBe(false);
+    expect(inspectorUrl('127.0.0.1', 8787)).toBe('http://127.0.0.1:8787/_inspector');
+    expect(inspectorUrl('0.0.0.0', 9000)).toBe('http://127.0.0.1:9000/_inspector');
+    expect(inspectorUrl('::1', 9000)).toBe('http://[::1]:9000/_inspector');
+  });
+
+  it('interlingua --inspect prints the inspector URL, which serves the page', async () => {
+    child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['src/runtime/cli.ts', '--inspect', '--port', '0'], {
+      cwd: root,
+      env: { ...process.env, PORT: '', HOST: '', INTERLINGUA_CONFIG: '' },
+    });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    await expect.poll(() => /inspector: (http:\S+)/.exec(stderr)?.[1], { timeout: 15_000 }).toBeTruthy();
+    const url = /inspector: (http:\S+)/.exec(stderr)![1]!;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/_inspector$/);
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Interlingua inspector');
+  }, 30_000);
+
+  it('refuses non-loopback peers unless allowRemote, and wants the inbound key when keys are set', () => {
+    const doc = { keys: ['inbound-key-1234'], upstreams: { o: { dialect: 'openai', baseUrl: 'http://127.0.0.1:9/v1' } }, models: { '*': { upstream: 'o' } } };
+    const local = createInspector(parseConfig({ ...doc, inspector: true }));
+    expect(ask(local, '/_inspector/api/exchanges', '10.1.2.3', { authorization: 'Bearer inbound-key-1234' }).status).toBe(403);
+    expect(ask(local, '/_inspector/api/exchanges', '127.0.0.1').status).toBe(401);
+    expect(ask(local, '/_inspector/api/exchanges?key=inbound-key-1234', '127.0.0.1')).toEqual({ status: 200, body: '{"exchanges":[]}' });
+    local.close();
+    const remote = createInspector(parseConfig({ ...doc, inspector: { allowRemote: true } }));
+    expect(ask(remote, '/_inspector/api/exchanges', '10.1.2.3').status).toBe(401);
+    expect(ask(remote, '/_inspector/api/exchanges', '10.1.2.3', { 'x-api-key': 'inbound-key-1234' }).status).toBe(200);
+    remote.close();
+  });
+});
