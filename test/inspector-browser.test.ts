@@ -97,6 +97,23 @@ describe.skipIf(!hasChromium)('inspector page in headless chromium', () => {
     await page.getByRole('button', { name: 'Replay as dry-run' }).click();
     await expect.poll(() => page.textContent('#replay')).toContain('"dryRun": true');
 
+    // Copy as curl: credentials as placeholders (the clipboard stubbed to read what was copied).
+    await page.evaluate(() => {
+      const copied: string[] = ((window as any).__copied = []);
+      Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: async (t: string) => void copied.push(t) } });
+    });
+    await page.getByRole('button', { name: 'Copy upstream request as curl' }).click();
+    await page.getByRole('button', { name: 'Copy caller request as curl' }).click();
+    await expect.poll(() => page.evaluate(() => (window as any).__copied.length)).toBe(2);
+    const [upstreamCurl, callerCurl] = (await page.evaluate(() => (window as any).__copied)) as string[];
+    expect(upstreamCurl).toContain(`curl -X POST '${h.mock.url}/v1/messages'`);
+    expect(upstreamCurl).toContain('-H "x-api-key: $ANTHROPIC_API_KEY"');
+    expect(upstreamCurl).toContain('"model":"claude-sonnet-4-5"');
+    expect(callerCurl).toContain(`curl -X POST '${h.proxy.url}/v1/chat/completions'`);
+    expect(callerCurl).toContain('-H "authorization: Bearer $INTERLINGUA_KEY"');
+    expect(callerCurl).toContain('Hello from the browser test');
+    for (const secret of [INBOUND_KEY, ...Object.values(UPSTREAM_KEYS)]) expect(upstreamCurl + callerCurl).not.toContain(secret);
+
     mkdirSync(join(root, 'docs'), { recursive: true });
     await page.screenshot({ path: join(root, 'docs', 'inspector.png') });
 

@@ -93,6 +93,7 @@ function show(ex){var d=$('detail');d.textContent='';if(!ex||!ex.id){d.appendChi
   if(at.error)box.appendChild(kv({error:at.error}));if(at.response!==undefined){box.appendChild(el('h3',null,'Response'));box.appendChild(body(at.response))}
   if(at.events){box.appendChild(el('h3',null,'Stream events ('+at.events.length+')'));box.appendChild(timeline(at.events))}d.appendChild(box)});
  d.appendChild(el('h3',null,'Caller received ('+ex.received.status+')'));d.appendChild(heads(ex.received.headers));
+ if(ex.received.passthrough)d.appendChild(el('p',null,'Same dialect: the upstream stream above was forwarded as it came; below, only the frames the proxy added.'));
  if(ex.received.events){var tl=timeline(ex.received.events);tl.id='received-timeline';d.appendChild(tl)}else d.appendChild(body(ex.received.body));
  if(ex.notes.length){d.appendChild(el('h3',null,'Notes'));ex.notes.forEach(function(n){d.appendChild(kv({stage:n.stage}));d.appendChild(body(n.data))})}
  var r=el('div');r.id='replay';d.appendChild(r)}

@@ -3,7 +3,7 @@ import { parseConfig, type Config } from '../../config/load.ts';
 import type { CallerRequest } from '../../http/inbound.ts';
 import { createInspector } from '../../runtime/inspector.ts';
 import { RequestScope } from '../scope.ts';
-import { MAX_BODY_CHARS, type Exchange, type Recorder } from './recorder.ts';
+import { MAX_BODY_CHARS, MAX_EVENTS, type Exchange, type Recorder } from './recorder.ts';
 
 /** The recorder as the Node entry wires it (the one secret list, the plan from the routes). */
 function recorderOf(config: Config, maxExchanges: number, onChange?: (s: { id: string; done: boolean }) => void): Recorder {
@@ -115,5 +115,21 @@ describe('inspector recorder', () => {
     expect(body.text.length).toBe(MAX_BODY_CHARS);
     expect(body.text).toContain('<base64, 10022 chars elided>');
     expect(body.text).not.toContain(b64);
+  });
+
+  it('keeps at most MAX_EVENTS stream events per list, saying how many more there were', () => {
+    const r = recorderOf(config, 2);
+    const scope = new RequestScope('messages', 'req_3', () => 0);
+    const tap = r.begin(scope, callerReq({}), undefined);
+    tap.dump('upstream request → claude', { method: 'POST', url: 'http://127.0.0.1:9/v1/messages', headers: {}, body: '{}' });
+    const n = MAX_EVENTS + 7;
+    tap.dump('upstream events', Array.from({ length: n }, (_, i) => ({ event: 'content_block_delta', data: { i } })), Array.from({ length: n }, (_, i) => i));
+    tap.dump('caller frames (added to the forwarded stream)', [], []);
+    tap.end(scope.finishLog(200), {});
+    const ex = r.get('ex_1')!;
+    const events = ex.attempts[0]!.events!;
+    expect(events).toHaveLength(MAX_EVENTS + 1);
+    expect(events[MAX_EVENTS]).toEqual({ at: n - 1, event: 'not kept', data: '7 more events' });
+    expect(ex.received.passthrough).toBe(true);
   });
 });

@@ -14,6 +14,8 @@ const REDACTED = '***';
 
 /** Longest body kept, in characters of its JSON. */
 export const MAX_BODY_CHARS = 256 * 1024;
+/** Most stream events kept per list (the first ones; a last row says how many more there were). */
+export const MAX_EVENTS = 2000;
 
 export interface TimedEvent {
   /** Milliseconds since the exchange began. */
@@ -63,7 +65,8 @@ export interface Exchange extends ExchangeSummary {
   caller: { method: string; path: string; headers: Record<string, string>; query: Record<string, string>; body?: unknown };
   plan: Array<{ upstream: string; provider?: string; dialect: string; model?: string; baseUrl: string }>;
   attempts: AttemptRecord[];
-  received: { status: number; headers: Record<string, string>; body?: unknown; events?: TimedEvent[] };
+  /** `passthrough`: same dialect, the upstream stream forwarded as it came; `events` are only the frames added to it. */
+  received: { status: number; headers: Record<string, string>; body?: unknown; events?: TimedEvent[]; passthrough?: boolean };
   /** Other wire-dump stages (state references…). */
   notes: Array<{ at: number; stage: string; data: unknown }>;
 }
@@ -112,12 +115,18 @@ function redactQuery(q: Record<string, string>): Record<string, string> {
 }
 
 function eventsOf(data: unknown, times: readonly number[] | undefined, started: number): TimedEvent[] {
-  const list = Array.isArray(data) ? data : [];
-  return list.map((e, i) => {
+  const all = Array.isArray(data) ? data : [];
+  const list = all.length > MAX_EVENTS ? all.slice(0, MAX_EVENTS) : all;
+  const out = list.map((e, i): TimedEvent => {
     const at = times?.[i] !== undefined ? times[i]! - started : 0;
     const framed = e && typeof e === 'object' && 'event' in e && 'data' in e;
     return framed ? { at, event: String((e as { event: unknown }).event), data: keptBody((e as { data: unknown }).data) } : { at, data: keptBody(e) };
   });
+  if (all.length > list.length) {
+    const last = times?.[all.length - 1];
+    out.push({ at: last !== undefined ? last - started : 0, event: 'not kept', data: `${all.length - list.length} more events` });
+  }
+  return out;
 }
 
 export class Recorder implements InspectorHook {
@@ -192,7 +201,10 @@ export class Recorder implements InspectorHook {
         } else if (stage === 'upstream events') {
           const a = last();
           if (a) Object.assign(a, { status: a.status ?? 200, events: clean(eventsOf(data, times, started)) });
-        } else if (stage.startsWith('caller frames')) ex.received.events = clean(eventsOf(data, times, started)) as TimedEvent[];
+        } else if (stage.startsWith('caller frames')) {
+          ex.received.events = clean(eventsOf(data, times, started)) as TimedEvent[];
+          if (stage.includes('forwarded')) ex.received.passthrough = true;
+        }
         else if (stage.startsWith('caller response')) ex.received.body = clean(keptBody(data));
         else ex.notes.push({ at, stage, data: clean(keptBody(data)) });
       },
