@@ -105,7 +105,7 @@ describe.skipIf(!hasChromium)('inspector page in headless chromium', () => {
     await page.getByRole('button', { name: 'Copy upstream request as curl' }).click();
     await page.getByRole('button', { name: 'Copy caller request as curl' }).click();
     await expect.poll(() => page.evaluate(() => (window as any).__copied.length)).toBe(2);
-    const [upstreamCurl, callerCurl] = (await page.evaluate(() => (window as any).__copied)) as string[];
+    const [upstreamCurl, callerCurl] = (await page.evaluate(() => (window as any).__copied)) as [string, string];
     expect(upstreamCurl).toContain(`curl -X POST '${h.mock.url}/v1/messages'`);
     expect(upstreamCurl).toContain('-H "x-api-key: $ANTHROPIC_API_KEY"');
     expect(upstreamCurl).toContain('"model":"claude-sonnet-4-5"');
