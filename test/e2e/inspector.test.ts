@@ -18,7 +18,14 @@ function noSecret(text: string) {
 }
 
 describe('node: the inspector', () => {
-  const h = useHarness('node', (url) => e2eConfig(url, { inspector: { maxExchanges: 50 } }));
+  const h = useHarness('node', (url) => {
+    const base = e2eConfig(url, { inspector: { maxExchanges: 50 } });
+    return {
+      ...base,
+      models: { ...base.models, 'with-fallback': { upstream: [{ upstream: 'anthropic-retrying', model: 'claude-sonnet-4-5' }, { upstream: 'openai', model: 'gpt-4o-mini' }] } },
+      upstreams: { ...base.upstreams, 'anthropic-retrying': { ...base.upstreams.anthropic, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 5 } } },
+    };
+  });
   let client: OpenAI;
   const feed: string[] = [];
   const stopFeed = new AbortController();
@@ -133,6 +140,26 @@ describe('node: the inspector', () => {
     expect(replay.body).toMatchObject({ dryRun: true, upstream: { name: 'anthropic' }, request: { url: `${h.mock.url}/v1/messages`, headers: { 'x-api-key': '***' } } });
     expect(replay.body.warnings).toContain('dropped:seed');
     noSecret(JSON.stringify(replay));
+  });
+
+  it('shows every try: two failed tries of the first upstream, then the fallback that answered', async () => {
+    h.mock.reply((req) => (req.url.startsWith('/v1/messages') ? fixtureReply('anthropic', 'error-529-overloaded.json') : fixtureReply('openai-chat', 'text-basic.json')));
+    await client.chat.completions.create({ model: 'with-fallback', messages: [{ role: 'user', content: 'Hi' }] });
+    await expect.poll(async () => ((await (await api('exchanges?model=with-fallback')).json()) as any).exchanges[0]?.done).toBe(true);
+    const [summary] = ((await (await api('exchanges?model=with-fallback')).json()) as any).exchanges;
+    expect(summary).toMatchObject({ status: 200, upstream: { name: 'openai', dialect: 'openai' } });
+    const ex = (await (await api(`exchanges/${summary.id}`)).json()) as any;
+    expect(ex.plan.map((p: any) => [p.upstream, p.model])).toEqual([['anthropic-retrying', 'claude-sonnet-4-5'], ['openai', 'gpt-4o-mini']]);
+    expect(ex.attempts.map((a: any) => [a.upstream, a.status, a.retry])).toEqual([
+      ['anthropic-retrying', 529, undefined],
+      ['anthropic-retrying', 529, 1],
+      ['openai', 200, undefined],
+    ]);
+    expect(ex.attempts[1].body).toEqual(ex.attempts[0].body);
+    expect(ex.attempts[0].response).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } });
+    expect(ex.attempts[2].url).toBe(`${h.mock.url}/v1/chat/completions`);
+    expect(ex.attempts[2].headers.authorization).toBe('***');
+    noSecret(JSON.stringify(ex));
   });
 
   it('serves the page and asks for the inbound key (header or ?key=)', async () => {

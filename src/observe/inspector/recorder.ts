@@ -36,6 +36,8 @@ export interface AttemptRecord {
   response?: unknown;
   events?: TimedEvent[];
   error?: string;
+  /** A retry of the same upstream (1 = the first retry); `at` is then when its result came. */
+  retry?: number;
 }
 
 export interface ExchangeSummary {
@@ -180,7 +182,17 @@ export class Recorder implements InspectorHook {
     this.onChange?.(summaryOf(ex));
     const started = scope.started;
     const clean = (v: unknown) => scrubDeep(v, scrub);
-    const last = () => ex.attempts[ex.attempts.length - 1];
+    /**
+     * The attempt a result belongs to: the last one, or, when that one already has its result
+     * (a retry of the same upstream), a copy of its request as a new attempt.
+     */
+    const last = (at: number) => {
+      const a = ex.attempts[ex.attempts.length - 1];
+      if (!a || (a.status === undefined && a.error === undefined)) return a;
+      const retry: AttemptRecord = { upstream: a.upstream, at, method: a.method, url: a.url, headers: a.headers, body: a.body, retry: (a.retry ?? 0) + 1 };
+      ex.attempts.push(retry);
+      return retry;
+    };
     return {
       dump: (stage, data, times) => {
         const at = scope.now() - started;
@@ -189,17 +201,17 @@ export class Recorder implements InspectorHook {
           const r = data as { method?: string; url?: string; headers?: Record<string, string>; body?: unknown };
           ex.attempts.push({ upstream: stage.slice(19), at, method: r.method, url: clean(r.url) as string, headers: clean(r.headers) as Record<string, string>, body: clean(keptBody(r.body)) });
         } else if (stage.startsWith('upstream error ← ')) {
-          const a = last();
+          const a = last(at);
           const m = /\((\d+)\)$/.exec(stage);
           if (a) Object.assign(a, { status: m ? Number(m[1]) : undefined, response: clean(keptBody(data)) });
         } else if (stage.startsWith('upstream failure ← ')) {
-          const a = last();
+          const a = last(at);
           if (a) a.error = clean(String(data)) as string;
         } else if (stage.startsWith('upstream response ← ')) {
-          const a = last();
+          const a = last(at);
           if (a) Object.assign(a, { status: a.status ?? 200, response: clean(keptBody(data)) });
         } else if (stage === 'upstream events') {
-          const a = last();
+          const a = last(at);
           if (a) Object.assign(a, { status: a.status ?? 200, events: clean(eventsOf(data, times, started)) });
         } else if (stage.startsWith('caller frames')) {
           ex.received.events = clean(eventsOf(data, times, started)) as TimedEvent[];
