@@ -24,7 +24,7 @@ pre{background:#fff;border:1px solid var(--line);padding:8px;margin:4px 0;overfl
 .loss li{font-family:ui-monospace,monospace}.kv{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px}.kv b{color:var(--mut);font-weight:500}
 button{font:inherit;padding:3px 10px;margin:0 6px 6px 0;border:1px solid var(--acc);background:#fff;color:var(--acc);border-radius:4px;cursor:pointer}button:hover{background:#eef3ff}
 .timeline{border:1px solid var(--line);background:#fff;max-height:420px;overflow:auto}.ev{border-bottom:1px solid #eef0f4}
-.ev summary{cursor:pointer;padding:2px 6px;font-family:ui-monospace,monospace;font-size:12px}.ev summary .t{display:inline-block;width:70px;color:var(--mut);text-align:right;margin-right:10px}
+.ev summary{cursor:pointer;padding:2px 6px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font-family:ui-monospace,monospace;font-size:12px}.ev summary .t{display:inline-block;width:70px;color:var(--mut);text-align:right;margin-right:10px}
 .ev pre{margin:0 6px 6px 86px;max-height:200px}.attempt{border-left:3px solid var(--acc);padding-left:10px;margin:8px 0}.attempt.failed{border-color:var(--bad)}
 .heads summary{cursor:pointer;color:var(--mut);font-size:12px}.empty{color:var(--mut);padding:24px}#toast{position:fixed;bottom:12px;right:12px;background:#1d2330;color:#fff;padding:6px 12px;border-radius:4px;display:none}
 </style></head><body>
@@ -88,7 +88,7 @@ function show(ex){var d=$('detail');d.textContent='';if(!ex||!ex.id){d.appendChi
  d.appendChild(el('h3',null,'Timings'));d.appendChild(kv({time:ex.time,'request id':ex.requestId,'time to first token':ms(ex.ttftMs),total:ms(ex.totalMs),'upstream (headers)':ms(ex.upstreamMs),'proxy overhead':ms(ex.overheadMs),tokens:ex.tokensIn!=null?ex.tokensIn+' in / '+(ex.tokensOut||0)+' out':''}));
  d.appendChild(el('h3',null,'Caller request ('+ex.callerDialect+')'));d.appendChild(kv({route:ex.route,model:ex.model||''}));d.appendChild(heads(ex.caller.headers));d.appendChild(body(ex.caller.body,lost));
  d.appendChild(el('h3',null,'Plan'));var ol=el('ol');ex.plan.forEach(function(p,i){ol.appendChild(el('li',null,(i?'fallback: ':'first: ')+p.upstream+' ('+(p.provider?p.provider+', ':'')+p.dialect+') as '+(p.model||ex.model)+' — '+p.baseUrl))});d.appendChild(ol);
- ex.attempts.forEach(function(at,i){var box=el('div','attempt'+(at.status&&at.status<400?'':' failed'));box.appendChild(el('h3',null,'Upstream attempt '+(i+1)+': '+at.upstream+' → '+(at.status||at.error||'…')+' (+'+Math.round(at.at)+' ms)'));
+ ex.attempts.forEach(function(at,i){var box=el('div','attempt'+(at.status&&at.status<400?'':' failed'));box.appendChild(el('h3',null,'Upstream attempt '+(i+1)+': '+at.upstream+(at.retry?' (retry '+at.retry+')':'')+' → '+(at.status||at.error||'…')+' (+'+Math.round(at.at)+' ms)'));
   box.appendChild(kv({request:(at.method||'')+' '+(at.url||'')}));box.appendChild(heads(at.headers));box.appendChild(body(at.body,lost));
   if(at.error)box.appendChild(kv({error:at.error}));if(at.response!==undefined){box.appendChild(el('h3',null,'Response'));box.appendChild(body(at.response))}
   if(at.events){box.appendChild(el('h3',null,'Stream events ('+at.events.length+')'));box.appendChild(timeline(at.events))}d.appendChild(box)});
