@@ -133,6 +133,13 @@ describe('node: the inspector', () => {
     noSecret(fxText);
     expect(JSON.parse(fxText)).toMatchObject({ interlinguaFixture: 1, exchange: { id, caller: { body: { messages: [{ content: 'Replay me' }] } } } });
 
+    // A test can load it: the recorded upstream answer replayed by the mock gives the recorded answer again.
+    const { exchange } = JSON.parse(fxText);
+    h.mock.reply({ status: exchange.attempts[0].status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(exchange.attempts[0].response) });
+    const again = await client.chat.completions.create(exchange.caller.body);
+    expect({ ...again, id: undefined, created: undefined }).toEqual({ ...exchange.received.body, id: undefined, created: undefined });
+    expect(h.mock.requests[h.mock.requests.length - 1]!.json).toEqual(exchange.attempts[0].body);
+
     const before = h.mock.requests.length;
     const replay = (await (await api(`exchanges/${id}/replay`, { method: 'POST' })).json()) as any;
     expect(h.mock.requests.length).toBe(before); // a dry-run sends nothing upstream
