@@ -132,4 +132,14 @@ describe('inspector recorder', () => {
     expect(events[MAX_EVENTS]).toEqual({ at: n - 1, event: 'not kept', data: '7 more events' });
     expect(ex.received.passthrough).toBe(true);
   });
+
+  it('never fails a request: a stage it cannot read is left out', () => {
+    const r = recorderOf(config, 2);
+    const scope = new RequestScope('messages', 'req_4', () => 0);
+    const tap = r.begin(scope, callerReq({}), undefined);
+    expect(() => tap.dump('upstream request → claude', null)).not.toThrow();
+    tap.dump('caller response (200)', '{"ok":true}');
+    expect(() => tap.end(scope.finishLog(200), {})).not.toThrow();
+    expect(r.get('ex_1')).toMatchObject({ done: true, attempts: [], received: { body: { ok: true } } });
+  });
 });

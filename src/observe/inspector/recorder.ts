@@ -193,38 +193,50 @@ export class Recorder implements InspectorHook {
       ex.attempts.push(retry);
       return retry;
     };
+    // Recording never fails a request: a stage it cannot read is left out.
     return {
       dump: (stage, data, times) => {
-        const at = scope.now() - started;
-        if (stage.startsWith('caller request')) ex.caller.body = clean(keptBody(data));
-        else if (stage.startsWith('upstream request → ')) {
-          const r = data as { method?: string; url?: string; headers?: Record<string, string>; body?: unknown };
-          ex.attempts.push({ upstream: stage.slice(19), at, method: r.method, url: clean(r.url) as string, headers: clean(r.headers) as Record<string, string>, body: clean(keptBody(r.body)) });
-        } else if (stage.startsWith('upstream error ← ')) {
-          const a = last(at);
-          const m = /\((\d+)\)$/.exec(stage);
-          if (a) Object.assign(a, { status: m ? Number(m[1]) : undefined, response: clean(keptBody(data)) });
-        } else if (stage.startsWith('upstream failure ← ')) {
-          const a = last(at);
-          if (a) a.error = clean(String(data)) as string;
-        } else if (stage.startsWith('upstream response ← ')) {
-          const a = last(at);
-          if (a) Object.assign(a, { status: a.status ?? 200, response: clean(keptBody(data)) });
-        } else if (stage === 'upstream events') {
-          const a = last(at);
-          if (a) Object.assign(a, { status: a.status ?? 200, events: clean(eventsOf(data, times, started)) });
-        } else if (stage.startsWith('caller frames')) {
-          ex.received.events = clean(eventsOf(data, times, started)) as TimedEvent[];
-          if (stage.includes('forwarded')) ex.received.passthrough = true;
+        try {
+          record(stage, data, times);
+        } catch {
+          // Left out.
         }
-        else if (stage.startsWith('caller response')) ex.received.body = clean(keptBody(data));
-        else ex.notes.push({ at, stage, data: clean(keptBody(data)) });
       },
       end: (entry: LogEntry, headers: Record<string, string>) => {
-        this.#finish(ex, scope, entry, headers, scrub);
+        try {
+          this.#finish(ex, scope, entry, headers, scrub);
+        } catch {
+          ex.done = true;
+        }
         this.onChange?.(summaryOf(ex));
       },
     };
+
+    function record(stage: string, data: unknown, times?: readonly number[]): void {
+      const at = scope.now() - started;
+      if (stage.startsWith('caller request')) ex.caller.body = clean(keptBody(data));
+      else if (stage.startsWith('upstream request → ')) {
+        const r = data as { method?: string; url?: string; headers?: Record<string, string>; body?: unknown };
+        ex.attempts.push({ upstream: stage.slice(19), at, method: r.method, url: clean(r.url) as string, headers: clean(r.headers) as Record<string, string>, body: clean(keptBody(r.body)) });
+      } else if (stage.startsWith('upstream error ← ')) {
+        const a = last(at);
+        const m = /\((\d+)\)$/.exec(stage);
+        if (a) Object.assign(a, { status: m ? Number(m[1]) : undefined, response: clean(keptBody(data)) });
+      } else if (stage.startsWith('upstream failure ← ')) {
+        const a = last(at);
+        if (a) a.error = clean(String(data)) as string;
+      } else if (stage.startsWith('upstream response ← ')) {
+        const a = last(at);
+        if (a) Object.assign(a, { status: a.status ?? 200, response: clean(keptBody(data)) });
+      } else if (stage === 'upstream events') {
+        const a = last(at);
+        if (a) Object.assign(a, { status: a.status ?? 200, events: clean(eventsOf(data, times, started)) });
+      } else if (stage.startsWith('caller frames')) {
+        ex.received.events = clean(eventsOf(data, times, started)) as TimedEvent[];
+        if (stage.includes('forwarded')) ex.received.passthrough = true;
+      } else if (stage.startsWith('caller response')) ex.received.body = clean(keptBody(data));
+      else ex.notes.push({ at, stage, data: clean(keptBody(data)) });
+    }
   }
 
   #push(ex: Exchange): void {
