@@ -20,7 +20,7 @@ afterEach(() => {
 function ask(inspector: ReturnType<typeof createInspector>, url: string, remoteAddress: string, headers: Record<string, string> = {}) {
   let status = 0;
   let body = '';
-  const req = { url, method: 'GET', headers, socket: { remoteAddress }, resume() {} } as unknown as IncomingMessage;
+  const req = { url, method: 'GET', headers: { host: '127.0.0.1:8787', ...headers }, socket: { remoteAddress }, resume() {} } as unknown as IncomingMessage;
   const res = {
     writeHead(s: number) {
       status = s;
@@ -58,16 +58,19 @@ describe('inspector: command line and gate', () => {
     expect(await page.text()).toContain('Interlingua inspector');
   }, 30_000);
 
-  it('refuses non-loopback peers unless allowRemote, and wants the inbound key when keys are set', () => {
+  it('refuses non-loopback peers and non-loopback Host names unless allowRemote, and wants the inbound key when keys are set', () => {
     const doc = { keys: ['inbound-key-1234'], upstreams: { o: { dialect: 'openai', baseUrl: 'http://127.0.0.1:9/v1' } }, models: { '*': { upstream: 'o' } } };
     const local = createInspector(parseConfig({ ...doc, inspector: true }));
     expect(ask(local, '/_inspector/api/exchanges', '10.1.2.3', { authorization: 'Bearer inbound-key-1234' }).status).toBe(403);
     expect(ask(local, '/_inspector/api/exchanges', '127.0.0.1').status).toBe(401);
     expect(ask(local, '/_inspector/api/exchanges?key=inbound-key-1234', '127.0.0.1')).toEqual({ status: 200, body: '{"exchanges":[]}' });
+    // DNS rebinding: a loopback peer, but a page of another site by its Host.
+    expect(ask(local, '/_inspector/api/exchanges?key=inbound-key-1234', '127.0.0.1', { host: 'evil.example:8787' }).status).toBe(403);
+    for (const host of ['localhost:8787', '[::1]:8787', '127.0.0.2']) expect(ask(local, '/_inspector/api/exchanges?key=inbound-key-1234', '127.0.0.1', { host }).status).toBe(200);
     local.close();
     const remote = createInspector(parseConfig({ ...doc, inspector: { allowRemote: true } }));
     expect(ask(remote, '/_inspector/api/exchanges', '10.1.2.3').status).toBe(401);
-    expect(ask(remote, '/_inspector/api/exchanges', '10.1.2.3', { 'x-api-key': 'inbound-key-1234' }).status).toBe(200);
+    expect(ask(remote, '/_inspector/api/exchanges', '10.1.2.3', { 'x-api-key': 'inbound-key-1234', host: 'proxy.internal:8787' }).status).toBe(200);
     remote.close();
   });
 });

@@ -32,6 +32,14 @@ export function isLoopback(address: string | undefined): boolean {
   return a === '::1' || /^127\.\d+\.\d+\.\d+$/.test(a);
 }
 
+/** A Host header naming loopback: `localhost`, 127.0.0.0/8 or `[::1]`, with any port. */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = host.replace(/:\d{1,5}$/, '').toLowerCase();
+  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  return isLoopback(name.startsWith('[') && name.endsWith(']') ? name.slice(1, -1) : name);
+}
+
 function send(res: ServerResponse, status: number, body: string, type = 'application/json; charset=utf-8', extra: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', ...extra });
   res.end(body);
@@ -105,6 +113,11 @@ export function createInspector(config: Config): Inspector {
     const query = q < 0 ? {} : queryRecord(url);
     if (!opts.allowRemote && !isLoopback(req.socket.remoteAddress)) {
       return json(res, 403, { error: 'The inspector answers loopback callers only (inspector.allowRemote is off).' });
+    }
+    // A page of another site whose name was made to resolve to 127.0.0.1 (DNS rebinding) would
+    // otherwise read the exchanges as same-origin: loopback names only.
+    if (!opts.allowRemote && !isLoopbackHost(req.headers.host)) {
+      return json(res, 403, { error: 'The inspector answers requests addressed to a loopback name only (localhost, 127.0.0.1, [::1]).' });
     }
     const credential = callerCredential(req.headers as Record<string, string>, query);
     try {
