@@ -2,10 +2,11 @@
  * The inspector page in a real headless browser: Debian's chromium driven by playwright-core
  * (no browser download). The page is opened, a request sent through the official `openai` SDK
  * shows up live, the exchange opens with its stream timeline and loss report, and no configured
- * secret is anywhere in the DOM. A screenshot is kept for the README (docs/inspector.png).
+ * secret is anywhere in the DOM. The README's screenshot (docs/inspector.png) is taken here:
+ * `INTERLINGUA_SCREENSHOT=1 npx vitest run test/inspector-browser.test.ts`.
  * Skipped, saying why, when /usr/bin/chromium is missing (.ci/run installs it).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -97,6 +98,11 @@ describe.skipIf(!hasChromium)('inspector page in headless chromium', () => {
     await page.getByRole('button', { name: 'Replay as dry-run' }).click();
     await expect.poll(() => page.textContent('#replay')).toContain('"dryRun": true');
 
+    // The README's screenshot is refreshed with INTERLINGUA_SCREENSHOT=1 (else it goes to .tmp, so a run leaves the tree clean).
+    const shot = process.env.INTERLINGUA_SCREENSHOT === '1' ? join(root, 'docs', 'inspector.png') : join(root, '.tmp', 'inspector.png');
+    await page.screenshot({ path: shot });
+    expect(statSync(shot).size).toBeGreaterThan(20_000);
+
     // Copy as curl: credentials as placeholders (the clipboard stubbed to read what was copied).
     await page.evaluate(() => {
       const copied: string[] = ((window as any).__copied = []);
@@ -113,9 +119,6 @@ describe.skipIf(!hasChromium)('inspector page in headless chromium', () => {
     expect(callerCurl).toContain('-H "authorization: Bearer $INTERLINGUA_KEY"');
     expect(callerCurl).toContain('Hello from the browser test');
     for (const secret of [INBOUND_KEY, ...Object.values(UPSTREAM_KEYS)]) expect(upstreamCurl + callerCurl).not.toContain(secret);
-
-    mkdirSync(join(root, 'docs'), { recursive: true });
-    await page.screenshot({ path: join(root, 'docs', 'inspector.png') });
 
     // No configured secret anywhere in the document (text, attributes, scripts).
     const dom = await page.evaluate(() => document.documentElement.outerHTML);
