@@ -16,7 +16,7 @@ import { defaultBaseUrl, missingField, providerProblem } from './providers.ts';
 export type Env = Record<string, string | undefined>;
 
 /** Config fields that hold credentials: `env:` resolved, never shown, they count as upstream keys. */
-const SECRET_FIELDS = ['apiKey', 'credentials', 'accessToken', 'accessKeyId', 'secretAccessKey', 'sessionToken'] as const;
+export const SECRET_FIELDS = ['apiKey', 'credentials', 'accessToken', 'accessKeyId', 'secretAccessKey', 'sessionToken'] as const;
 
 export interface Upstream extends Omit<UpstreamConfig, 'apiKey' | 'headers' | 'baseUrl'> {
   name: string;

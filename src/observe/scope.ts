@@ -2,32 +2,12 @@
  * Per-request state of the generic flow: ids, clock, warnings, the upstream abort controller and
  * the fields of the one log line written when the request ends.
  */
-import { ProxyError, type Cancel, type DialectId, type Warning } from '../canonical/index.ts';
+import { ProxyError, type Cancel, type Warning } from '../canonical/index.ts';
 import type { TranslateContext } from '../../translators/types.ts';
+import type { LogEntry } from './log-entry.ts';
 import type { RequestTrace } from './traces.ts';
 
-export interface LogEntry {
-  time: string;
-  requestId: string;
-  route: string;
-  caller: DialectId | 'none';
-  upstream?: string;
-  model?: string;
-  status: number;
-  durationMs: number;
-  ttfbMs?: number;
-  attempts?: number;
-  /** The route's first choice failed and a later upstream served the request. */
-  fallback?: boolean;
-  /** Time spent waiting on the upstream (headers and body), for the proxy-overhead figure. */
-  upstreamMs?: number;
-  tokensIn?: number;
-  tokensOut?: number;
-  /** What the upstream says the call cost (OpenRouter's `usage.cost`, in its credits). */
-  cost?: number;
-  warnings?: string[];
-  error?: string;
-}
+export type { LogEntry } from './log-entry.ts';
 
 /** Per-request switches from headers and the route (see README "Debugging"). */
 export interface RequestFlags {

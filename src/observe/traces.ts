@@ -9,7 +9,7 @@
 import type { ChatRequest, ChatResponse, StreamEvent } from '../canonical/index.ts';
 import { StreamedOutput, inputContent, outputContent } from './gen-ai-content.ts';
 import { OtlpExporter, type Attrs, type OtlpOptions, type SpanData } from './otlp.ts';
-import type { LogEntry } from './scope.ts';
+import type { LogEntry } from './log-entry.ts';
 import { hex, parseTraceparent, providerName } from './trace-context.ts';
 
 export { parseTraceparent, providerName } from './trace-context.ts';

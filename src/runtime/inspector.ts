@@ -5,13 +5,14 @@
  * are configured (as a header, or `?key=` for the page and the event stream).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import ipaddr from 'ipaddr.js';
 import type { Proxy } from '../app.ts';
 import type { Config } from '../config/load.ts';
 import { callerCredential, checkCallerKey } from '../http/auth.ts';
 import { queryRecord, type CallerRequest } from '../http/inbound.ts';
 import { Recorder, type ExchangeSummary, type PlanEntry } from '../observe/inspector/recorder.ts';
 import { resolveModel } from '../upstream/resolve.ts';
-import { SECRET_HEADER_NAMES, redactHeaders, scrubText } from '../upstream/secrets.ts';
+import { SECRET_HEADER_NAMES, configSecretValues, redactHeaders, scrubText } from '../upstream/secrets.ts';
 import { INSPECTOR_PAGE } from './inspector-page.ts';
 
 export const INSPECTOR_PATH = '/_inspector';
@@ -25,11 +26,10 @@ export interface Inspector {
   close(): void;
 }
 
-/** A loopback peer: 127.0.0.0/8 or ::1, IPv4-mapped included. */
+/** A loopback peer: 127.0.0.0/8 or ::1, IPv4-mapped included (decided on the address by ipaddr.js). */
 export function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  const a = address.startsWith('::ffff:') ? address.slice(7) : address;
-  return a === '::1' || /^127\.\d+\.\d+\.\d+$/.test(a);
+  if (!address || !ipaddr.isValid(address)) return false;
+  return ipaddr.process(address).range() === 'loopback';
 }
 
 /** A Host header naming loopback: `localhost`, 127.0.0.0/8 or `[::1]`, with any port. */
@@ -57,7 +57,7 @@ export function createInspector(config: Config): Inspector {
   const recorder = new Recorder({
     maxExchanges: opts.maxExchanges,
     onChange: broadcast,
-    secrets: configSecrets(config),
+    secrets: configSecretValues(config),
     redact: { headers: (h) => redactHeaders(h), text: scrubText },
     plan: (model) => planOf(config, model),
     upstream: (name) => config.upstreams[name],
@@ -181,18 +181,6 @@ export function createInspector(config: Config): Inspector {
       clients.clear();
     },
   };
-}
-
-/** Every credential value the config holds: inbound keys, upstream keys, configured header values. */
-export function configSecrets(config: Config): string[] {
-  const out: string[] = [...config.keys];
-  for (const u of Object.values(config.upstreams)) {
-    for (const v of [u.apiKey, u.credentials, u.accessToken, u.accessKeyId, u.secretAccessKey, u.sessionToken]) if (v) out.push(v);
-    out.push(...Object.values(u.headers ?? {}));
-  }
-  out.push(...Object.values(config.telemetry?.otlp.headers ?? {}));
-  if (config.store.url) out.push(config.store.url);
-  return out;
 }
 
 /** The route's targets for a model, fallbacks after. */

@@ -167,11 +167,12 @@ export async function callUpstream<A extends Attempt>(
           return { res, attempt, index: ti };
         }
         const text = await res.text();
-        scope.dump?.(`upstream error ← ${target.upstream.name} (${res.status})`, scrubText(text, secretValues(sent.headers, secretHeaders)));
+        const secrets = secretValues(sent.headers, secretHeaders);
+        scope.dump?.(`upstream error ← ${target.upstream.name} (${res.status})`, scrubText(text, secrets));
         const headers = headersToRecord(res.headers);
         // A host that writes errors its own way has them rewritten into the dialect's shape first.
         const body = provider.errorBody ? provider.errorBody(res.status, text, headers) : text;
-        last = scrubError(decodeError(target, res.status, body, headers), secretValues(sent.headers, secretHeaders));
+        last = scrubError(decodeError(target, res.status, body, headers), secrets);
         span?.failed(scope.now(), last.kind, res.status);
         retryable = RETRYABLE_STATUS.has(res.status);
         waitSec = last.retryAfter ?? retryAfterOfHeaders(res.headers, scope.now());

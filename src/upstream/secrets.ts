@@ -7,6 +7,7 @@
  * adds (`upstreams.NAME.headers`: they often carry tokens, and config cannot say which do not).
  */
 import type { ProxyError } from '../canonical/index.ts';
+import { SECRET_FIELDS, type Config } from '../config/load.ts';
 
 /** Credential-bearing header names (lower case), whoever sends them. */
 export const SECRET_HEADER_NAMES: ReadonlySet<string> = new Set([
@@ -66,4 +67,20 @@ export function scrubError(err: ProxyError, secrets: readonly string[]): ProxyEr
   const raw = err.raw === undefined ? undefined : scrubText(err.raw, secrets);
   if (message === err.message && raw === err.raw) return err;
   return err.with({ message, raw });
+}
+
+/**
+ * Every credential value the config holds (inbound keys, each upstream's credential fields and
+ * configured header values, the telemetry exporter's headers, the store URL), for scrubbing text
+ * that no header map describes (the inspector's recorded exchanges).
+ */
+export function configSecretValues(config: Config): string[] {
+  const out: string[] = [...config.keys];
+  for (const u of Object.values(config.upstreams)) {
+    for (const f of SECRET_FIELDS) if (u[f]) out.push(u[f]);
+    out.push(...Object.values(u.headers ?? {}));
+  }
+  out.push(...Object.values(config.telemetry?.otlp.headers ?? {}));
+  if (config.store.url) out.push(config.store.url);
+  return out;
 }
