@@ -13,7 +13,7 @@ import type { ChatCaller, ChatUpstream, ImageCaller, ImageUpstream } from './typ
 export type UpstreamDialect = 'openai' | 'anthropic' | 'gemini' | 'openai-responses';
 
 export interface Registry {
-  chatCallers: Record<Exclude<DialectId, 'openai-images'>, ChatCaller>;
+  chatCallers: Record<Exclude<DialectId, 'openai-images' | 'gemini-interactions'>, ChatCaller>; // gemini-interactions: being added (issue 20)
   chatUpstreams: Record<UpstreamDialect, ChatUpstream>;
   imageCaller: ImageCaller;
   imageUpstreams: Partial<Record<UpstreamDialect, ImageUpstream>>;
