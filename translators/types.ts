@@ -191,6 +191,12 @@ export interface DialectState {
   keeps(body: unknown): boolean;
   /** The answer object of a stream's terminal frame, or undefined for any other frame. */
   finalOf(frame: StreamFrame): unknown;
+  /**
+   * For a dialect whose terminal frame does not carry the whole answer (Interactions: the
+   * `interaction.completed` frame has no steps): a collector for one stream, shown every frame in
+   * order, that returns the answer at the terminal frame (undefined before). Used instead of `finalOf`.
+   */
+  collect?(): (frame: StreamFrame) => unknown;
   /** What to keep of one exchange (the expanded request, the caller-shaped answer): key → value. */
   record(request: unknown, response: unknown): Array<[key: string, value: string]>;
   /** The store key of an id a retrieve/delete route names. */

@@ -29,8 +29,11 @@ function noStore(param: string, id: string): ProxyError {
 }
 
 function notFound(param: string, id: string): ProxyError {
+  const why = '(it expired, was deleted, or was answered by another deployment)';
+  // Interactions: an interaction that is not there is a 404 NOT_FOUND, as for a GET of it.
+  if (param === 'previous_interaction_id') return new ProxyError('not-found', `Interaction '${id}' not found ${why}.`, { param, code: 'not_found' });
   const what = param === 'previous_response_id' ? 'Previous response' : 'Item';
-  return new ProxyError('invalid-request', `${what} with id '${id}' not found (it expired, was deleted, or was answered by another deployment).`, {
+  return new ProxyError('invalid-request', `${what} with id '${id}' not found ${why}.`, {
     param,
     code: param === 'previous_response_id' ? 'previous_response_not_found' : 'item_not_found',
   });
@@ -99,15 +102,19 @@ export function keepingEncoder(
   keep: (answer: unknown) => Promise<void>,
 ): HoldingStep {
   let held: { frames: StreamFrame[]; ready: Promise<void> } | undefined;
+  const answerOf = state.collect?.() ?? ((f: StreamFrame) => state.finalOf(f));
   const tap = (frames: StreamFrame[]) => {
     if (held) {
       held.frames.push(...frames);
       return [];
     }
-    const at = frames.findIndex((f) => state.finalOf(f) !== undefined);
-    if (at < 0) return frames;
-    held = { frames: frames.slice(at), ready: keep(state.finalOf(frames[at]!)) };
-    return frames.slice(0, at);
+    for (let at = 0; at < frames.length; at++) {
+      const answer = answerOf(frames[at]!);
+      if (answer === undefined) continue;
+      held = { frames: frames.slice(at), ready: keep(answer) };
+      return frames.slice(0, at);
+    }
+    return frames;
   };
   return { push: (e) => tap(encoder.push(e)), finish: () => tap(encoder.finish()), held: () => held };
 }

@@ -1,6 +1,7 @@
 /**
  * The routes that name a kept answer by id (Responses `GET`/`DELETE /v1/responses/{id}`,
- * `…/input_items`, `POST …/cancel`): served from the state store when this proxy answered it
+ * `…/input_items`, `POST …/cancel`; Interactions `GET`/`DELETE /v1beta/interactions/{id}`,
+ * `POST …/cancel`): served from the state store when this proxy answered it
  * (toward an upstream that keeps no state), else passed through to the configured upstream of the
  * caller's own dialect, which keeps its own (the first one in the config, when there are several).
  */
@@ -24,6 +25,7 @@ export async function storedFlow(
   scope.log.caller = caller.id;
   const state = caller.state;
   const id = input.params.id ?? '';
+  const [noun, idParam] = caller.id === 'gemini-interactions' ? ['Interaction', 'id'] : ['Response', 'response_id'];
   const key = state?.keyOf(id);
   const stored = key !== undefined && deps.stateStore ? await deps.stateStore.get(key) : undefined;
   if (state && key !== undefined && stored !== undefined) {
@@ -39,12 +41,12 @@ export async function storedFlow(
         return jsonReply(scope, state.deleted(id));
       }
       case 'cancel':
-        throw new ProxyError('invalid-request', 'Only responses created with background mode can be cancelled.', { param: 'response_id', code: 'invalid_request' });
+        throw new ProxyError('invalid-request', `Only ${noun.toLowerCase()}s created in background mode can be cancelled.`, { param: idParam, code: 'invalid_request' });
     }
   }
 
   const own = Object.values(deps.config.upstreams).find((u) => deps.registry.chatUpstreams[u.dialect].id === caller.id);
-  if (!own) throw new ProxyError('not-found', `Response with id '${id}' not found.`, { param: 'response_id', code: 'not_found' });
+  if (!own) throw new ProxyError('not-found', `${noun} with id '${id}' not found.`, { param: idParam, code: 'not_found' });
   const upstream = chatUpstreamOf(deps, { upstream: own, model: '' });
   const attempts = planCall(scope, [{ upstream: own, model: '' }], (t) => ({
     request: upstream.encodePassthrough({ ...input, params: { ...input.params, method: op } }, '', upstreamTarget(t, callerKey, deps.config)),

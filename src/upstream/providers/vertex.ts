@@ -8,11 +8,17 @@
  * | `…:countTokens`                      | `{P}/publishers/google/models/M:countTokens` (body unwrapped)    |
  * | `/v1/messages` (Anthropic)           | `{P}/publishers/anthropic/models/M:rawPredict`, stream: `:streamRawPredict` |
  * | `/v1/messages/count_tokens`          | `{P}/publishers/anthropic/models/count-tokens:rawPredict` (model in the body) |
+ * | `/v1beta/interactions[/ID[/cancel]]` | `/v1beta1/projects/{project}/locations/{location}/interactions[/ID[/cancel]]` |
  *
  * `{P}` is `/v1/projects/{project}/locations/{location}`, or `/v1` in express mode (an API key
  * and no project). The host comes from the base URL (by default from the location, see
  * src/config/providers.ts), so an explicit `baseUrl` (Private Service Connect, a proxy, a test
  * mock) changes only scheme and host.
+ *
+ * The Interactions API (dialect `gemini-interactions`) is served under `v1beta1` of a project and
+ * location only, the path `@google/genai` builds for Vertex AI (its `apiVersion` plus
+ * `projects/{p}/locations/{l}`); Google's forum answer says express mode (an API key, no project)
+ * has no such endpoint, so that is a config error here rather than a 404 at request time.
  *
  * Claude wants no `model` in the body and `anthropic_version: "vertex-2023-10-16"` there instead
  * of the header: https://docs.claude.com/en/api/claude-on-vertex-ai; only the betas Vertex AI
@@ -59,6 +65,7 @@ export const TOKEN_PLACEHOLDER = 'Bearer <access token, fetched at call time>';
 
 const GEMINI_PATH = /^\/v1beta\/models\/([^/?:]+):(generateContent|streamGenerateContent|countTokens)(\?[^#]*)?$/;
 const MESSAGES_PATH = /^\/v1\/messages(\/count_tokens)?(?:\?[^#]*)?$/;
+const INTERACTIONS_PATH = /^\/v1beta\/(interactions(?:\/[^/?#]+(?:\/cancel)?)?)(\?[^#]*)?$/;
 const KEY_HEADERS = ['x-goog-api-key', 'x-api-key'];
 
 /**
@@ -95,6 +102,11 @@ export function vertex(upstream: Upstream): Provider {
     if (gemini) {
       const [, seg, method, query = ''] = gemini;
       return `${prefix}/publishers/google/models/${segment(decodeURIComponent(seg!))}:${method}${query}`;
+    }
+    const interactions = INTERACTIONS_PATH.exec(req.path);
+    if (interactions && !express) {
+      const [, rest, query = ''] = interactions;
+      return `/v1beta1/projects/${encodeURIComponent(upstream.project!)}/locations/${encodeURIComponent(upstream.location ?? 'global')}/${rest}${query}`;
     }
     const messages = MESSAGES_PATH.exec(req.path);
     if (messages) {
