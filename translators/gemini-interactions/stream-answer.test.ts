@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { StreamFrame } from '../../src/canonical/index.ts';
+import { collectInteraction } from './stream-answer.ts';
+
+const frame = (event: string, data: unknown): StreamFrame => ({ event, data: typeof data === 'string' ? data : JSON.stringify({ ...(data as object), event_type: event }) });
+
+describe('the Interaction a stream told, rebuilt for the store', () => {
+  it('folds step.start content and every delta kind into the steps; nothing before interaction.completed', () => {
+    const collect = collectInteraction();
+    const frames = [
+      frame('interaction.created', { interaction: { id: 'int_1', status: 'in_progress', object: 'interaction', model: 'm' } }),
+      frame('step.start', { index: 0, step: { type: 'thought', signature: '', summary: [{ type: 'text', text: 'Let me ' }] } }),
+      frame('step.delta', { index: 0, delta: { type: 'thought_summary', content: { type: 'text', text: 'think.' } } }),
+      frame('step.delta', { index: 0, delta: { type: 'thought_signature', signature: 'c2ln' } }),
+      frame('step.stop', { index: 0 }),
+      frame('step.start', { index: 1, step: { type: 'model_output' } }),
+      frame('step.delta', { index: 1, delta: { type: 'text', text: 'Hel' } }),
+      frame('step.delta', { index: 1, delta: { type: 'text', text: 'lo' } }),
+      frame('step.delta', { index: 1, delta: { type: 'image', data: 'iVBO', mime_type: 'image/png' } }),
+      frame('step.delta', { index: 1, delta: { type: 'text', text: '!' } }),
+      frame('step.stop', { index: 1 }),
+      frame('step.start', { index: 2, step: { type: 'function_call', id: 'call_1', name: 'get_weather', arguments: {} } }),
+      frame('step.delta', { index: 2, delta: { type: 'arguments_delta', arguments: '{"city":' } }),
+      frame('step.delta', { index: 2, delta: { type: 'arguments_delta', arguments: '"Paris"}' } }),
+      frame('step.stop', { index: 2 }),
+    ];
+    for (const f of frames) expect(collect(f)).toBeUndefined();
+    const answer = collect(frame('interaction.completed', { interaction: { id: 'int_1', status: 'requires_action', usage: { total_tokens: 3 } } }));
+    expect(answer).toEqual({
+      id: 'int_1',
+      status: 'requires_action',
+      usage: { total_tokens: 3 },
+      steps: [
+        { type: 'thought', signature: 'c2ln', summary: [{ type: 'text', text: 'Let me think.' }] },
+        { type: 'model_output', content: [{ type: 'text', text: 'Hello' }, { type: 'image', data: 'iVBO', mime_type: 'image/png' }, { type: 'text', text: '!' }] },
+        { type: 'function_call', id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } },
+      ],
+    });
+  });
+
+  it('keeps a step.start that already holds its whole content, and does not change the frames it read', () => {
+    const collect = collectInteraction();
+    const start = frame('step.start', { index: 0, step: { type: 'model_output', content: [{ type: 'text', text: 'Hi' }] } });
+    const before = start.data;
+    collect(start);
+    collect(frame('step.delta', { index: 0, delta: { type: 'text', text: ' there' } }));
+    expect(start.data).toBe(before);
+    const answer = collect(frame('interaction.completed', { interaction: { id: 'x', status: 'completed' } })) as { steps: unknown[] };
+    expect(answer.steps).toEqual([{ type: 'model_output', content: [{ type: 'text', text: 'Hi there' }] }]);
+  });
+
+  it('skips what it cannot read: the done frame, unknown deltas, a delta without its step, broken arguments', () => {
+    const collect = collectInteraction();
+    expect(collect(frame('done', '[DONE]'))).toBeUndefined();
+    expect(collect({ event: 'step.start', data: 'not json' })).toBeUndefined();
+    collect(frame('step.delta', { index: 5, delta: { type: 'text', text: 'orphan' } }));
+    collect(frame('step.start', { index: 0, step: { type: 'function_call', id: 'c', name: 'f', arguments: {} } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'text_annotation_delta', annotations: [] } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'arguments_delta', arguments: '{"a":' } }));
+    expect(collect(frame('interaction.completed', { nothing: true }))).toBeUndefined();
+    const answer = collect(frame('interaction.completed', { interaction: { id: 'y', status: 'failed' } })) as { steps: unknown[] };
+    expect(answer.steps).toEqual([{ type: 'function_call', id: 'c', name: 'f', arguments: {} }]);
+  });
+});
