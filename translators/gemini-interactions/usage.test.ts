@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { decodeStatus, encodeStatus } from './status.ts';
+import { decodeUsage, encodeUsage } from './usage.ts';
+
+describe('Interactions usage', () => {
+  it('decodes: output includes thoughts canonically, cached kept (the thinking guide: 11 + 90 + 245 = 346)', () => {
+    expect(decodeUsage({ total_input_tokens: 11, total_output_tokens: 90, total_thought_tokens: 245, total_cached_tokens: 0, total_tokens: 346 })).toEqual({
+      inputTokens: 11,
+      outputTokens: 335,
+      totalTokens: 346,
+      reasoningTokens: 245,
+    });
+    expect(decodeUsage({ total_input_tokens: 80, total_output_tokens: 30, total_cached_tokens: 48, total_tool_use_tokens: 5 })).toEqual({
+      inputTokens: 85,
+      outputTokens: 30,
+      totalTokens: 115,
+      cachedInputTokens: 48,
+    });
+  });
+
+  it('encodes: visible output without thoughts, total = input + output + thought', () => {
+    expect(encodeUsage({ inputTokens: 11, outputTokens: 335, totalTokens: 346, reasoningTokens: 245, cachedInputTokens: 4 })).toEqual({
+      total_input_tokens: 11,
+      total_output_tokens: 90,
+      total_thought_tokens: 245,
+      total_cached_tokens: 4,
+      total_tokens: 346,
+    });
+    expect(encodeUsage({ inputTokens: 5, outputTokens: 7, totalTokens: 12 })).toMatchObject({ total_output_tokens: 7, total_thought_tokens: 0, total_tokens: 12 });
+  });
+});
+
+describe('Interactions status', () => {
+  it('decodes every status', () => {
+    expect(decodeStatus('completed', false)).toEqual({ unified: 'stop', raw: 'completed' });
+    expect(decodeStatus('completed', true)).toEqual({ unified: 'tool-calls', raw: 'completed' });
+    expect(decodeStatus('requires_action', true)).toEqual({ unified: 'tool-calls', raw: 'requires_action' });
+    expect(decodeStatus('incomplete', false)).toEqual({ unified: 'length', raw: 'incomplete' });
+    expect(decodeStatus('failed', false).unified).toBe('error');
+    expect(decodeStatus('cancelled', false)).toEqual({ unified: 'other', raw: 'cancelled' });
+  });
+
+  it('encodes: requires_action for function calls, incomplete for length and content filters, failed for errors', () => {
+    expect(encodeStatus({ unified: 'tool-calls' }, true)).toBe('requires_action');
+    expect(encodeStatus({ unified: 'stop' }, true)).toBe('requires_action');
+    expect(encodeStatus({ unified: 'stop' }, false)).toBe('completed');
+    expect(encodeStatus({ unified: 'stop-sequence' }, false)).toBe('completed');
+    expect(encodeStatus({ unified: 'length' }, false)).toBe('incomplete');
+    expect(encodeStatus({ unified: 'content-filter' }, false)).toBe('incomplete');
+    expect(encodeStatus({ unified: 'error' }, false)).toBe('failed');
+    expect(encodeStatus({ unified: 'refusal' }, false)).toBe('completed');
+  });
+});
