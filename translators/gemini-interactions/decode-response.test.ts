@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { ProxyError, type ChatRequest } from '../../src/canonical/index.ts';
+import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
+import { decodeResponse } from './decode-response.ts';
+import { encodeResponse } from './encode-response.ts';
+
+const req: ChatRequest = { model: 'caller-model', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
+const decode = (body: unknown) => decodeResponse(body, req, testContext());
+const fixture = (name: string) => decode(fixtureJson('gemini-interactions', name));
+
+describe('Interactions decodeResponse', () => {
+  it('text: id, model, created from the ISO time, finish stop, usage', () => {
+    const res = fixture('interaction-text.json');
+    expect(res).toMatchObject({ id: 'v1_ChdDeEF4YVlfTUdZZnRqTWNQc2JfRHFBYxIXQ3hBeGFZX01HWWZ0ak1jUHNiX0RxQWM', model: 'gemini-3-flash-preview', created: Date.parse('2026-06-20T10:00:00Z') / 1000 });
+    expect(res.choices[0]).toEqual({ index: 0, content: [{ type: 'text', text: expect.stringContaining('outstanding in his field') }], finishReason: { unified: 'stop', raw: 'completed' } });
+    expect(res.usage).toEqual({ inputTokens: 9, outputTokens: 17, totalTokens: 26, reasoningTokens: 0 });
+  });
+
+  it('a thought with summary and signature, then the answer; thought tokens inside the output', () => {
+    const res = fixture('interaction-thinking-summary.json');
+    expect(res.choices[0]!.content).toEqual([
+      { type: 'reasoning', text: expect.stringContaining('**Weighing the two options**'), signature: { origin: 'gemini', value: expect.stringMatching(/^EqYD/) } },
+      { type: 'text', text: expect.stringContaining('heat pump') },
+    ]);
+    expect(res.usage).toEqual({ inputTokens: 11, outputTokens: 335, totalTokens: 346, reasoningTokens: 245 });
+  });
+
+  it('a function call: the signature-only thought before it, arguments as JSON text, finish tool-calls', () => {
+    const res = fixture('interaction-function-call.json');
+    expect(res.choices[0]!.content).toEqual([
+      { type: 'reasoning', text: '', signature: { origin: 'gemini', value: expect.stringMatching(/^CtQB/) } },
+      { type: 'tool-call', id: 'fc_9d2c41e7', name: 'get_weather', arguments: '{"location":"Paris, France","unit":"celsius"}' },
+    ]);
+    expect(res.choices[0]!.finishReason).toEqual({ unified: 'tool-calls', raw: 'requires_action' });
+  });
+
+  it('leading user_input steps are skipped; incomplete is length', () => {
+    expect(fixture('interaction-get-with-input.json').choices[0]!.content).toEqual([{ type: 'text', text: 'Bonjour !' }]);
+    expect(fixture('interaction-incomplete-max-output-tokens.json').choices[0]!.finishReason).toEqual({ unified: 'length', raw: 'incomplete' });
+  });
+
+  it('media contents and hosted-tool steps', () => {
+    const res = decode({
+      id: 'v1_m',
+      status: 'completed',
+      steps: [
+        { type: 'google_search_call', id: 'gs1', arguments: { queries: ['x'] }, signature: 'Eq' },
+        { type: 'model_output', content: [{ type: 'image', data: 'iVBO', mime_type: 'image/png' }, { type: 'audio', uri: 'https://a/b.wav', mime_type: 'audio/wav' }, { type: 'document', data: 'JVBE', mime_type: 'application/pdf' }] },
+      ],
+    });
+    expect(res.choices[0]!.content).toEqual([
+      { type: 'image', source: { type: 'base64', data: 'iVBO', mediaType: 'image/png' } },
+      { type: 'audio', source: { type: 'url', url: 'https://a/b.wav', mediaType: 'audio/wav' } },
+      { type: 'file', source: { type: 'base64', data: 'JVBE', mediaType: 'application/pdf' } },
+    ]);
+    expect(res.model).toBe('caller-model');
+  });
+
+  it('a failed Interaction is its error; a body that is not an Interaction is a 502', () => {
+    expect(() => decode({ id: 'v1_f', status: 'failed', errors: [{ code: 'resource_exhausted', message: 'Quota.' }] })).toThrow(expect.objectContaining({ kind: 'rate-limit', message: 'Quota.' }));
+    for (const bad of [{}, [], 'text', null, { id: 5 }, { id: 'v1_x', steps: 'no' }]) {
+      let err: unknown;
+      try {
+        decode(bad);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, JSON.stringify(bad)).toBeInstanceOf(ProxyError);
+      expect(err).toMatchObject({ kind: 'upstream', status: 502 });
+    }
+  });
+
+  it('round trip: what encodeResponse writes decodes back to the same parts', () => {
+    const sig = { origin: 'gemini' as const, value: 'EqYDraw' };
+    const res = { id: 'v1_r', model: 'gemini-3-flash-preview', created: 1_700_000_000, choices: [{ index: 0, content: [
+      { type: 'reasoning' as const, text: 'Hmm.', signature: sig },
+      { type: 'text' as const, text: 'Calling.' },
+      { type: 'tool-call' as const, id: 'c1', name: 'f', arguments: '{"a":1}' },
+    ], finishReason: { unified: 'tool-calls' as const } }], usage: { inputTokens: 5, outputTokens: 9, totalTokens: 14, reasoningTokens: 3 } };
+    const wire = encodeResponse(res, { ...req, reasoning: { includeThoughts: true } }, testContext());
+    const back = decode(JSON.parse(JSON.stringify(wire)));
+    expect(back.choices[0]!.content).toEqual(res.choices[0]!.content);
+    expect(back.choices[0]!.finishReason.unified).toBe('tool-calls');
+    expect(back.usage).toEqual(res.usage);
+    expect(back.id).toBe('v1_r');
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * Upstream side: an `Interaction` → canonical `ChatResponse`. A POST answers with this turn's
+ * output steps only; a GET (and, in an older wording of the docs, a POST) shows the user's input
+ * first: leading `user_input` steps are skipped. Steps in order: `thought` → a reasoning part
+ * (summary texts joined, the raw `signature` as a Gemini signature), `model_output` → text and
+ * media parts, `function_call` → a tool call (arguments as JSON text, paired with its result by
+ * `id`). Hosted-tool steps (`google_search_call`, …) have no canonical part and are left out.
+ * `status` says why it ended (status.ts); a `failed` Interaction is its error. A 200 body that is
+ * not an Interaction is a 502.
+ */
+import * as v from 'valibot';
+import { ProxyError, type ChatRequest, type ChatResponse, type Part, type Signature } from '../../src/canonical/index.ts';
+import type { TranslateContext } from '../types.ts';
+import { errorOfFailedInteraction } from './errors.ts';
+import { decodeStatus } from './status.ts';
+import { decodeUsage, hasUsage } from './usage.ts';
+import { InteractionSchema, type InteractionBody } from './wire-events.ts';
+import { ContentSchema, FunctionCallStepSchema, ModelOutputStepSchema, ThoughtStepSchema } from './wire.ts';
+
+/** A Gemini signature, when the value is one (the service writes `""` in a thought's `step.start`). */
+export function geminiSignature(value: string | null | undefined): Signature | undefined {
+  return value ? { origin: 'gemini', value } : undefined;
+}
+
+/** One content of a `model_output` (or a summary) → its canonical part; unknown kinds are left out. */
+export function partOfContent(raw: unknown): Part | undefined {
+  const parsed = v.safeParse(ContentSchema, raw);
+  if (!parsed.success) return undefined;
+  const c = parsed.output;
+  if (c.type === 'text') return { type: 'text', text: c.text };
+  const source = c.data
+    ? { type: 'base64' as const, data: c.data, mediaType: c.mime_type ?? 'application/octet-stream' }
+    : c.uri
+      ? { type: 'url' as const, url: c.uri, ...(c.mime_type ? { mediaType: c.mime_type } : {}) }
+      : undefined;
+  if (!source) return undefined;
+  switch (c.type) {
+    case 'image':
+      return { type: 'image', source };
+    case 'audio':
+      return { type: 'audio', source };
+    case 'document':
+    case 'video':
+      return { type: 'file', source };
+  }
+}
+
+/** The text of a thought's summary contents, joined. */
+export function summaryText(summary: readonly unknown[] | null | undefined): string {
+  let text = '';
+  for (const c of summary ?? []) {
+    const p = partOfContent(c);
+    if (p?.type === 'text') text += text ? `\n\n${p.text}` : p.text;
+  }
+  return text;
+}
+
+/** Canonical parts of one output step; undefined for steps with no canonical part. */
+export function partsOfStep(step: unknown): Part[] | undefined {
+  const type = step && typeof step === 'object' ? (step as { type?: unknown }).type : undefined;
+  switch (type) {
+    case 'thought': {
+      const t = v.safeParse(ThoughtStepSchema, step);
+      if (!t.success) return undefined;
+      const signature = geminiSignature(t.output.signature);
+      const text = summaryText(t.output.summary);
+      return signature || text ? [{ type: 'reasoning', text, ...(signature ? { signature } : {}) }] : [];
+    }
+    case 'model_output': {
+      const m = v.safeParse(ModelOutputStepSchema, step);
+      if (!m.success) return undefined;
+      return (m.output.content ?? []).flatMap((c) => partOfContent(c) ?? []);
+    }
+    case 'function_call': {
+      const f = v.safeParse(FunctionCallStepSchema, step);
+      if (!f.success) return undefined;
+      return [{ type: 'tool-call', id: f.output.id, name: f.output.name, arguments: JSON.stringify(f.output.arguments ?? {}) }];
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The body checked once: an Interaction is an object with an `id` or a `status`. */
+export function parseInteraction(body: unknown): InteractionBody {
+  const parsed = v.safeParse(InteractionSchema, body);
+  if (parsed.success && !Array.isArray(body) && (parsed.output.id != null || parsed.output.status != null)) return parsed.output;
+  throw new ProxyError('upstream', 'The upstream returned a body that is not an Interaction.', { raw: (JSON.stringify(body) ?? '').slice(0, 2000) });
+}
+
+/** Unix seconds of an ISO 8601 time, else undefined. */
+export function unixSeconds(iso: string | null | undefined): number | undefined {
+  const ms = iso ? Date.parse(iso) : NaN;
+  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+}
+
+export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateContext): ChatResponse {
+  const r = parseInteraction(body);
+  if (r.status === 'failed') throw errorOfFailedInteraction(r.errors, JSON.stringify(body));
+  const steps = r.steps ?? [];
+  let first = 0;
+  while (first < steps.length && (steps[first] as { type?: unknown } | null)?.type === 'user_input') first++;
+  const content: Part[] = [];
+  for (const step of steps.slice(first)) content.push(...(partsOfStep(step) ?? []));
+  const res: ChatResponse = {
+    id: r.id || ctx.newId('v1_'),
+    model: r.model || req.model,
+    created: unixSeconds(r.created) ?? Math.floor(ctx.now() / 1000),
+    choices: [{ index: 0, content, finishReason: decodeStatus(r.status, content.some((p) => p.type === 'tool-call')) }],
+  };
+  if (hasUsage(r.usage)) res.usage = decodeUsage(r.usage);
+  return res;
+}

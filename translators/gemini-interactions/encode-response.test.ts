@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { decodeReasoning, type ChatRequest, type ChatResponse, type Part } from '../../src/canonical/index.ts';
+import { testContext } from '../../test/support/fixtures.ts';
+import { encodeResponse, isoSeconds } from './encode-response.ts';
+
+const req: ChatRequest = { model: 'gemini-3-flash-preview', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
+const summaries: ChatRequest = { ...req, reasoning: { includeThoughts: true } };
+
+function response(content: Part[], unified: ChatResponse['choices'][0]['finishReason']['unified'] = 'stop', extra: Partial<ChatResponse> = {}): ChatResponse {
+  return { id: 'chatcmpl-1', model: 'claude-sonnet-4-5', created: 1, choices: [{ index: 0, content, finishReason: { unified } }], ...extra };
+}
+const encode = (res: ChatResponse, r = req) => encodeResponse(res, r, testContext()) as Record<string, any>;
+
+describe('Interactions encodeResponse', () => {
+  it('a text answer: id, object, model, status, one model_output step, usage, ISO times to the second', () => {
+    const out = encode(response([{ type: 'text', text: 'Hello ' }, { type: 'text', text: 'there.' }], 'stop', { usage: { inputTokens: 3, outputTokens: 12, totalTokens: 15, reasoningTokens: 4 } }));
+    expect(out).toEqual({
+      id: 'v1_test0001',
+      object: 'interaction',
+      model: 'claude-sonnet-4-5',
+      status: 'completed',
+      steps: [{ type: 'model_output', content: [{ type: 'text', text: 'Hello ' }, { type: 'text', text: 'there.' }] }],
+      usage: { total_input_tokens: 3, total_output_tokens: 8, total_thought_tokens: 4, total_cached_tokens: 0, total_tokens: 15 },
+      created: '2023-11-14T22:13:20Z',
+      updated: '2023-11-14T22:13:20Z',
+    });
+    expect(isoSeconds(1_700_000_000_999)).toBe('2023-11-14T22:13:20Z');
+  });
+
+  it('an Interactions id is kept; previous_interaction_id echoed from the request extras', () => {
+    const withPrev: ChatRequest = { ...req, extras: { dialect: 'gemini-interactions', fields: { previous_interaction_id: 'v1_prev' } } };
+    const out = encode(response([{ type: 'text', text: 'x' }], 'stop', { id: 'v1_upstream' }), withPrev);
+    expect(out.id).toBe('v1_upstream');
+    expect(out.previous_interaction_id).toBe('v1_prev');
+    expect(encode(response([{ type: 'text', text: 'x' }])).previous_interaction_id).toBeUndefined();
+  });
+
+  it('function calls: a function_call step with object arguments, status requires_action', () => {
+    const out = encode(response([{ type: 'text', text: 'Let me look.' }, { type: 'tool-call', id: 'toolu_1', name: 'get_weather', arguments: '{"location":"Paris"}' }, { type: 'tool-call', id: 'toolu_2', name: 'now', arguments: '' }], 'tool-calls'));
+    expect(out.status).toBe('requires_action');
+    expect(out.steps).toEqual([
+      { type: 'model_output', content: [{ type: 'text', text: 'Let me look.' }] },
+      { type: 'function_call', id: 'toolu_1', name: 'get_weather', arguments: { location: 'Paris' } },
+      { type: 'function_call', id: 'toolu_2', name: 'now', arguments: {} },
+    ]);
+  });
+
+  it('a Gemini signature on a call goes in a thought step just before it; on text, just after its output', () => {
+    const sig = { origin: 'gemini' as const, value: 'EqQBraw' };
+    const out = encode(response([{ type: 'text', text: 'Hi', signature: sig }, { type: 'tool-call', id: 'c1', name: 'f', arguments: '{}', signature: sig }], 'tool-calls'));
+    expect(out.steps).toEqual([
+      { type: 'model_output', content: [{ type: 'text', text: 'Hi' }] },
+      { type: 'thought', signature: 'EqQBraw' },
+      { type: 'thought', signature: 'EqQBraw' },
+      { type: 'function_call', id: 'c1', name: 'f', arguments: {} },
+    ]);
+  });
+
+  it('reasoning: Gemini signature raw; another vendor\'s block whole in the carrier; summary only when asked', () => {
+    const gemini: Part = { type: 'reasoning', text: 'Thinking about it.', signature: { origin: 'gemini', value: 'EqYDraw' } };
+    const anthropic: Part = { type: 'reasoning', text: 'Signed thinking.', signature: { origin: 'anthropic', value: 'ErUBsig' } };
+    const redacted: Part = { type: 'reasoning', text: '', redacted: { origin: 'anthropic', value: 'opaque' } };
+    const plain: Part = { type: 'reasoning', text: 'No signature at all.' };
+    const parts = [gemini, anthropic, redacted, plain, { type: 'text' as const, text: 'Answer.' }];
+
+    const hidden = encode(response(parts)).steps;
+    expect(hidden).toHaveLength(4); // the unsigned, unsummarised block has nothing to show
+    expect(hidden[0]).toEqual({ type: 'thought', signature: 'EqYDraw' });
+    expect(decodeReasoning(hidden[1].signature)).toEqual({ text: 'Signed thinking.', signature: { origin: 'anthropic', value: 'ErUBsig' } });
+    expect(hidden[1].summary).toBeUndefined();
+    expect(decodeReasoning(hidden[2].signature)).toEqual({ text: '', redacted: { origin: 'anthropic', value: 'opaque' } });
+    expect(hidden[1].signature).toMatch(/^[A-Za-z0-9+/]+=*$/);
+
+    const shown = encode(response(parts), summaries).steps;
+    expect(shown[0]).toEqual({ type: 'thought', signature: 'EqYDraw', summary: [{ type: 'text', text: 'Thinking about it.' }] });
+    expect(shown[2].summary).toEqual([]);
+    expect(shown[3]).toEqual({ type: 'thought', summary: [{ type: 'text', text: 'No signature at all.' }] });
+    expect(shown[4]).toEqual({ type: 'model_output', content: [{ type: 'text', text: 'Answer.' }] });
+  });
+
+  it('images inline and by URL; refusals as text', () => {
+    const out = encode(response([
+      { type: 'image', source: { type: 'base64', mediaType: 'image/png', data: 'iVBORw0KGgo=' } },
+      { type: 'image', source: { type: 'url', url: 'https://example.com/cat.png' } },
+      { type: 'refusal', text: 'I cannot help with that.' },
+    ]));
+    expect(out.steps).toEqual([{ type: 'model_output', content: [
+      { type: 'image', data: 'iVBORw0KGgo=', mime_type: 'image/png' },
+      { type: 'image', uri: 'https://example.com/cat.png' },
+      { type: 'text', text: 'I cannot help with that.' },
+    ] }]);
+  });
+
+  it('statuses: incomplete for length, content filter and a blocked prompt; failed with errors', () => {
+    expect(encode(response([{ type: 'text', text: 'Once' }], 'length')).status).toBe('incomplete');
+    expect(encode(response([], 'content-filter')).status).toBe('incomplete');
+    expect(encode({ id: 'x', model: 'm', created: 1, choices: [], promptBlocked: { reason: 'SAFETY' } }).status).toBe('incomplete');
+    const failed = encode(response([], 'error'));
+    expect(failed.status).toBe('failed');
+    expect(failed.errors).toEqual([{ code: 'internal', message: expect.stringContaining('error') }]);
+  });
+});
