@@ -92,6 +92,18 @@ export const HOSTED_TOOL_TYPES = [
   'computer_use',
   'retrieval',
 ] as const;
+
+/** Hosted tool type ↔ its `generateContent` tool key. */
+export const HOSTED_TOOL_KEYS: Readonly<Record<string, string>> = {
+  google_search: 'googleSearch',
+  code_execution: 'codeExecution',
+  url_context: 'urlContext',
+  google_maps: 'googleMaps',
+  file_search: 'fileSearch',
+  retrieval: 'retrieval',
+  computer_use: 'computerUse',
+};
+
 export interface HostedTool { type: string; [k: string]: unknown }
 export type InteractionsTool = FunctionTool | HostedTool;
 
