@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProxyError, type ChatRequest, type Part } from '../../src/canonical/index.ts';
+import { ProxyError, type ChatRequest, type Part, type ReasoningConfig, type ToolChoice } from '../../src/canonical/index.ts';
 import { fixtureJson, fixtureText } from '../../test/support/fixtures.ts';
 import type { CallerInput, UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
@@ -163,7 +163,7 @@ describe('encodeRequest: settings', () => {
     [{ type: 'required' }, 'any'],
     [{ type: 'allowed', names: ['a', 'b'], mode: 'required' }, { allowed_tools: { mode: 'any', tools: ['a', 'b'] } }],
     [{ type: 'allowed', names: ['a'], mode: 'auto' }, { allowed_tools: { mode: 'validated', tools: ['a'] } }],
-  ] as const)('tool choice %j → %j', (toolChoice, wire) => {
+  ] as Array<[ToolChoice, unknown]>)('tool choice %j → %j', (toolChoice, wire) => {
     expect(body(req({ toolChoice })).generation_config.tool_choice).toEqual(wire);
   });
 
@@ -174,7 +174,7 @@ describe('encodeRequest: settings', () => {
     [{ budgetTokens: 100000 }, { thinking_level: 'high' }, ['reasoning.budgetTokens']],
     [{ budgetTokens: -1 }, undefined, []],
     [{ enabled: false, includeThoughts: true }, { thinking_level: 'minimal' }, ['reasoning.enabled']],
-  ] as const)('reasoning %j → %j', (reasoning, gc, approximated) => {
+  ] as Array<[ReasoningConfig, unknown, string[]]>)('reasoning %j → %j', (reasoning, gc, approximated) => {
     const { value, warnings } = encodeRequest(req({ reasoning }), target);
     expect(JSON.parse(value.body as string).generation_config).toEqual(gc);
     expect(warnings.filter((w) => w.code === 'approximated').map((w) => w.path)).toEqual(approximated);
