@@ -7,7 +7,9 @@
  * make one assistant message; `function_result` steps that follow each other make one user
  * message; each `user_input` is a user message. A `thought` step's `signature` is read as the
  * reasoning carrier first (`decodeReasoning`: another vendor's block whole, or a v1 signature
- * carrier), else as Gemini's own raw value. Hosted-tool steps (`google_search_call`, …) have no
+ * carrier), else as Gemini's own raw value; Gemini's signature of a thought right before a
+ * `function_call` goes on that call, where generateContent wants it (Gemini 3 refuses a call
+ * turn whose first call is unsigned), its summary staying an unsigned reasoning part. Hosted-tool steps (`google_search_call`, …) have no
  * canonical home: dropped and reported (a gemini-interactions upstream gets them through the
  * passthrough).
  */
@@ -17,6 +19,7 @@ import {
   type Message,
   type Part,
   type ReasoningPart,
+  type Signature,
   type Warning,
 } from '../../src/canonical/index.ts';
 import { invalid, isRecord, parseAt } from './decode-validate.ts';
@@ -123,6 +126,8 @@ function decodeSteps(steps: readonly unknown[], warnings: Warning[]): Message[] 
     else messages.push({ role: kind === 'model' ? 'assistant' : 'user', content: parts });
     lastKind = kind;
   };
+  /** A Gemini signature of the thought just before a call: generateContent's place for it is the call. */
+  let callSignature: Signature | undefined;
   steps.forEach((raw, i) => {
     const at = `input[${i}]`;
     const { type } = parseAt(StepHeadSchema, raw, at);
@@ -139,12 +144,22 @@ function decodeSteps(steps: readonly unknown[], warnings: Warning[]): Message[] 
       }
       case 'thought': {
         const s = parseAt(ThoughtStepSchema, raw, at);
-        append('model', [thoughtPart(s.signature, s.summary, at)]);
+        const part = thoughtPart(s.signature, s.summary, at);
+        const next = steps[i + 1];
+        if (part.signature?.origin === 'gemini' && isRecord(next) && next['type'] === 'function_call') {
+          callSignature = part.signature;
+          if (part.text) append('model', [{ type: 'reasoning', text: part.text }]);
+          else append('model', []);
+          return;
+        }
+        append('model', [part]);
         return;
       }
       case 'function_call': {
         const s = parseAt(FunctionCallStepSchema, raw, at);
-        const { id, signature } = decodeToolCallId(s.id);
+        const { id, signature: carried } = decodeToolCallId(s.id);
+        const signature = carried ?? callSignature;
+        callSignature = undefined;
         append('model', [{ type: 'tool-call', id, name: s.name, arguments: JSON.stringify(s.arguments ?? {}), ...(signature ? { signature } : {}) }]);
         return;
       }

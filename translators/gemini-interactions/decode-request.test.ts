@@ -32,14 +32,34 @@ describe('decodeRequest: the stateless function-calling turn (docs streaming gui
     expect(warnings).toEqual([]);
   });
 
-  it('a thought keeps its raw signature as Gemini’s and its summary as text; the call its id and arguments', () => {
+  it('the raw Gemini signature of the thought before a call goes on the call (as generateContent has it); the summary stays thought text', () => {
     const [thought, call] = req.messages[1]!.content;
-    expect(thought).toEqual({
-      type: 'reasoning',
-      text: '**Checking the weather**\nI should call get_weather for Paris.',
+    expect(thought).toEqual({ type: 'reasoning', text: '**Checking the weather**\nI should call get_weather for Paris.' });
+    expect(call).toEqual({
+      type: 'tool-call',
+      id: 'fc_7k2m9q',
+      name: 'get_weather',
+      arguments: '{"location":"Paris, France"}',
       signature: { origin: 'gemini', value: 'EpwCCpkCAXLI2nyWeatherThoughtSignatureFromTurnOne==' },
     });
-    expect(call).toEqual({ type: 'tool-call', id: 'fc_7k2m9q', name: 'get_weather', arguments: '{"location":"Paris, France"}' });
+  });
+
+  it('a Gemini thought before anything but a call stays a signed reasoning part; one without summary before a call adds no part', () => {
+    const { value } = decode({
+      ...base,
+      input: [
+        { type: 'user_input', content: [{ type: 'text', text: 'q' }] },
+        { type: 'thought', signature: 'EqSig1', summary: [{ type: 'text', text: 'hmm' }] },
+        { type: 'model_output', content: [{ type: 'text', text: 'a' }] },
+        { type: 'thought', signature: 'EqSig2' },
+        { type: 'function_call', id: 'c', name: 'f', arguments: {} },
+      ],
+    });
+    expect(value.messages[1]!.content).toEqual([
+      { type: 'reasoning', text: 'hmm', signature: { origin: 'gemini', value: 'EqSig1' } },
+      { type: 'text', text: 'a' },
+      { type: 'tool-call', id: 'c', name: 'f', arguments: '{}', signature: { origin: 'gemini', value: 'EqSig2' } },
+    ]);
   });
 
   it('an object result is its JSON text, paired by call_id, with the name', () => {

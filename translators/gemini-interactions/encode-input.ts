@@ -11,8 +11,10 @@
  * - Signatures: only Gemini's own reach this upstream (`signatureFor(sig, 'gemini')`), raw, as
  *   the `signature` of a thought step placed before the output it belongs to: a reasoning part's
  *   own, or a `generateContent` signature that rode on a text or function-call part (a thought
- *   step of its own just before that step). Another vendor's is not replayed
- *   (`signature-not-replayed`); unsigned thought text has no input form and is dropped.
+ *   step of its own just before that step, with the unsigned thought text right before that
+ *   part as its summary: generateContent signs the call, not its thought). Another vendor's is
+ *   not replayed (`signature-not-replayed`); other unsigned thought text has no input form and
+ *   is dropped.
  */
 import {
   assertNever,
@@ -95,6 +97,15 @@ export function encodeInput(req: ChatRequest, warnings: Warning[]): { system_ins
       }
       gathering.push(c);
     };
+    /**
+     * Unsigned thought text just before a part a Gemini signature rode on (generateContent signs
+     * the call, not its thought summary): that signature's thought step carries it as summary.
+     */
+    let unsigned: { text: string; path: string } | undefined;
+    const flushUnsigned = () => {
+      if (unsigned) warnings.push({ code: 'dropped', path: unsigned.path, detail: 'reasoning' });
+      unsigned = undefined;
+    };
     /** A Gemini signature that rode on a text or call part: its own thought step, unless the step before is that thought. */
     const signed = (path: string, sig: Signature | undefined) => {
       if (!sig) return;
@@ -106,13 +117,15 @@ export function encodeInput(req: ChatRequest, warnings: Warning[]): { system_ins
       const prev = steps.at(-1);
       if (prev?.type === 'thought' && (prev as { signature?: string }).signature === gemini.value) return;
       gathering = undefined;
-      steps.push({ type: 'thought', signature: gemini.value });
+      steps.push({ type: 'thought', signature: gemini.value, ...(unsigned ? { summary: [{ type: 'text', text: unsigned.text }] } : {}) });
+      unsigned = undefined;
     };
     m.content.forEach((p, j) => {
       const path = `messages[${i}].content[${j}]`;
       switch (p.type) {
         case 'text':
           if (m.role === 'assistant') signed(path, p.signature);
+          flushUnsigned();
           if (p.text === '' && m.role === 'assistant') return;
           gather({ type: 'text', text: p.text });
           return;
@@ -120,11 +133,13 @@ export function encodeInput(req: ChatRequest, warnings: Warning[]): { system_ins
         case 'image':
         case 'audio':
         case 'file':
+          flushUnsigned();
           gather(contentOf(p)!);
           return;
         case 'tool-call': {
           if (m.role !== 'assistant') break;
           signed(path, p.signature);
+          flushUnsigned();
           gathering = undefined;
           names.set(p.id, p.name);
           steps.push({ type: 'function_call', id: p.id, name: p.name, arguments: parseArguments(p.arguments, `${path}.arguments`, warnings) });
@@ -142,8 +157,9 @@ export function encodeInput(req: ChatRequest, warnings: Warning[]): { system_ins
             warnings.push({ code: 'signature-not-replayed', path });
             return;
           }
+          flushUnsigned();
           if (!sig) {
-            if (p.text) warnings.push({ code: 'dropped', path, detail: 'reasoning' });
+            if (p.text) unsigned = { text: p.text, path };
             return;
           }
           gathering = undefined;
@@ -155,6 +171,7 @@ export function encodeInput(req: ChatRequest, warnings: Warning[]): { system_ins
       }
       warnings.push({ code: 'dropped', path, detail: `${p.type} in a ${m.role} message`, lossy: true });
     });
+    flushUnsigned();
     if (m.role === 'user' && m.content.length === 0) steps.push({ type: 'user_input', content: [{ type: 'text', text: '' }] });
   });
   return { ...(texts.length > 0 ? { system_instruction: texts.join('\n\n') } : {}), input: steps };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProxyError, type ChatRequest, type Part, type ReasoningConfig, type ToolChoice } from '../../src/canonical/index.ts';
+import { canonicalRequests, essence } from '../../test/conformance/requests.ts';
 import { fixtureJson, fixtureText } from '../../test/support/fixtures.ts';
 import type { CallerInput, UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
@@ -92,6 +93,16 @@ describe('encodeRequest: history as steps', () => {
       { type: 'thought', signature: 'CtSecond' },
       { type: 'model_output', content: [{ type: 'text', text: 'done' }] },
     ]);
+  });
+
+  it('generateContent’s shape (unsigned thought text, then the signed call) is one thought with its summary', () => {
+    const r = req({ messages: [user('q'), { role: 'assistant', content: [{ type: 'reasoning', text: 'Plan.' }, { type: 'tool-call', id: 'c1', name: 'f', arguments: '{}', signature: gemini }] }] });
+    const { value, warnings } = encodeRequest(r, target);
+    expect(JSON.parse(value.body as string).input.slice(1)).toEqual([
+      { type: 'thought', signature: 'EqQBCkgB', summary: [{ type: 'text', text: 'Plan.' }] },
+      { type: 'function_call', id: 'c1', name: 'f', arguments: {} },
+    ]);
+    expect(warnings).toEqual([]);
   });
 
   it('a reasoning part followed by the call it signed sends the signature once', () => {
@@ -227,6 +238,13 @@ describe('round trips: a caller body decoded, encoded upstream, has the same ste
     expect(out.input).toEqual(expected);
     for (const key of ['system_instruction', 'tools', 'generation_config', 'response_format', 'stream']) expect(out[key]).toEqual(wire[key]);
     expect(out.store).toBe(false);
+  });
+});
+
+describe('round trips: the conformance requests, encoded then decoded, keep their meaning', () => {
+  it.each(canonicalRequests.map((r) => [r.name, r.req] as const))('%s', (_name, r) => {
+    const { value } = decodeRequest(caller(body(r, { ...target, model: r.model })));
+    expect(essence(value)).toEqual(essence(r));
   });
 });
 

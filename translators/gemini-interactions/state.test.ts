@@ -18,7 +18,7 @@ const answer1 = {
   object: 'interaction',
   status: 'requires_action',
   steps: [
-    { type: 'thought', signature: '/2lsMmFzig==' },
+    { type: 'thought', signature: 'EqQBCkgBSig' },
     { type: 'function_call', id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } },
   ],
 };
@@ -76,14 +76,15 @@ describe('interactionsState: a continuation rebuilt from the store', () => {
     expect(own).toMatchObject({ tools: [], system_instruction: 'Other.', generation_config: { thinking_level: 'low' } });
   });
 
-  it('the rebuilt body decodes: user, assistant (reasoning + call), the result, with the tools', () => {
+  it('the rebuilt body decodes: user, assistant (the call, signed by the thought before it), the result, with the tools', () => {
     const expanded = state.expand({ model: 'm', previous_interaction_id: 'v1_turn1', input: [result] }, found);
     const { value } = decodeRequest({ body: expanded, headers: {}, params: {}, query: {} });
     expect(value.messages.map((m) => [m.role, m.content.map((p) => p.type)])).toEqual([
       ['user', ['text']],
-      ['assistant', ['reasoning', 'tool-call']],
+      ['assistant', ['tool-call']],
       ['user', ['tool-result']],
     ]);
+    expect(value.messages[1]!.content[0]).toMatchObject({ signature: { origin: 'gemini', value: 'EqQBCkgBSig' } });
     expect(value.tools?.map((t) => t.name)).toEqual(['get_weather']);
     expect(value.extras).toBeUndefined();
   });
