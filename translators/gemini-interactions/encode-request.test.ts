@@ -257,6 +257,13 @@ describe('encodePassthrough', () => {
     expect(out).toEqual({ method: 'POST', path: '/v1beta/interactions', headers: { 'content-type': 'application/json', 'x-goog-api-key': 'AIza-test' }, body: raw, stream: false });
   });
 
+  it('the caller’s api-revision (the wire schema it reads) reaches the upstream', () => {
+    const out = encodePassthrough(caller(parsed, { headers: { 'api-revision': '2026-05-20', 'x-goog-api-key': 'callers' } }), raw, target);
+    expect(out.headers).toEqual({ 'content-type': 'application/json', 'x-goog-api-key': 'AIza-test', 'api-revision': '2026-05-20' });
+    const get = encodePassthrough(caller(undefined, { headers: { 'api-revision': '2026-05-20' }, params: { method: 'retrieve', id: 'v1_a' } }), '', target);
+    expect(get.headers['api-revision']).toBe('2026-05-20');
+  });
+
   it('a renamed model: only model changes; streaming keeps accept', () => {
     const out = encodePassthrough(caller({ ...parsed, stream: true }), raw, { ...target, model: 'gemini-3-pro' });
     expect(JSON.parse(out.body as string)).toEqual({ ...parsed, stream: true, model: 'gemini-3-pro' });

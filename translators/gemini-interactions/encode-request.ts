@@ -93,6 +93,13 @@ function withQuery(path: string, query: Record<string, string>): string {
 }
 
 /**
+ * Caller headers worth forwarding on the passthrough path: `api-revision` picks the wire schema
+ * the answer comes in (the docs' curl examples send `Api-Revision: 2026-05-20`), so the caller's
+ * choice must reach the upstream that answers it.
+ */
+const FORWARDED_HEADERS = ['api-revision'];
+
+/**
  * Same dialect both sides: the caller's body byte for byte unless the model is renamed (then
  * only `model` changes; `store`, `previous_interaction_id`, `background`, hosted tools all left
  * to the upstream), credentials replaced. The route names what it serves in `params.method`:
@@ -101,9 +108,17 @@ function withQuery(path: string, query: Record<string, string>): string {
  * `cancel` → `POST …/{id}/cancel`.
  */
 export function encodePassthrough(input: CallerInput, rawBody: string, target: UpstreamTarget, _warnings?: Warning[]): UpstreamHttpRequest {
+  const headersFor = (stream: boolean) => {
+    const headers = upstreamHeaders(target, stream);
+    for (const name of FORWARDED_HEADERS) {
+      const value = input.headers[name];
+      if (value !== undefined && headers[name] === undefined) headers[name] = value;
+    }
+    return headers;
+  };
   const byId = (method: 'GET' | 'DELETE' | 'POST', suffix = '') => {
     const streaming = method === 'GET' && input.query['stream'] === 'true';
-    const { 'content-type': _json, ...headers } = upstreamHeaders(target, streaming);
+    const { 'content-type': _json, ...headers } = headersFor(streaming);
     const path = `${INTERACTIONS_PATH}/${idSegment(input.params['id'])}${suffix}`;
     return { method, path: method === 'GET' ? withQuery(path, input.query) : path, headers, stream: streaming };
   };
@@ -120,5 +135,5 @@ export function encodePassthrough(input: CallerInput, rawBody: string, target: U
   const body = isRecord(input.body) ? input.body : undefined;
   const stream = body?.['stream'] === true;
   const out = !body || body['model'] === target.model ? rawBody : JSON.stringify({ ...body, model: target.model });
-  return { method: 'POST', path: INTERACTIONS_PATH, headers: upstreamHeaders(target, stream), body: out, stream };
+  return { method: 'POST', path: INTERACTIONS_PATH, headers: headersFor(stream), body: out, stream };
 }
