@@ -214,6 +214,9 @@ describe('decodeRequest: settings', () => {
     const { value } = decode({ ...base, input: 'x', response_format: list });
     expect(value.modalities).toEqual(['text', 'image']);
     expect(value.extras?.fields['response_format']).toEqual(list);
+    const audio = decode({ ...base, input: 'x', response_format: { type: 'audio', voice: 'Kore' } }).value;
+    expect(audio.modalities).toEqual(['audio']);
+    expect(audio.extras?.fields['response_format']).toEqual({ type: 'audio', voice: 'Kore' });
   });
 
   it('hosted tools without a generateContent twin stay this dialect’s; function extras kept', () => {

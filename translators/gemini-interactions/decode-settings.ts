@@ -124,7 +124,7 @@ export function decodeResponseFormat(raw: unknown): DecodedFormat {
   if (raw == null) return {};
   if (!Array.isArray(raw)) {
     if (!isRecord(raw)) throw invalid(`Invalid value at 'response_format': expected an object or a list.`, 'response_format');
-    if (raw['type'] !== 'text') return { raw };
+    if (raw['type'] !== 'text') return raw['type'] === 'image' || raw['type'] === 'audio' ? { modalities: [raw['type']], raw } : { raw };
     const { format, exact } = textFormat(raw, 'response_format');
     return { ...(format ? { responseFormat: format } : {}), ...(exact ? {} : { raw }) };
   }
