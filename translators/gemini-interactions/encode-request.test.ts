@@ -4,7 +4,7 @@ import { canonicalRequests, essence } from '../../test/conformance/requests.ts';
 import { fixtureJson, fixtureText } from '../../test/support/fixtures.ts';
 import type { CallerInput, UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
-import { encodePassthrough, encodeRequest } from './encode-request.ts';
+import { encodePassthrough, encodeRequest, forwardRequest } from './encode-request.ts';
 
 const target: UpstreamTarget = { name: 'g', model: 'gemini-3-flash-preview', apiKey: 'AIza-test', options: {} };
 const user = (text: string) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] });
@@ -295,5 +295,15 @@ describe('encodePassthrough', () => {
 
   it.each(['', '.', '..'])('the id %j is refused', (id) => {
     expect(() => encodePassthrough(caller(undefined, { params: { method: 'retrieve', id } }), '', target)).toThrow(ProxyError);
+  });
+
+  it('forwardRequest: the passthrough request without reading the body, and the model to give it', () => {
+    const input = caller({ get model(): never { throw new Error('body read') } }, { headers: { 'api-revision': 'r' } });
+    expect(forwardRequest(input, { model: 'gemini-3-flash-preview', stream: true }, target)).toEqual({
+      request: { method: 'POST', path: '/v1beta/interactions', headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-goog-api-key': 'AIza-test', 'api-revision': 'r' }, stream: true },
+      model: undefined,
+    });
+    expect(forwardRequest(input, { model: 'alias', stream: false }, target)?.model).toBe('gemini-3-flash-preview');
+    expect(forwardRequest(caller(undefined, { params: { method: 'retrieve', id: 'x' } }), { model: 'm', stream: false }, target)).toBeUndefined();
   });
 });

@@ -93,6 +93,17 @@ function withQuery(path: string, query: Record<string, string>): string {
 }
 
 /**
+ * `encodePassthrough` of a create call whose body is forwarded as bytes (only its `model`
+ * renamed): the request without its body, and the model the body must be given.
+ */
+export function forwardRequest(input: CallerInput, peeked: { model: string; stream: boolean }, target: UpstreamTarget) {
+  if (input.params['method'] !== undefined) return undefined;
+  const bare = { headers: input.headers, params: input.params, query: input.query, body: peeked };
+  const { body: _, ...request } = encodePassthrough(bare, '', target);
+  return { request, model: peeked.model === target.model ? undefined : target.model };
+}
+
+/**
  * Caller headers worth forwarding on the passthrough path: `api-revision` picks the wire schema
  * the answer comes in (the docs' curl examples send `Api-Revision: 2026-05-20`), so the caller's
  * choice must reach the upstream that answers it.

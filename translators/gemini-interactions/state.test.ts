@@ -155,8 +155,8 @@ describe('interactionsState: streams', () => {
     expect(state.finalOf({ event: 'interaction.completed', data: 'not json' })).toBeUndefined();
   });
 
-  it('collector: the whole interaction with its output steps, which a continuation then resends', () => {
-    const collect = state.collector();
+  it('collect: the whole interaction with its output steps, which a continuation then resends', () => {
+    const collect = state.collect();
     const finals = frames.map((f) => collect(f)).filter((x) => x !== undefined) as Array<{ id: string; steps: Array<{ type: string }> }>;
     expect(finals).toHaveLength(1);
     const answer = finals[0]!;

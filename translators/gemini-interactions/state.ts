@@ -14,7 +14,7 @@
  *
  * Streams: the `interaction.completed` frame carries no steps (stream-answer.ts), so `finalOf`
  * alone stores an interaction without output steps and a continuation would lose them. The flow
- * must fold the frames with `collector()` (one per stream; it returns the whole Interaction at
+ * must fold the frames with `collect()` (a collector per stream; it returns the whole Interaction at
  * `interaction.completed`) instead of `finalOf` where the dialect state offers one.
  */
 import { ProxyError, type StreamFrame } from '../../src/canonical/index.ts';
@@ -94,7 +94,7 @@ function record(request: unknown, response: unknown): Array<[string, string]> {
 
 /**
  * The `interaction.completed` frame's interaction (id, status, usage; no steps in a stream: see
- * the header, and `collector`).
+ * the header, and `collect`).
  */
 function finalOf(frame: StreamFrame): unknown {
   if (frame.event !== 'interaction.completed') return undefined;
@@ -120,13 +120,13 @@ function retrieved(text: string): unknown {
   return { ...stored.interaction, steps: [...stored.input.slice(from), ...outputSteps(stored)] };
 }
 
-/** The rules, plus a per-stream collector of the whole Interaction (see the header). */
-export const interactionsState: DialectState & { collector(): (frame: StreamFrame) => unknown } = {
+/** The rules, plus a per-stream collector of the whole Interaction (`DialectState.collect`; see the header). */
+export const interactionsState: DialectState & { collect(): (frame: StreamFrame) => unknown } = {
   references,
   expand,
   keeps: (body) => !(isRecord(body) && body['store'] === false),
   finalOf,
-  collector: collectInteraction,
+  collect: collectInteraction,
   record,
   keyOf: interactionKey,
   ownedKeys: () => [],
