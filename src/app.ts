@@ -19,7 +19,7 @@ import { createModelLister } from './flows/models.ts';
 import { errorReply, jsonReply, type Reply } from './flows/reply.ts';
 import { callerCredential, checkCallerKey } from './http/auth.ts';
 import { createCors } from './http/cors.ts';
-import { callerInput, parseJsonBody, publicOrigin, readMultipart, webCallerRequest, type CallerRequest } from './http/inbound.ts';
+import { callerInput, chatCallOf, parseJsonBody, publicOrigin, readMultipart, webCallerRequest, type CallerRequest } from './http/inbound.ts';
 import { toResponse } from './http/respond.ts';
 import { createServe, type Handler } from './http/serve.ts';
 import { Metrics } from './observe/metrics.ts';
@@ -99,6 +99,7 @@ export function createProxy(o: AppOptions): Proxy {
   const anthropic = reg.chatCallers.anthropic;
   const gemini = reg.chatCallers.gemini;
   const responses = reg.chatCallers['openai-responses'];
+  const interactions = reg.chatCallers['gemini-interactions'];
   const images = reg.imageCaller;
 
   const readJson = async (req: CallerRequest, scope: RequestScope) => {
@@ -109,8 +110,10 @@ export function createProxy(o: AppOptions): Proxy {
   const chat =
     (caller: ChatCaller, params?: Record<string, string>): Handler =>
     async (scope, req, inbound) => {
-      const { raw, body } = await readJson(req, scope);
-      return chatFlow(deps, scope, { caller, input: callerInput(inbound, body, params), rawBody: raw, callerKey: inbound.credential });
+      // The body's bytes: decoded and parsed only if the flow needs them (src/flows/forward.ts).
+      const call = chatCallOf(caller, inbound, await req.bytes(config.limits.maxBodyBytes), params);
+      scope.dump?.(`caller request ${req.method} ${req.path}`, call.rawBody);
+      return chatFlow(deps, scope, call);
     };
   const countTokens =
     (caller: ChatCaller, params?: Record<string, string>): Handler =>
@@ -136,10 +139,11 @@ export function createProxy(o: AppOptions): Proxy {
     })(req);
   };
 
-  // Responses kept by id: from the state store, else the caller's own upstream.
-  const storedRoute = (op: StoredOp): Route =>
-    serve(`responses.${op}`, responses.encodeError, async (scope, req, inbound) =>
-      storedFlow(deps, scope, responses, op, callerInput(inbound, null, { id: decodedParam(req.path.split('/')[3] ?? '') }), inbound.credential),
+  // Responses and interactions kept by id (`/{version}/{kind}/{id}…`): from the state store, else
+  // the caller's own upstream.
+  const storedRoute = (caller: ChatCaller, name: string, op: StoredOp): Route =>
+    serve(`${name}.${op}`, caller.encodeError, async (scope, req, inbound) =>
+      storedFlow(deps, scope, caller, op, callerInput(inbound, null, { id: decodedParam(req.path.split('/')[3] ?? '') }), inbound.credential),
     );
 
   const imageRoute = (op: 'generate' | 'edit' | 'variation', name: string): Route =>
@@ -192,10 +196,17 @@ export function createProxy(o: AppOptions): Proxy {
     ['POST', '/v1/messages/count_tokens', serve('messages.count_tokens', anthropic.encodeError, countTokens(anthropic))],
     ['POST', '/v1/responses', serve('responses', responses.encodeError, chat(responses))],
     ['POST', '/v1/responses/input_tokens', serve('responses.input_tokens', responses.encodeError, countTokens(responses))],
-    ['GET', '/v1/responses/:id', storedRoute('retrieve')],
-    ['DELETE', '/v1/responses/:id', storedRoute('delete')],
-    ['GET', '/v1/responses/:id/input_items', storedRoute('input_items')],
-    ['POST', '/v1/responses/:id/cancel', storedRoute('cancel')],
+    ['GET', '/v1/responses/:id', storedRoute(responses, 'responses', 'retrieve')],
+    ['DELETE', '/v1/responses/:id', storedRoute(responses, 'responses', 'delete')],
+    ['GET', '/v1/responses/:id/input_items', storedRoute(responses, 'responses', 'input_items')],
+    ['POST', '/v1/responses/:id/cancel', storedRoute(responses, 'responses', 'cancel')],
+    // Interactions: `/v1beta` (SDK 2.x) and `/v1` (newer SDKs).
+    ...(['/v1beta', '/v1'] as const).flatMap((v): Array<[string, string, Route]> => [
+      ['POST', `${v}/interactions`, serve('interactions', interactions.encodeError, chat(interactions))],
+      ['GET', `${v}/interactions/:id`, storedRoute(interactions, 'interactions', 'retrieve')],
+      ['DELETE', `${v}/interactions/:id`, storedRoute(interactions, 'interactions', 'delete')],
+      ['POST', `${v}/interactions/:id/cancel`, storedRoute(interactions, 'interactions', 'cancel')],
+    ]),
     ['POST', '/v1beta/models/:target{.+}', geminiAction],
     ['POST', '/v1/models/:target{.+}', geminiAction],
     ['POST', '/v1/images/generations', imageRoute('generate', 'generations')],
@@ -266,6 +277,7 @@ function listCallerOf(reg: Registry, req: CallerRequest): ChatCaller {
 
 /** The dialect an unknown route or a failure outside any handler answers in, by its path. */
 function pathCallerOf(reg: Registry, req: CallerRequest): ChatCaller {
+  if (/^\/v1(beta)?\/interactions(\/|$)/.test(req.path)) return reg.chatCallers['gemini-interactions'];
   if (req.path.startsWith('/v1beta/') || (req.path.startsWith('/v1/models/') && req.path.includes(':'))) return reg.chatCallers.gemini;
   if (req.path.startsWith('/v1/messages')) return reg.chatCallers.anthropic;
   if (req.path.startsWith('/v1/responses')) return reg.chatCallers['openai-responses'];

@@ -8,12 +8,13 @@ import { gemini, geminiImages } from './gemini/index.ts';
 import { openaiChat } from './openai-chat/index.ts';
 import { openaiImages, readImageForm } from './openai-images/index.ts';
 import { openaiResponses } from './openai-responses/index.ts';
+import { geminiInteractions } from './gemini-interactions/index.ts';
 import type { ChatCaller, ChatUpstream, ImageCaller, ImageUpstream } from './types.ts';
 
-export type UpstreamDialect = 'openai' | 'anthropic' | 'gemini' | 'openai-responses';
+export type UpstreamDialect = 'openai' | 'anthropic' | 'gemini' | 'openai-responses' | 'gemini-interactions';
 
 export interface Registry {
-  chatCallers: Record<Exclude<DialectId, 'openai-images' | 'gemini-interactions'>, ChatCaller>; // gemini-interactions: being added (issue 20)
+  chatCallers: Record<Exclude<DialectId, 'openai-images'>, ChatCaller>;
   chatUpstreams: Record<UpstreamDialect, ChatUpstream>;
   imageCaller: ImageCaller;
   imageUpstreams: Partial<Record<UpstreamDialect, ImageUpstream>>;
@@ -22,12 +23,12 @@ export interface Registry {
 }
 
 export const registry: Registry = {
-  chatCallers: { 'openai-chat': openaiChat, anthropic, gemini, 'openai-responses': openaiResponses },
-  chatUpstreams: { openai: openaiChat, anthropic, gemini, 'openai-responses': openaiResponses },
+  chatCallers: { 'openai-chat': openaiChat, anthropic, gemini, 'openai-responses': openaiResponses, 'gemini-interactions': geminiInteractions },
+  chatUpstreams: { openai: openaiChat, anthropic, gemini, 'openai-responses': openaiResponses, 'gemini-interactions': geminiInteractions },
   imageCaller: openaiImages,
   imageUpstreams: { openai: openaiImages, ...(geminiImages ? { gemini: geminiImages } : {}) },
   readImageForm,
 };
 
 /** Every chat dialect, for suites that run against all of them. */
-export const chatDialects = [openaiChat, anthropic, gemini, openaiResponses] as const;
+export const chatDialects = [openaiChat, anthropic, gemini, openaiResponses, geminiInteractions] as const;

@@ -115,7 +115,7 @@ function dialectsOf(p: ProviderName): readonly string[] {
     case 'azure':
       return ['openai', 'openai-responses'];
     case 'vertex':
-      return ['gemini', 'anthropic'];
+      return ['gemini', 'anthropic', 'gemini-interactions'];
     case 'bedrock':
       return ['anthropic'];
     default:
@@ -127,11 +127,13 @@ function dialectsOf(p: ProviderName): readonly string[] {
  * What is wrong with an upstream's provider settings once `env:` is resolved (the field and why),
  * or undefined: checked at load, so a bad secret stops the start instead of failing every call.
  */
-export function providerProblem(u: Pick<UpstreamConfig, 'provider' | 'dialect' | 'credentials' | 'accessToken' | 'apiKey'>): { field: string; problem: string } | undefined {
+export function providerProblem(u: Pick<UpstreamConfig, 'provider' | 'dialect' | 'credentials' | 'accessToken' | 'apiKey' | 'project'>): { field: string; problem: string } | undefined {
   if (!u.provider) return undefined;
   const dialects = dialectsOf(u.provider);
   if (!dialects.includes(u.dialect)) return { field: 'dialect', problem: `provider "${u.provider}" serves ${dialects.map((d) => `"${d}"`).join(' and ')}, not "${u.dialect}"` };
   if (u.provider !== 'vertex') return undefined;
+  // The Interactions API lives under a project and location only (no express-mode endpoint).
+  if (u.dialect === 'gemini-interactions' && !u.project) return { field: 'project', problem: 'required for dialect "gemini-interactions" on Vertex AI (the Interactions API has no express-mode endpoint)' };
   const given = (['credentials', 'accessToken', 'apiKey'] as const).filter((f) => u[f] !== undefined);
   if (given.length > 1) return { field: given[1]!, problem: `give one of credentials, accessToken or apiKey (${given.join(' and ')} are both set)` };
   if (u.credentials === undefined) return undefined;

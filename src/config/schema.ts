@@ -27,7 +27,7 @@ export const RetrySchema = v.strictObject({
 });
 
 export const UpstreamSchema = v.strictObject({
-  dialect: v.picklist(['openai', 'anthropic', 'gemini', 'openai-responses']),
+  dialect: v.picklist(['openai', 'anthropic', 'gemini', 'openai-responses', 'gemini-interactions']),
   /** Who hosts it: sets the URL shape, the authentication and the quirks. */
   provider: v.optional(v.picklist(PROVIDERS)),
   /** Optional where the provider has a default (required for a plain upstream and Azure). */

@@ -54,7 +54,7 @@ export function providerName(dialect: string, provider?: string): string {
     case 'xai':
       return 'x_ai';
     case undefined:
-      return dialect === 'anthropic' ? 'anthropic' : dialect === 'gemini' ? 'gcp.gemini' : 'openai';
+      return dialect === 'anthropic' ? 'anthropic' : dialect === 'gemini' || dialect === 'gemini-interactions' ? 'gcp.gemini' : 'openai';
     default:
       return provider; // deepseek, groq, and hosts the conventions do not name
   }

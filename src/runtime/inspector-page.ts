@@ -30,7 +30,7 @@ button{font:inherit;padding:3px 10px;margin:0 6px 6px 0;border:1px solid var(--a
 </style></head><body>
 <header><h1>Interlingua inspector</h1>
 <label>status <select id="f-status"><option value="">all</option><option value="ok">ok</option><option value="error">errors</option><option value="4xx">4xx</option><option value="5xx">5xx</option></select></label>
-<label>dialect <select id="f-dialect"><option value="">all</option><option>openai-chat</option><option>openai-responses</option><option>anthropic</option><option>gemini</option><option>openai</option></select></label>
+<label>dialect <select id="f-dialect"><option value="">all</option><option>openai-chat</option><option>openai-responses</option><option>anthropic</option><option>gemini</option><option>gemini-interactions</option><option>openai</option></select></label>
 <label>model <input id="f-model" size="14" placeholder="contains…"></label>
 <span id="count"></span><span id="live" class="off">● connecting</span></header>
 <main><section id="list"><table><thead><tr><th>time</th><th>caller → upstream</th><th>model</th><th>status</th><th>TTFT</th><th>total</th><th>overhead</th><th>tokens</th><th>warn</th></tr></thead><tbody id="rows"></tbody></table>
@@ -68,7 +68,7 @@ function kv(o){var d=el('div','kv');Object.keys(o).forEach(function(k){if(o[k]==
 function timeline(events){var box=el('div','timeline');events.forEach(function(e){var d=el('details','ev');var s=el('summary');s.appendChild(el('span','t','+'+Math.round(e.at)+' ms'));
  var t=e.event||(e.data&&typeof e.data==='object'&&(e.data.type||e.data.object))||'data';var short=typeof e.data==='string'?e.data:JSON.stringify(e.data);
  s.appendChild(el('span',null,t+'  '+(short||'').slice(0,110)));d.appendChild(s);d.appendChild(el('pre',null,pretty(e.data)));box.appendChild(d)});return box}
-var PH={openai:'$OPENAI_API_KEY','openai-chat':'$OPENAI_API_KEY','openai-responses':'$OPENAI_API_KEY',anthropic:'$ANTHROPIC_API_KEY',gemini:'$GEMINI_API_KEY'};
+var PH={openai:'$OPENAI_API_KEY','openai-chat':'$OPENAI_API_KEY','openai-responses':'$OPENAI_API_KEY',anthropic:'$ANTHROPIC_API_KEY',gemini:'$GEMINI_API_KEY','gemini-interactions':'$GEMINI_API_KEY'};
 function sq(s){return "'"+String(s).replace(/'/g,"'\\\\''")+"'"}
 function curl(method,url,headers,b,ph){var parts=['curl -X '+method+' '+sq(url)];Object.keys(headers||{}).forEach(function(k){if(/^(content-length|host|connection)$/.test(k))return;var v=headers[k];
  if(v==='***'){parts.push('  -H "'+k+': '+(k==='authorization'?'Bearer ':'')+ph+'"');return}parts.push('  -H '+sq(k+': '+v))});

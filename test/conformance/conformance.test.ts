@@ -13,7 +13,13 @@ import type { CallerInput, ChatDialect, UpstreamHttpRequest, UpstreamTarget } fr
 import { fixtureText, testContext } from '../support/fixtures.ts';
 import { canonicalRequests, essence } from './requests.ts';
 
-const folderOf: Record<string, string> = { 'openai-chat': 'openai-chat', anthropic: 'anthropic', gemini: 'gemini', 'openai-responses': 'openai-responses' };
+const folderOf: Record<string, string> = {
+  'openai-chat': 'openai-chat',
+  anthropic: 'anthropic',
+  gemini: 'gemini',
+  'openai-responses': 'openai-responses',
+  'gemini-interactions': 'gemini-interactions',
+};
 
 function target(d: ChatDialect, model: string): UpstreamTarget {
   return { name: 'up', model, apiKey: 'sk-test', options: {} };
@@ -39,6 +45,8 @@ const closed: Record<string, (frames: StreamFrame[]) => boolean> = {
     return !!last && (last.error !== undefined || !!last.candidates?.some((c: { finishReason?: string }) => c.finishReason) || !!last.promptFeedback?.blockReason);
   },
   'openai-responses': (f) => ['response.completed', 'response.incomplete', 'response.failed'].includes(f.at(-1)?.event ?? ''),
+  // `done` follows `interaction.completed`, or an `error` event.
+  'gemini-interactions': (f) => f.at(-1)?.event === 'done' && ['interaction.completed', 'error'].includes(f.at(-2)?.event ?? ''),
 };
 
 function sseFixtures(d: ChatDialect): string[] {

@@ -25,6 +25,7 @@ const baseUrlOf: Record<string, string> = {
   anthropic: 'https://up.example:8443/gw/prefix',
   gemini: 'https://up.example:8443/gw/prefix',
   'openai-responses': 'https://up.example:8443/gw/prefix/v1',
+  'gemini-interactions': 'https://up.example:8443/gw/prefix',
 };
 
 const target = (_base: string, model: string): UpstreamTarget => ({ name: 'up', model, apiKey: 'k', options: {} });
@@ -167,6 +168,7 @@ const providerCases: Array<[string, Record<string, unknown>]> = [
   ['azure deployment URL', { provider: 'azure', dialect: 'openai', apiVersion: '2024-10-21', baseUrl: 'https://res.example:8443/gw?tenant=a', apiKey: 'k' }],
   ['azure openai-responses', { provider: 'azure', dialect: 'openai-responses', baseUrl: 'https://res.example:8443/gw?tenant=a', apiKey: 'k' }],
   ['vertex gemini', { provider: 'vertex', dialect: 'gemini', project: 'p', location: 'us-central1', accessToken: 't', baseUrl: 'https://psc.example:8443/gw?tenant=a' }],
+  ['vertex interactions', { provider: 'vertex', dialect: 'gemini-interactions', project: 'p', location: 'us-central1', accessToken: 't', baseUrl: 'https://psc.example:8443/gw?tenant=a' }],
   ['vertex claude', { provider: 'vertex', dialect: 'anthropic', project: 'p', location: 'us-central1', accessToken: 't', baseUrl: 'https://psc.example:8443/gw?tenant=a' }],
   ['bedrock claude', { provider: 'bedrock', dialect: 'anthropic', region: 'us-east-1', apiKey: 'k', baseUrl: 'https://vpce.example:8443/gw?tenant=a' }],
 ];

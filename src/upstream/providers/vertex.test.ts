@@ -99,6 +99,18 @@ describe('Vertex AI URLs', () => {
     );
   });
 
+  it('Interactions: v1beta1 under the project and location, ids and cancel kept; no express-mode endpoint', () => {
+    const u = upstream({ ...regional, dialect: 'gemini-interactions' });
+    const url = (path: string) => urlOf({ ...gemini(path), method: path.includes('/int_') ? 'GET' : 'POST' }, { upstream: u, model: 'gemini-3-pro' });
+    const base = 'https://us-central1-aiplatform.googleapis.com/v1beta1/projects/my-proj/locations/us-central1/interactions';
+    expect(url('/v1beta/interactions')).toBe(base);
+    expect(url('/v1beta/interactions/int_1')).toBe(`${base}/int_1`);
+    expect(url('/v1beta/interactions/int_1/cancel')).toBe(`${base}/int_1/cancel`);
+    expect(url('/v1beta/interactions/int_1?stream=true')).toBe(`${base}/int_1?stream=true`);
+    expect(() => url('/v1beta/interactions/a/b/c')).toThrow('has no equivalent');
+    expect(() => upstream({ dialect: 'gemini-interactions', apiKey: 'k' })).toThrow(/project.*gemini-interactions/);
+  });
+
   it('a dialect path Vertex AI has no equivalent of is refused by name (and model lists are not asked)', () => {
     const u = upstream(regional);
     expect(() => urlOf(gemini('/v1beta/models?pageSize=1000'), { upstream: u, model: '' })).toThrow("Upstream 'v' (Vertex AI) has no equivalent of POST /v1beta/models.");
