@@ -32,6 +32,14 @@ const hostile: Record<string, string[]> = {
     JSON.stringify({ type: 'response.reasoning_summary_part.added', output_index: 3, summary_index: 1_000_000_000 }),
     JSON.stringify({ type: 'response.completed', response: { status: 'completed' } }),
   ],
+  'gemini-interactions': [
+    JSON.stringify({ event_type: 'step.start', index: 1_000_000_000, step: { type: 'model_output', content: [{ type: 'text', text: 'hi' }] } }),
+    JSON.stringify({ event_type: 'step.delta', index: 2_000_000_000, delta: { type: 'text', text: 'orphan' } }),
+    JSON.stringify({ event_type: 'step.start', index: -3, step: { type: 'function_call', id: 'c', name: 'f', arguments: {} } }),
+    JSON.stringify({ event_type: 'step.delta', index: -3, delta: { type: 'arguments_delta', arguments: '{"a":1}' } }),
+    JSON.stringify({ event_type: 'step.stop', index: 1_000_000_000 }),
+    JSON.stringify({ event_type: 'interaction.completed', interaction: { id: 'i', status: 'completed' } }),
+  ],
 };
 
 describe.each(chatDialects.map((d) => [d.id, d] as const))('hostile %s upstream', (_id, up) => {

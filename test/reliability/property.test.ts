@@ -83,7 +83,13 @@ const canonical: fc.Arbitrary<ChatRequest> = fc.record({
   stop: fc.option(fc.array(text, { minLength: 1, maxLength: 4 }), { nil: undefined }),
 });
 
-const baseUrlOf: Record<string, string> = { 'openai-chat': 'https://u.example/v1', anthropic: 'https://u.example', gemini: 'https://u.example', 'openai-responses': 'https://u.example/v1' };
+const baseUrlOf: Record<string, string> = {
+  'openai-chat': 'https://u.example/v1',
+  anthropic: 'https://u.example',
+  gemini: 'https://u.example',
+  'openai-responses': 'https://u.example/v1',
+  'gemini-interactions': 'https://u.example',
+};
 
 describe.each(chatDialects.map((d) => [d.id, d] as const))('random requests survive %s', (_id, d: ChatDialect) => {
   it('encode → decode keeps the meaning', () => {
