@@ -1,0 +1,175 @@
+/**
+ * Interactions state toward an upstream that keeps none (Anthropic), through `@google/genai`'s
+ * interactions client: `store` defaults to true, so a turn continued with
+ * `previous_interaction_id` and only the new input (a function_result, a user message) reaches
+ * Anthropic as the whole history rebuilt from the store, with the first turn's tools;
+ * `interactions.get` and `.delete` served from the store; an unknown id is a 404 NOT_FOUND;
+ * where no store can answer, a 400 naming the parameter; `background` and `agent` toward
+ * Anthropic refused naming them. On Node from the memory store, on Workers from a bound KV
+ * namespace, and from one Redis shared by two proxy processes. The config has no Interactions
+ * upstream: with one, an id the store does not hold is asked of it (tested in the upstream suite).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockUpstream, type MockUpstream, type ReceivedRequest } from '../support/mock-upstream.ts';
+import { TARGETS, e2eConfig, startProxy, useHarness, type RunningProxy } from '../support/proxy.ts';
+import { startRedis, type RunningRedis } from '../support/redis.ts';
+import { workerBundle } from '../support/worker.ts';
+import { UPSTREAMS } from './responses-helpers.ts';
+import { NO_RETRY, checked, collect, genai, postRaw, rejection, sdkError, weatherFn, type GoogleGenAI } from './interactions-helpers.ts';
+
+const anthropic = UPSTREAMS.find((u) => u.name === 'anthropic')!;
+
+/** What Anthropic was sent, one line per message: `role: part, part` (text, tool_use name(id), tool_result(id)=content). */
+function conversation(r: ReceivedRequest): string[] {
+  return r.json.messages.map((m: any) => {
+    const parts = Array.isArray(m.content) ? m.content : [{ type: 'text', text: m.content }];
+    const shown = parts.map((p: any) => {
+      if (p.type === 'text') return p.text;
+      if (p.type === 'tool_use') return `tool_use ${p.name}(${p.id}) ${JSON.stringify(p.input)}`;
+      if (p.type === 'tool_result') return `tool_result(${p.tool_use_id})=${typeof p.content === 'string' ? p.content : p.content.map((c: any) => c.text).join('')}`;
+      return p.type;
+    });
+    return `${m.role}: ${shown.join(' | ')}`;
+  });
+}
+
+/** Turn 1 asks for the weather (a tool call), turn 2 sends only its result by previous_interaction_id. */
+async function toolTurns(ai: GoogleGenAI, mock: MockUpstream, ai2 = ai, streamFirst = false) {
+  mock.reply(anthropic.toolCall('get_weather', { location: 'Paris' }, 'toolu_w1', streamFirst));
+  const body = { model: 'to-anthropic', input: 'Weather in Paris?', tools: [weatherFn] };
+  let firstId: string;
+  if (streamFirst) {
+    const events = checked(await collect(await ai.interactions.create({ ...body, stream: true })));
+    expect(events.at(-1)!.interaction.status).toBe('requires_action');
+    firstId = events[0]!.interaction.id;
+  } else {
+    const first = await ai.interactions.create(body);
+    expect(first.status).toBe('requires_action');
+    expect(first.steps.find((s) => s.type === 'function_call')).toMatchObject({ id: 'toolu_w1', name: 'get_weather' });
+    firstId = first.id!;
+  }
+  mock.requests.length = 0;
+  mock.reply(anthropic.text('Sunny, 21 degrees.', false));
+  const second = await ai2.interactions.create({
+    model: 'to-anthropic',
+    previous_interaction_id: firstId,
+    input: [{ type: 'function_result', call_id: 'toolu_w1', name: 'get_weather', result: '21 degrees' }],
+  });
+  expect(second.output_text).toBe('Sunny, 21 degrees.');
+  expect(conversation(mock.requests[0]!)).toEqual([
+    'user: Weather in Paris?',
+    'assistant: tool_use get_weather(toolu_w1) {"location":"Paris"}',
+    'user: tool_result(toolu_w1)=21 degrees',
+  ]);
+  expect(anthropic.toolsSent(mock.requests[0]!.json)).toEqual({ get_weather: weatherFn.parameters });
+  return { firstId, second };
+}
+
+describe.each(TARGETS)('%s: Interactions state from the store (memory on Node, KV on Workers)', (target) => {
+  beforeAll(() => workerBundle().then(() => undefined), 180_000);
+  const h = useHarness(target, e2eConfig, { stateKv: true });
+  let ai: GoogleGenAI;
+  beforeAll(() => {
+    ai = genai(h.proxy.url);
+  });
+
+  it('previous_interaction_id with only a function_result, then a new user input: Anthropic gets the whole history rebuilt', async () => {
+    const { second } = await toolTurns(ai, h.mock);
+    h.mock.requests.length = 0;
+    h.mock.reply(anthropic.text('Still sunny.', false));
+    const third = await ai.interactions.create({ model: 'to-anthropic', previous_interaction_id: second.id, input: 'And tomorrow?' });
+    expect(third.output_text).toBe('Still sunny.');
+    expect(conversation(h.mock.requests[0]!)).toEqual([
+      'user: Weather in Paris?',
+      'assistant: tool_use get_weather(toolu_w1) {"location":"Paris"}',
+      'user: tool_result(toolu_w1)=21 degrees',
+      'assistant: Sunny, 21 degrees.',
+      'user: And tomorrow?',
+    ]);
+  });
+
+  it('a streamed turn is kept before its stream ends: the next turn at once finds it', async () => {
+    await toolTurns(ai, h.mock, ai, true);
+  });
+
+  it('interactions.get serves the kept interaction (user_input first); delete removes it: then get and continuing are 404 NOT_FOUND', async () => {
+    h.mock.reply(anthropic.text('Kept answer.', false));
+    const first = await ai.interactions.create({ model: 'to-anthropic', input: 'Remember me' });
+    const got = await ai.interactions.get(first.id!);
+    expect(got.id).toBe(first.id);
+    expect(got.status).toBe('completed');
+    expect(got.steps[0]).toMatchObject({ type: 'user_input', content: [{ type: 'text', text: 'Remember me' }] });
+    expect(got.steps.at(-1)).toEqual({ type: 'model_output', content: [{ type: 'text', text: 'Kept answer.' }] });
+    expect(got.output_text).toBe('Kept answer.');
+    expect(h.mock.requests).toHaveLength(1);
+
+    await ai.interactions.delete(first.id!);
+    const gone = sdkError(await rejection(ai.interactions.get(first.id!, undefined, NO_RETRY)));
+    expect(gone.name).toBe('NotFoundError');
+    expect(gone.body).toMatchObject({ code: 404, status: 'NOT_FOUND' });
+    const cont = sdkError(await rejection(ai.interactions.create({ model: 'to-anthropic', previous_interaction_id: first.id!, input: 'x' }, NO_RETRY)));
+    expect(cont.name).toBe('NotFoundError');
+    expect(cont.body).toMatchObject({ code: 404, status: 'NOT_FOUND', message: expect.stringContaining(first.id!) });
+    expect(h.mock.requests).toHaveLength(1);
+  });
+
+  it('store: false keeps nothing: continuing from it is a 404', async () => {
+    h.mock.reply(anthropic.text('Not kept.', false));
+    const first = await ai.interactions.create({ model: 'to-anthropic', input: 'Hi', store: false });
+    const err = sdkError(await rejection(ai.interactions.create({ model: 'to-anthropic', previous_interaction_id: first.id!, input: 'x' }, NO_RETRY)));
+    expect(err.status).toBe(404);
+    expect(err.body.status).toBe('NOT_FOUND');
+  });
+
+  it('background: true and agent toward Anthropic: 400 INVALID_ARGUMENT naming the parameter; nothing sent upstream', async () => {
+    const bg = await postRaw(h.proxy.url, { model: 'to-anthropic', input: 'Hi', background: true });
+    expect(bg.status).toBe(400);
+    expect((await bg.json()).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: expect.stringContaining('background') });
+    const agent = sdkError(await rejection(ai.interactions.create({ model: 'to-anthropic', agent: 'deep-research-pro-preview-12-2025', input: 'Hi' } as never, NO_RETRY)));
+    expect(agent.name).toBe('BadRequestError');
+    expect(agent.body.message).toContain('agent');
+    expect(h.mock.requests).toHaveLength(0);
+  });
+});
+
+// A Worker without a KV namespace keeps no state: the reference cannot be resolved there.
+describe.runIf(TARGETS.includes('worker'))('worker with no store bound', () => {
+  beforeAll(() => workerBundle().then(() => undefined), 180_000);
+  const h = useHarness('worker', e2eConfig);
+
+  it("previous_interaction_id: a 400 naming the parameter, in Google's shape", async () => {
+    const raw = await postRaw(h.proxy.url, { model: 'to-anthropic', previous_interaction_id: 'v1_anything', input: 'x' });
+    expect(raw.status).toBe(400);
+    const body = await raw.json();
+    expect(body.error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: expect.stringContaining('previous_interaction_id') });
+    expect(h.mock.requests).toHaveLength(0);
+  });
+});
+
+describe('Redis shared by two proxy processes', () => {
+  let redis: RunningRedis;
+  let mock: MockUpstream;
+  let a: RunningProxy;
+  let b: RunningProxy;
+  beforeAll(async () => {
+    redis = await startRedis();
+    mock = await startMockUpstream();
+    const config = e2eConfig(mock.url, { store: { url: redis.url, ttlSeconds: 600 } });
+    a = await startProxy(config);
+    b = await startProxy(config);
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await mock?.close();
+    await redis?.stop();
+  });
+
+  it('turn 1 streamed on proxy A, turn 2 (previous_interaction_id) on proxy B; get and delete on either', async () => {
+    const { firstId } = await toolTurns(genai(a.url), mock, genai(b.url), true);
+    expect((await genai(b.url).interactions.get(firstId)).id).toBe(firstId);
+    await genai(a.url).interactions.delete(firstId);
+    const gone = sdkError(await rejection(genai(b.url).interactions.get(firstId, undefined, NO_RETRY)));
+    expect(gone.status).toBe(404);
+  });
+});
