@@ -8,7 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fixtureJson, fixtureSse } from '../support/fixtures.ts';
-import { fixtureReply } from '../support/mock-upstream.ts';
+import { fixtureReply, responsesReply, type ResponsesMockScript } from '../support/mock-upstream.ts';
 import { TARGETS, UPSTREAM_KEYS, useHarness } from '../support/proxy.ts';
 import { workerBundle } from '../support/worker.ts';
 import { UPSTREAMS, sentTo, type UpstreamCase } from './responses-helpers.ts';
@@ -208,6 +208,19 @@ describe.each(TARGETS)('%s: @google/genai interactions.create â†’ Interlingua â†
     await ai.interactions.create({ model: 'to-anthropic', input: [history[0]!, ...steps, history[2]!], generation_config: thinking, store: false });
     const sent = h.mock.requests[0]!.json.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : []));
     expect(sent.find((b: any) => b.type === 'thinking')?.signature).toBe(streamedSig);
+  });
+
+  it('usage: thought tokens apart from the output, cached tokens kept; a max-tokens stop is incomplete (JSON and stream)', async () => {
+    const script: ResponsesMockScript = { items: [{ type: 'reasoning', summary: ['Think.'] }, { type: 'message', text: 'Partial' }], usage: { input: 40, cached: 32, output: 20, reasoning: 12 }, incomplete: true };
+    const usage = { total_input_tokens: 40, total_cached_tokens: 32, total_output_tokens: 8, total_thought_tokens: 12, total_tokens: 60 };
+    h.mock.reply(responsesReply(script, false));
+    const res = await ai.interactions.create({ model: 'to-responses', input: 'Hi', store: false });
+    expect(res.status).toBe('incomplete');
+    expect(res.usage).toMatchObject(usage);
+    expect(res.output_text).toBe('Partial');
+    h.mock.reply(responsesReply(script, true));
+    const done = checked(await collect(await ai.interactions.create({ model: 'to-responses', input: 'Hi', stream: true, store: false }))).at(-1)!;
+    expect(done.interaction).toMatchObject({ status: 'incomplete', usage });
   });
 
   it("a bad request (no model): 400 INVALID_ARGUMENT in Google's shape, the SDK's BadRequestError; nothing sent upstream", async () => {

@@ -297,4 +297,9 @@ describe.each(TARGETS)('%s: every caller SDK → Interlingua → gemini-interact
       expect(h.mock.requests[0]!.headers.accept).toContain('text/event-stream');
     });
   });
+
+  it('no log line holds the upstream key', () => {
+    expect(h.proxy.logs.length).toBeGreaterThan(0);
+    for (const line of h.proxy.logs) expect(line).not.toContain(INTERACTIONS_KEY);
+  });
 });
