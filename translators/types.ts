@@ -8,6 +8,7 @@ import type {
   ChatResponse,
   Converted,
   DialectId,
+  PeekedJson,
   ImageRequest,
   ImageResponse,
   ProxyError,
@@ -121,7 +122,8 @@ export interface UpstreamHttpRequest {
   /** Path and query, relative to the upstream's base URL; starts with `/`. */
   path: string;
   headers: Record<string, string>;
-  body?: string | FormData;
+  /** JSON text; bytes only when a same-dialect body is forwarded without decoding (`forwardRequest`). */
+  body?: string | FormData | Uint8Array;
   /** The response is SSE. */
   stream: boolean;
 }
@@ -169,6 +171,15 @@ export interface ChatCaller {
   encodeCountTokensResponse?(inputTokens: number): unknown;
   /** Server-side state the dialect refers to (Responses `previous_response_id`, `item_reference`). */
   readonly state?: DialectState;
+  /**
+   * The routed model and the stream flag of a request, from its route parameters or its body's
+   * top level as scanned without parsing (`body.top`, src/canonical/json-peek.ts), once its
+   * parameters pass this dialect's checks (`checkedExcept`: all but the conversation decoded);
+   * undefined when they are not plainly there or do not pass. A request whose every target speaks
+   * this dialect is then forwarded without being decoded whole (the upstream checks the
+   * conversation, in its own dialect); anything else is decoded. Must not read `input.body`.
+   */
+  peekRequest?(input: CallerInput, body: { bytes: Uint8Array; top: PeekedJson }, ctx: TranslateContext): { model: string; stream: boolean } | undefined;
 }
 
 /** One reference a request makes to state a server kept: a store key, the parameter and id named. */
@@ -238,6 +249,18 @@ export interface ChatUpstream {
    * receive and is left out (an Anthropic beta outside its allow-list) goes into `warnings`.
    */
   encodePassthrough(input: CallerInput, rawBody: string, target: UpstreamTarget, warnings?: Warning[]): UpstreamHttpRequest;
+  /**
+   * `encodePassthrough` without the parsed body, for a body forwarded as bytes: the request (its
+   * body left to the flow) and `model`, the value the body's top-level `model` must be given
+   * (undefined: the bytes go as they are). Undefined when this target needs the parsed body (a
+   * host that wants the body otherwise). Must not read `input.body`.
+   */
+  forwardRequest?(
+    input: CallerInput,
+    peeked: { model: string; stream: boolean },
+    target: UpstreamTarget,
+    warnings?: Warning[],
+  ): { request: Omit<UpstreamHttpRequest, 'body'>; model?: string } | undefined;
   /** The upstream's own model list (merged into `GET …/models` behind a short cache). */
   encodeModelListRequest?(target: UpstreamTarget): UpstreamHttpRequest;
   decodeModelList?(body: unknown): string[];

@@ -178,6 +178,25 @@ export function mayCarrySignatures(wireText: string): boolean {
   );
 }
 
+/** `mayCarrySignatures` on the body's bytes (UTF-8), for bodies forwarded without decoding. */
+export function mayCarrySignatureBytes(b: Uint8Array): boolean {
+  const at = (k: number, text: string) => {
+    for (let j = 0; j < text.length; j++) if (b[k + j] !== text.charCodeAt(j)) return false;
+    return true;
+  };
+  // `__il1` anywhere, or a string that starts with `il1` + o|a|g + `.`.
+  for (let k = b.indexOf(0x31, 2); k >= 0; k = b.indexOf(0x31, k + 1)) {
+    if (b[k - 1] !== 0x6c || b[k - 2] !== 0x69) continue;
+    if (at(k - 4, '__') || (b[k - 3] === 0x22 && (b[k + 1] === 0x6f || b[k + 1] === 0x61 || b[k + 1] === 0x67) && b[k + 2] === 0x2e)) return true;
+  }
+  // A string that starts with `/2lsM` + W|m, its slash maybe escaped (`\/`, `\u002f`).
+  for (let k = b.indexOf(0x4d, 3); k >= 0; k = b.indexOf(0x4d, k + 1)) {
+    if (!at(k - 3, '2ls') || (b[k + 1] !== 0x57 && b[k + 1] !== 0x6d)) continue;
+    if (at(k - 5, '"/') || at(k - 6, '"\\/') || at(k - 10, '"\\u002f') || at(k - 10, '"\\u002F')) return true;
+  }
+  return false;
+}
+
 /** Keep a signature only when it goes back to the vendor that issued it. */
 export function signatureFor(sig: Signature | undefined, target: Vendor): Signature | undefined {
   return sig && sig.origin === target ? sig : undefined;

@@ -23,20 +23,26 @@ import {
   type FlowDeps,
 } from './context.ts';
 import { fanOutFlow } from './fan-out.ts';
-import { dryRunReply } from './plan.ts';
+import { forwardPlan } from './forward.ts';
+import { dryRunReply, type PlannedAttempt } from './plan.ts';
 import { jsonReply, proxyHeaders, type Reply } from './reply.ts';
 import { keepingEncoder, resolveState } from './state.ts';
 
 export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatCall): Promise<Reply> {
   const { caller } = asked;
   scope.log.caller = caller.id;
+  // Every target speaks the caller's dialect: the bytes go as they are, never decoded.
+  const forward = forwardPlan(deps, scope, asked);
+  if (forward) {
+    scope.log.model = forward.req.model;
+    const decode = () => decodeCall(scope, asked);
+    return callAndReply(deps, scope, asked, forward.req, forward.attempts, { decoded: decode, defaultMaxTokens: forward.defaultMaxTokens });
+  }
+
   // References to earlier answers (Responses) resolved from the store, toward a stateless upstream.
   const { call, keep } = await resolveState(deps, scope, asked);
 
-  const decoded = caller.decodeRequest(call.input, scope);
-  scope.warn(decoded.warnings);
-  let req: ChatRequest = decoded.value;
-  scope.log.model = req.model;
+  let req = decodeCall(scope, call);
   scope.trace?.chat(req);
 
   const resolved = resolveModel(deps.config, req.model);
@@ -54,21 +60,51 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
     req = await inlineRemoteMedia(req, deps.guardedFetch, scope);
   }
 
-  const planOptions = { defaultMaxTokens: resolved.route?.defaultMaxTokens, allowPassthrough: true };
-  const attempts = planChat(deps, scope, call, req, resolved.targets, planOptions);
+  const defaultMaxTokens = resolved.route?.defaultMaxTokens;
+  const attempts = planChat(deps, scope, call, req, resolved.targets, { defaultMaxTokens, allowPassthrough: true });
   if (scope.flags.dryRun) return dryRunReply(scope, attempts);
+  const decoded = req;
+  return callAndReply(deps, scope, call, req, attempts, { decoded: () => decoded, keep, defaultMaxTokens });
+}
+
+function decodeCall(scope: RequestScope, call: ChatCall): ChatRequest {
+  const decoded = call.caller.decodeRequest(call.input, scope);
+  scope.warn(decoded.warnings);
+  scope.log.model = decoded.value.model;
+  return decoded.value;
+}
+
+/** Call the planned attempts and answer the caller: the upstream's bytes forwarded, or translated. */
+async function callAndReply(
+  deps: FlowDeps,
+  scope: RequestScope,
+  call: ChatCall,
+  planned: ChatRequest,
+  attempts: PlannedAttempt[],
+  o: {
+    /** The decoded request (a forwarded one is decoded only to retry without its signatures). */
+    decoded: () => ChatRequest;
+    keep?: (answer: unknown) => Promise<void>;
+    defaultMaxTokens?: number;
+  },
+): Promise<Reply> {
+  const { caller } = call;
+  const { keep } = o;
   const decodeError = (t: ResolvedTarget) => chatUpstreamOf(deps, t).decodeError;
+  let req = planned;
   let success;
   try {
     success = await callPlanned(deps, scope, attempts, decodeError);
   } catch (e) {
     // A replayed reasoning signature the upstream no longer accepts (the conversation moved to
     // another model): once more on the same upstream without it, said in the loss report.
-    const stripped = e instanceof ProxyError && isSignatureRefusal(e) && !scope.flags.strict ? withoutSignatures(req) : undefined;
-    if (!stripped || stripped.warnings.length === 0) throw e;
+    if (!(e instanceof ProxyError) || !isSignatureRefusal(e) || scope.flags.strict) throw e;
+    const stripped = withoutSignatures(o.decoded());
+    if (stripped.warnings.length === 0) throw e;
     scope.warn(stripped.warnings);
     req = stripped.value;
-    success = await callPlanned(deps, scope, planChat(deps, scope, call, req, [attempts[0]!.target], { ...planOptions, allowPassthrough: false }), decodeError);
+    const again = planChat(deps, scope, call, req, [attempts[0]!.target], { defaultMaxTokens: o.defaultMaxTokens, allowPassthrough: false });
+    success = await callPlanned(deps, scope, again, decodeError);
   }
   const upstream = chatUpstreamOf(deps, success.attempt.target);
   const { res } = success;

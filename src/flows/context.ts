@@ -52,6 +52,11 @@ export interface ChatCall {
   input: CallerInput;
   /** The body as received, for byte-exact passthrough. */
   rawBody: string;
+  /**
+   * The body's bytes as received, when the route read them (chat routes): a request whose every
+   * target speaks the caller's dialect is forwarded from these without decoding (forward.ts).
+   */
+  rawBytes?: Uint8Array;
   /** The caller's credential, forwarded to upstreams that have no key of their own. */
   callerKey?: string;
 }
@@ -103,7 +108,7 @@ export function planChat(
   });
 }
 
-function withTargetHeaders<R extends { headers: Record<string, string> }>(req: R, headers: Record<string, string> | undefined): R {
+export function withTargetHeaders<R extends { headers: Record<string, string> }>(req: R, headers: Record<string, string> | undefined): R {
   return headers ? { ...req, headers: { ...headers, ...req.headers } } : req;
 }
 

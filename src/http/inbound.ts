@@ -4,7 +4,8 @@
  * caller error, multipart forms, headers and query as plain records, the public origin.
  */
 import { MAX_JSON_DEPTH, ProxyError, nestsDeeperThan, readCapped } from '../canonical/index.ts';
-import type { CallerInput } from '../../translators/types.ts';
+import type { CallerInput, ChatCaller } from '../../translators/types.ts';
+import type { ChatCall } from '../flows/context.ts';
 
 /** A caller's request, from whichever runtime received it. */
 export interface CallerRequest {
@@ -144,4 +145,36 @@ export interface Inbound {
 
 export function callerInput(inbound: Inbound, body: unknown, params: Record<string, string> = {}): CallerInput {
   return { body, headers: inbound.headers, params, query: inbound.query };
+}
+
+/**
+ * A chat route's call from the body's bytes: the body decoded to text, and parsed (a 400 when it
+ * is not JSON), only when first read, so a request forwarded to its own dialect is neither
+ * (src/flows/forward.ts).
+ */
+export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Uint8Array, params: Record<string, string> = {}): ChatCall {
+  let text: string | undefined;
+  let parsed = false;
+  let value: unknown;
+  const rawText = () => (text ??= new TextDecoder().decode(bytes));
+  return {
+    caller,
+    input: {
+      get body() {
+        if (!parsed) {
+          value = parseJsonBody(rawText());
+          parsed = true;
+        }
+        return value;
+      },
+      headers: inbound.headers,
+      params,
+      query: inbound.query,
+    },
+    get rawBody() {
+      return rawText();
+    },
+    rawBytes: bytes,
+    callerKey: inbound.credential,
+  };
 }

@@ -85,7 +85,7 @@ async function fetchOnce(
       return await fetch(url, {
         method: req.method,
         headers: req.headers,
-        body: req.body,
+        body: req.body as BodyInit | undefined,
         cancel: scope,
         connectTimeoutMs: timeouts.connectMs,
         firstByteTimeoutMs: firstByteMs,
@@ -109,7 +109,7 @@ async function fetchOnce(
     return await fetch(url, {
       method: req.method,
       headers: req.headers,
-      body: req.body,
+      body: req.body as BodyInit | undefined,
       signal,
       connectTimeoutMs: timeouts.connectMs,
     });

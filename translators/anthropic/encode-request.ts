@@ -340,6 +340,14 @@ export function decodeCountTokens(body: unknown): number {
   return n;
 }
 
+/** `encodePassthrough` for a body forwarded as bytes (only its `model` renamed), where the host takes it as it is. */
+export function forwardRequest(input: CallerInput, peeked: { model: string; stream: boolean }, target: UpstreamTarget, warnings?: Warning[]) {
+  if (!hostless(target.options)) return undefined;
+  const bare = { headers: input.headers, params: input.params, query: input.query, body: peeked };
+  const { body: _, ...request } = encodePassthrough(bare, '', target, warnings);
+  return { request, model: peeked.model === target.model ? undefined : target.model };
+}
+
 /**
  * Same dialect both sides: the caller's body byte for byte unless the model is renamed; the
  * caller's `anthropic-version`, `anthropic-beta` and `?beta=true` (the SDK's beta namespace,

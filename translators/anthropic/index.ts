@@ -3,6 +3,7 @@
  * https://docs.claude.com/en/api/messages
  */
 import { decodeModelList, encodeModelListRequest } from './model-list.ts';
+import { checkedExcept, modelAndStream } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
@@ -11,6 +12,7 @@ import {
   encodeCountTokens,
   encodePassthrough,
   encodeRequest,
+  forwardRequest,
 } from './encode-request.ts';
 import { encodeCountTokensResponse, encodeModelList, encodeResponse } from './encode-response.ts';
 import { decodeError, encodeError } from './errors.ts';
@@ -21,6 +23,10 @@ export const anthropic: ChatDialect = {
   id: 'anthropic',
   vendor: 'anthropic',
   decodeRequest: (input) => decodeRequest(input),
+  peekRequest: (input, { bytes, top }) => {
+    const bare = (body: unknown) => ({ headers: input.headers, params: input.params, query: input.query, body });
+    return checkedExcept(bytes, top, 'messages', [{ role: 'user', content: '.' }], (body) => decodeRequest(bare(body))) ? modelAndStream(top) : undefined;
+  },
   encodeResponse,
   createStreamEncoder,
   encodeError,
@@ -31,6 +37,7 @@ export const anthropic: ChatDialect = {
   createStreamDecoder,
   decodeError,
   encodePassthrough,
+  forwardRequest,
   encodeModelListRequest,
   decodeModelList,
   encodeCountTokens: (req, target) => encodeCountTokens(req, target),

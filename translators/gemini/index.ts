@@ -3,6 +3,7 @@
  * Spec: shared/spec/generate-content-and-messages.md part A; wire facts: fixtures and
  * https://ai.google.dev/api/generate-content.
  */
+import { checkedExcept } from '../../src/canonical/index.ts';
 import { decodeModelList, encodeModelListRequest } from './model-list.ts';
 import type { ChatDialect, CallerInput, ImageUpstream, ModelInfo, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
@@ -35,6 +36,13 @@ function encodePassthrough(input: CallerInput, rawBody: string, target: Upstream
     body: method === 'countTokens' ? withInnerModel(rawBody, modelName(target.model)) : rawBody,
     stream: method === 'streamGenerateContent',
   };
+}
+
+/** `encodePassthrough` with the body forwarded as bytes: as it is, the model being in the URL. */
+function forwardRequest(input: CallerInput, _peeked: { model: string; stream: boolean }, target: UpstreamTarget) {
+  if (input.params.method === 'countTokens') return undefined;
+  const { body: _, ...request } = encodePassthrough(input, '', target);
+  return { request };
 }
 
 /** A countTokens body whose inner `generateContentRequest.model` names `model` (`models/` or not). */
@@ -70,6 +78,12 @@ export const gemini: ChatDialect = {
   multipleChoices: true,
 
   decodeRequest: (input) => decodeRequest(input),
+  // The model and the method are in the path: generateContent or streamGenerateContent.
+  peekRequest: (input, { bytes, top }) => {
+    const bare = (body: unknown) => ({ headers: input.headers, params: input.params, query: input.query, body });
+    if (!input.params.model || !checkedExcept(bytes, top, 'contents', [{ role: 'user', parts: [{ text: '.' }] }], (body) => decodeRequest(bare(body)))) return undefined;
+    return { model: input.params.model, stream: input.params.method === 'streamGenerateContent' };
+  },
   encodeResponse: (res) => encodeResponse(res),
   createStreamEncoder,
   streamFraming: (input) => (input.query.alt === 'sse' ? 'sse' : 'json-array'),
@@ -82,6 +96,7 @@ export const gemini: ChatDialect = {
   createStreamDecoder,
   decodeError,
   encodePassthrough,
+  forwardRequest,
   encodeModelListRequest,
   decodeModelList,
   encodeCountTokens,

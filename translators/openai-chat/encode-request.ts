@@ -163,6 +163,14 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
   };
 }
 
+/** `encodePassthrough` for a body forwarded as bytes (only its `model` renamed), where the host takes it as it is. */
+export function forwardRequest(input: CallerInput, peeked: { model: string; stream: boolean }, target: UpstreamTarget) {
+  if (adaptsBody(target.options)) return undefined;
+  const bare = { headers: input.headers, params: input.params, query: input.query, body: peeked };
+  const { body: _, ...request } = encodePassthrough(bare, '', target);
+  return { request, model: peeked.model === target.model ? undefined : target.model };
+}
+
 /** Caller headers worth forwarding to an OpenAI upstream on the passthrough path. */
 const FORWARDED_HEADERS = ['openai-organization', 'openai-project', 'openai-beta'];
 

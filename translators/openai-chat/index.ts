@@ -1,9 +1,10 @@
 /** The OpenAI Chat Completions dialect: caller side and upstream side. */
 import { decodeModelList, encodeModelListRequest } from './model-list.ts';
+import { checkedExcept, modelAndStream } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
-import { encodePassthrough, encodeRequest } from './encode-request.ts';
+import { encodePassthrough, encodeRequest, forwardRequest } from './encode-request.ts';
 import { encodeModelList, encodeResponse } from './encode-response.ts';
 import { decodeError, encodeError } from './errors.ts';
 import { OpenAIChatStreamDecoder } from './stream-decoder.ts';
@@ -16,6 +17,10 @@ export const openaiChat: ChatDialect = {
   multipleChoices: true,
 
   decodeRequest,
+  peekRequest: (input, { bytes, top }, ctx) => {
+    const bare = (body: unknown) => ({ headers: input.headers, params: input.params, query: input.query, body });
+    return checkedExcept(bytes, top, 'messages', [{ role: 'user', content: '.' }], (body) => decodeRequest(bare(body), ctx)) ? modelAndStream(top) : undefined;
+  },
   encodeResponse,
   createStreamEncoder: (req, ctx) => new OpenAIChatStreamEncoder(req, ctx),
   encodeError,
@@ -26,6 +31,7 @@ export const openaiChat: ChatDialect = {
   createStreamDecoder: (req, ctx) => new OpenAIChatStreamDecoder(req, ctx),
   decodeError,
   encodePassthrough,
+  forwardRequest,
   encodeModelListRequest,
   decodeModelList,
 };

@@ -125,6 +125,14 @@ function idSegment(id: string | undefined): string {
  * `DELETE /responses/{id}`, `input_items` → `GET /responses/{id}/input_items`, `cancel` →
  * `POST /responses/{id}/cancel`.
  */
+/** `encodePassthrough` of a create call whose body is forwarded as bytes (only its `model` renamed). */
+export function forwardRequest(input: CallerInput, peeked: { model: string; stream: boolean }, target: UpstreamTarget) {
+  if (input.params.method !== undefined) return undefined;
+  const bare = { headers: input.headers, params: input.params, query: input.query, body: peeked };
+  const { body: _, ...request } = encodePassthrough(bare, '', target);
+  return { request, model: peeked.model === target.model ? undefined : target.model };
+}
+
 export function encodePassthrough(input: CallerInput, rawBody: string, target: UpstreamTarget): UpstreamHttpRequest {
   const headers = upstreamHeaders(target);
   for (const name of FORWARDED_HEADERS) {

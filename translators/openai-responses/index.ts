@@ -5,6 +5,7 @@
  * As an upstream it has freeform tools (`customTools`), so the flow sends them as they are; for
  * any other upstream it lowers them (src/canonical/custom-tools.ts).
  */
+import { checkedExcept, modelAndStream } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
@@ -15,6 +16,7 @@ import {
   encodeModelListRequest,
   encodePassthrough,
   encodeRequest,
+  forwardRequest,
 } from './encode-request.ts';
 import { encodeCountTokensResponse, encodeResponse } from './encode-response.ts';
 import { decodeError, encodeError } from './errors.ts';
@@ -31,6 +33,10 @@ export const openaiResponses: ChatDialect = {
   customTools: true,
 
   decodeRequest: (input) => decodeRequest(input),
+  peekRequest: (input, { bytes, top }) => {
+    const bare = (body: unknown) => ({ headers: input.headers, params: input.params, query: input.query, body });
+    return checkedExcept(bytes, top, 'input', '.', (body) => decodeRequest(bare(body))) ? modelAndStream(top) : undefined;
+  },
   encodeResponse,
   createStreamEncoder: (req, ctx) => new OpenAIResponsesStreamEncoder(req, ctx),
   encodeError,
@@ -43,6 +49,7 @@ export const openaiResponses: ChatDialect = {
   createStreamDecoder: (req, ctx) => new OpenAIResponsesStreamDecoder(req, ctx),
   decodeError,
   encodePassthrough,
+  forwardRequest,
   encodeModelListRequest,
   decodeModelList,
   encodeCountTokens: (req, target) => encodeCountTokens(req, target),

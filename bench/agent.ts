@@ -1,0 +1,412 @@
+/**
+ * `npm run bench:agent [-- --quick] [-- --runs N] [-- --pairs anthropic→openai,…] [-- --sizes 30KB,2MB]
+ * [-- --no-streams] [-- --memory N]`: Interlingua at agent scale. Bodies shaped like agent turns
+ * (bench/agent-bodies.ts: a 12 KB system prompt, 20 tool schemas, hundreds of tool calls and
+ * results; 30 KB, 300 KB and 2 MB), Anthropic, Responses and Gemini callers to each upstream
+ * dialect and same-dialect (OpenAI Chat too), and streams of 50, 500 and 2,000 events with
+ * tool-call argument deltas. Every case runs against the raw node:http passthrough (the upstream
+ * dialect's own body) and the parse-and-re-serialise floor (bench/floor.ts) in the same run,
+ * interleaved (the order rotates by run), sequential keep-alive requests; CPU is each process's own
+ * `process.cpuUsage()` over the fork IPC channel. Ratios are taken per run from adjacent slices,
+ * then medians over runs. `--memory N` instead sends N 2 MB requests to a fresh proxy and reports
+ * its RSS (after GC) along the way; `--profile PAIR SIZE [N]` profiles one case. Results also go to .tmp/bench/agent-results.json.
+ */
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { conversation, render, type Conversation, type Dialect } from './agent-bodies.ts';
+import type { ProcStats } from './control.ts';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const out = join(root, '.tmp', 'bench');
+mkdirSync(out, { recursive: true });
+
+const args = process.argv.slice(2);
+const arg = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const quick = args.includes('--quick');
+const RUNS = Number(arg('--runs') ?? (quick ? 1 : 3));
+const MEMORY = args.includes('--memory') ? Number(arg('--memory') ?? 10_000) : 0;
+const SIZES: Record<string, number> = { '30KB': 30_000, '300KB': 300_000, '2MB': 2_000_000 };
+const sizes = (arg('--sizes')?.split(',') ?? Object.keys(SIZES)).filter((s) => s in SIZES);
+/** Requests per slice, per size (a slice is one target's run of sequential requests). */
+const COUNT: Record<string, number> = quick ? { '30KB': 40, '300KB': 12, '2MB': 4 } : { '30KB': 150, '300KB': 40, '2MB': 10 };
+const EVENTS = [50, 500, 2000];
+const STREAMS: Record<number, number> = quick ? { 50: 10, 500: 4, 2000: 2 } : { 50: 30, 500: 10, 2000: 5 };
+const streams = !args.includes('--no-streams');
+
+const CALLERS: Dialect[] = ['anthropic', 'responses', 'gemini'];
+const UPSTREAMS: Dialect[] = ['openai', 'anthropic', 'gemini', 'responses'];
+const ALL: Array<[Dialect, Dialect]> = [['openai', 'openai'], ...CALLERS.flatMap((c) => UPSTREAMS.map((u) => [c, u] as [Dialect, Dialect]))];
+const key = ([c, u]: [Dialect, Dialect]) => `${c}→${u}`;
+const PAIRS = arg('--pairs') ? ALL.filter((p) => arg('--pairs')!.split(',').includes(key(p))) : ALL;
+const started = Date.now();
+
+// ---------------------------------------------------------------------------------------------
+// Processes (as bench/run.ts: prebuilt bundles, proxy on core 0, the rest on core 1)
+
+const PIN = availableParallelism() >= 2 && (() => { try { execFileSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }); return true; } catch { return false; } })();
+const pin = (pid: number, core: number) => PIN && execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
+const START_FLAGS: string[] = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.match(/--max-[\w-]+=\d+/g) ?? [];
+
+const live = new Set<ChildProcess>();
+interface Child { port: number; pid: number; ask(op: 'stats' | 'gc'): Promise<ProcStats>; stop(): void }
+function start(file: string, argv: string[], core: number, execArgv: string[] = []): Promise<Child> {
+  const proc = fork(join(out, file), argv, { execArgv: ['--expose-gc', ...execArgv], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  live.add(proc);
+  let seq = 0;
+  const waiting = new Map<number, (s: ProcStats) => void>();
+  return new Promise((resolve, reject) => {
+    proc.once('exit', (code) => (live.delete(proc), reject(new Error(`${file} exited with ${code}`))));
+    proc.on('message', (m: { ready?: number; id?: number; stats?: ProcStats }) => {
+      if (m.ready !== undefined) {
+        pin(proc.pid!, core);
+        resolve({
+          port: m.ready,
+          pid: proc.pid!,
+          ask: (op) => new Promise((done) => { const id = ++seq; waiting.set(id, done); proc.send({ id, op }); }),
+          stop: () => { proc.removeAllListeners('exit'); proc.kill(); live.delete(proc); },
+        });
+      } else if (m.id !== undefined) {
+        waiting.get(m.id)?.(m.stats!);
+        waiting.delete(m.id);
+      }
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+interface Req { path: string; headers: Record<string, string>; body: Buffer }
+const UPSTREAM_DIALECT: Record<Dialect, string> = { openai: 'openai', anthropic: 'anthropic', gemini: 'gemini', responses: 'openai-responses' };
+const HEADERS: Record<Dialect, Record<string, string>> = {
+  openai: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-caller' },
+  responses: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-caller' },
+  anthropic: { 'content-type': 'application/json', 'x-api-key': 'sk-ant-bench-caller', 'anthropic-version': '2023-06-01' },
+  gemini: { 'content-type': 'application/json', 'x-goog-api-key': 'AIza-bench-caller' },
+};
+const pathOf = (d: Dialect, model: string, stream: boolean) =>
+  d === 'openai' ? '/v1/chat/completions' : d === 'anthropic' ? '/v1/messages' : d === 'responses' ? '/v1/responses' : `/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
+
+const convs = new Map<number, Conversation>();
+const conv = (bytes: number) => convs.get(bytes) ?? (convs.set(bytes, conversation(bytes)), convs.get(bytes)!);
+const cache = new Map<string, Req>();
+/** The caller's request through Interlingua (model routed to `upstream`, renamed on the way). */
+function proxyReq(caller: Dialect, upstream: Dialect, bytes: number, stream: boolean, events = 50): Req {
+  const id = `p${caller}${upstream}${bytes}${stream}${events}`;
+  const model = `agent-${upstream}-${events}`;
+  return cache.get(id) ?? (cache.set(id, { path: pathOf(caller, model, stream), headers: HEADERS[caller], body: Buffer.from(JSON.stringify(render(caller, conv(bytes), model, stream))) }), cache.get(id)!);
+}
+/** The same conversation in the upstream's own dialect, straight to the mock (passthrough, floor). */
+function upstreamReq(upstream: Dialect, bytes: number, stream: boolean, events = 50): Req {
+  const id = `u${upstream}${bytes}${stream}${events}`;
+  const model = `real-${upstream}`;
+  return cache.get(id) ?? (cache.set(id, { path: `/e${events}${pathOf(upstream, model, stream)}`, headers: HEADERS[upstream], body: Buffer.from(JSON.stringify(render(upstream, conv(bytes), model, stream))) }), cache.get(id)!);
+}
+
+function proxyConfig(mockPort: number): string {
+  const base = `http://127.0.0.1:${mockPort}`;
+  const upstreams: Record<string, unknown> = {};
+  const models: Record<string, unknown> = {};
+  for (const d of UPSTREAMS) {
+    for (const n of EVENTS) {
+      const v1 = d === 'openai' || d === 'responses' ? '/v1' : '';
+      upstreams[`${d}${n}`] = { dialect: UPSTREAM_DIALECT[d], baseUrl: `${base}/e${n}${v1}`, apiKey: 'sk-bench-upstream' };
+      // Every route renames the model, as an alias to a real model does.
+      models[`agent-${d}-${n}`] = { upstream: `${d}${n}`, model: `real-${d}` };
+    }
+  }
+  return JSON.stringify({ open: true, upstreams, models });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+interface Once { status: number; body: string; ttftMs: number; totalMs: number }
+function once(port: number, r: Req): Promise<Once> {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    let ttft = 0;
+    const headers = { ...r.headers, 'content-length': String(r.body.byteLength) };
+    const req = http.request({ host: '127.0.0.1', port, path: r.path, method: 'POST', headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => {
+        if (!ttft) ttft = Number(process.hrtime.bigint() - t0) / 1e6;
+        chunks.push(c);
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ttftMs: ttft, totalMs: Number(process.hrtime.bigint() - t0) / 1e6 }));
+    });
+    req.on('error', reject);
+    req.end(r.body);
+  });
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+interface Slice { cpuUs: number; p50Ms: number; ttftMs: number }
+/** `n` sequential requests to one target: its CPU per request, median latency and TTFT. */
+async function slice(t: Child, r: Req, n: number): Promise<Slice> {
+  const before = await t.ask('stats');
+  const total: number[] = [];
+  const ttft: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await once(t.port, r);
+    if (res.status !== 200) throw new Error(`${r.path}: ${res.status} ${res.body.slice(0, 300)}`);
+    total.push(res.totalMs);
+    ttft.push(res.ttftMs);
+  }
+  const after = await t.ask('stats');
+  return { cpuUs: (after.cpuUs - before.cpuUs) / n, p50Ms: median(total), ttftMs: median(ttft) };
+}
+
+const STREAM_END = /\[DONE\]|message_stop|response\.completed|"finishReason"\s*:\s*"STOP"/;
+
+// ---------------------------------------------------------------------------------------------
+// Main
+
+type Sample = Record<string, number>;
+
+async function bundle() {
+  await build({
+    entryPoints: { 'agent-mock': 'bench/agent-mock.ts', passthrough: 'bench/passthrough.ts', floor: 'bench/floor.ts', proxy: 'bench/proxy-entry.ts' },
+    absWorkingDir: root, outdir: out, outExtension: { '.js': '.mjs' }, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
+}
+
+async function matrix() {
+  const mock = await start('agent-mock.mjs', [], 1);
+  const base = await start('passthrough.mjs', [String(mock.port)], 0);
+  const floor = await start('floor.mjs', [String(mock.port)], 0);
+  const proxy = await start('proxy.mjs', [proxyConfig(mock.port)], 0, START_FLAGS);
+  await new Promise((r) => setTimeout(r, 300));
+  const idle = await proxy.ask('gc');
+  // Sanity: every case answers 200, streams end properly; then a warm-up pass (JIT, pools).
+  for (const p of PAIRS) {
+    for (const stream of [false, true]) {
+      const r = await once(proxy.port, proxyReq(p[0], p[1], 30_000, stream, stream ? 500 : 50));
+      if (r.status !== 200 || (stream && !STREAM_END.test(r.body))) throw new Error(`${key(p)}${stream ? ' stream' : ''}: ${r.status} ${r.body.slice(0, 400)}`);
+    }
+  }
+  for (const p of PAIRS) {
+    for (const s of sizes) {
+      await slice(proxy, proxyReq(p[0], p[1], SIZES[s]!, false), 2);
+      await slice(base, upstreamReq(p[1], SIZES[s]!, false), 2);
+      await slice(floor, upstreamReq(p[1], SIZES[s]!, false), 2);
+    }
+    if (streams) for (const n of EVENTS) await slice(proxy, proxyReq(p[0], p[1], 30_000, true, n), 1);
+  }
+  console.log(`  warm-up done (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+
+  const samples = new Map<string, Sample[]>();
+  const add = (k: string, s: Sample) => samples.set(k, [...(samples.get(k) ?? []), s]);
+  for (let run = 0; run < RUNS; run++) {
+    const rot = run % PAIRS.length;
+    for (const p of [...PAIRS.slice(rot), ...PAIRS.slice(0, rot)]) {
+      const [caller, up] = p;
+      const sides: Array<'base' | 'floor' | 'proxy'> = (['base', 'floor', 'proxy'] as const).map((_, i, a) => a[(i + run) % 3]!);
+      for (const s of sizes) {
+        const bytes = SIZES[s]!;
+        const got: Record<string, Slice> = {};
+        for (const side of sides) {
+          got[side] = side === 'proxy' ? await slice(proxy, proxyReq(caller, up, bytes, false), COUNT[s]!) : await slice(side === 'base' ? base : floor, upstreamReq(up, bytes, false), COUNT[s]!);
+        }
+        const mb = proxyReq(caller, up, bytes, false).body.byteLength / 1e6;
+        add(`${key(p)} ${s}`, {
+          mb,
+          'base.cpu': got.base!.cpuUs, 'floor.cpu': got.floor!.cpuUs, 'proxy.cpu': got.proxy!.cpuUs,
+          'ratio.raw': got.proxy!.cpuUs / got.base!.cpuUs, 'ratio.floor': got.proxy!.cpuUs / got.floor!.cpuUs, 'floor.raw': got.floor!.cpuUs / got.base!.cpuUs,
+          'proxy.msPerMB': got.proxy!.cpuUs / 1000 / mb, 'base.msPerMB': got.base!.cpuUs / 1000 / mb,
+          'base.p50': got.base!.p50Ms, 'proxy.p50': got.proxy!.p50Ms, 'added.p50': got.proxy!.p50Ms - got.base!.p50Ms,
+        });
+      }
+      if (streams) {
+        const st: Sample = {};
+        for (const n of EVENTS) {
+          for (const side of run % 2 ? (['proxy', 'base'] as const) : (['base', 'proxy'] as const)) {
+            const r = side === 'proxy' ? await slice(proxy, proxyReq(caller, up, 30_000, true, n), STREAMS[n]!) : await slice(base, upstreamReq(up, 30_000, true, n), STREAMS[n]!);
+            st[`${side}.cpu${n}`] = r.cpuUs;
+            st[`${side}.ttft${n}`] = r.ttftMs;
+          }
+        }
+        for (const side of ['base', 'proxy']) {
+          // Marginal CPU per event: the cost of 1,950 more events, per event (the request's own cost cancels).
+          st[`${side}.perEvent`] = (st[`${side}.cpu2000`]! - st[`${side}.cpu50`]!) / 1950;
+          st[`${side}.perEventLow`] = (st[`${side}.cpu500`]! - st[`${side}.cpu50`]!) / 450;
+          st[`${side}.perEventHigh`] = (st[`${side}.cpu2000`]! - st[`${side}.cpu500`]!) / 1500;
+        }
+        st['ratio.event'] = st['proxy.perEvent']! / st['base.perEvent']!;
+        st['ratio.stream50'] = st['proxy.cpu50']! / st['base.cpu50']!;
+        st['ratio.stream2000'] = st['proxy.cpu2000']! / st['base.cpu2000']!;
+        st['flat'] = st['proxy.perEventHigh']! / st['proxy.perEventLow']!;
+        st['added.ttft'] = median(EVENTS.map((n) => st[`proxy.ttft${n}`]! - st[`base.ttft${n}`]!));
+        add(`${key(p)} stream`, st);
+      }
+    }
+    console.log(`  run ${run + 1}/${RUNS} done (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  const end = await proxy.ask('stats');
+  const baseEnd = await base.ask('stats');
+  for (const c of [mock, base, floor, proxy]) c.stop();
+  return { samples, idle, end, baseEnd };
+}
+
+/** N 2 MB requests to a fresh proxy, RSS after GC along the way; the peak above idle per body. */
+async function memory(n: number) {
+  const mock = await start('agent-mock.mjs', [], 1);
+  const proxy = await start('proxy.mjs', [proxyConfig(mock.port)], 0, START_FLAGS);
+  const mix: Array<[Dialect, Dialect]> = [['anthropic', 'openai'], ['responses', 'anthropic'], ['anthropic', 'anthropic'], ['gemini', 'responses']];
+  for (const p of mix) await once(proxy.port, proxyReq(p[0], p[1], 30_000, false));
+  const idle = await proxy.ask('gc');
+  const bodyMB = proxyReq('anthropic', 'openai', 2_000_000, false).body.byteLength / 2 ** 20;
+  const points: Array<{ requests: number; rss: number; heapUsed: number; maxRss: number }> = [];
+  let peakFirst = 0;
+  for (let i = 0; i < n; i++) {
+    const p = mix[i % mix.length]!;
+    const r = await once(proxy.port, proxyReq(p[0], p[1], 2_000_000, false));
+    if (r.status !== 200) throw new Error(`${key(p)} 2MB: ${r.status}`);
+    if (i === 19) peakFirst = (await proxy.ask('stats')).maxRss;
+    if ((i + 1) % Math.max(1, Math.floor(n / 10)) === 0 || i === n - 1) {
+      const s = await proxy.ask('gc');
+      points.push({ requests: i + 1, rss: s.rss, heapUsed: s.heapUsed, maxRss: s.maxRss });
+      console.log(`  ${i + 1} requests: RSS after GC ${(s.rss / 2 ** 20).toFixed(1)} MB, heap ${(s.heapUsed / 2 ** 20).toFixed(1)} MB, peak ${(s.maxRss / 2 ** 20).toFixed(1)} MB (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    }
+  }
+  mock.stop();
+  proxy.stop();
+  return { idle, bodyMB, peakFirst, points };
+}
+
+/**
+ * `--profile PAIR SIZE [N]`: N requests of one case (SIZE, or `stream2000`) to a proxy started with
+ * `--cpu-prof`; prints the top functions by self and inclusive time per request. The
+ * .cpuprofile stays in .tmp/bench/prof/ (Chrome DevTools opens it).
+ */
+async function profile(pair: string, size: string, n: number) {
+  const [caller, up] = pair.split('→') as [Dialect, Dialect];
+  const dir = join(out, 'prof');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const mock = await start('agent-mock.mjs', [], 1);
+  const proxy = await start('proxy.mjs', [proxyConfig(mock.port)], 0, [...START_FLAGS, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250']);
+  const r = size === 'stream2000' ? proxyReq(caller, up, 30_000, true, 2000) : proxyReq(caller, up, SIZES[size]!, false);
+  for (let i = 0; i < n; i++) await once(proxy.port, r);
+  mock.stop();
+  await new Promise<void>((done) => {
+    const p = [...live].find((c) => c.pid === proxy.pid)!;
+    p.removeAllListeners('exit');
+    p.once('exit', () => done());
+    p.disconnect(); // exits normally, so --cpu-prof writes its profile
+  });
+  interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!;
+  const prof = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+  const self = new Map<number, number>();
+  prof.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0)));
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const name = (x: Node) => `${x.callFrame.functionName || '(anon)'} ${x.callFrame.url.replace(/^.*\//, '')}:${x.callFrame.lineNumber + 1}`;
+  const byFn = new Map<string, number>();
+  for (const x of prof.nodes) byFn.set(name(x), (byFn.get(name(x)) ?? 0) + (self.get(x.id) ?? 0));
+  const per = (t: number) => `${(t / n).toFixed(0).padStart(7)} µs/req`;
+  console.log(`\n${pair} ${size}: self time, top 30 of ${(total / 1000).toFixed(0)} ms over ${n} requests:`);
+  for (const [fn, t] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${((100 * t) / total).toFixed(1).padStart(5)} % ${per(t)}  ${fn}`);
+  const byId = new Map(prof.nodes.map((x) => [x.id, x]));
+  const incl = new Map<string, number>();
+  const walk = (x: Node, seen: Set<string>): number => {
+    let t = self.get(x.id) ?? 0;
+    const k = name(x);
+    const fresh = !seen.has(k);
+    if (fresh) seen.add(k);
+    for (const c of x.children ?? []) t += walk(byId.get(c)!, seen);
+    if (fresh) {
+      incl.set(k, (incl.get(k) ?? 0) + t);
+      seen.delete(k);
+    }
+    return t;
+  };
+  walk(prof.nodes[0]!, new Set());
+  console.log('\ninclusive time, top 40:');
+  for (const [fn, t] of [...incl].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${((100 * t) / total).toFixed(1).padStart(5)} % ${per(t)}  ${fn}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const f0 = (x: number) => x.toFixed(0);
+const f1 = (x: number) => x.toFixed(1);
+const f2 = (x: number) => x.toFixed(2);
+const MB = 2 ** 20;
+const mark = (ok: boolean) => (ok ? 'met' : 'MISS');
+
+function medians(samples: Map<string, Sample[]>): Map<string, Sample> {
+  const med = new Map<string, Sample>();
+  for (const [k, list] of samples) {
+    const m: Sample = {};
+    for (const f of Object.keys(list[0]!)) m[f] = median(list.map((s) => s[f]!));
+    med.set(k, m);
+  }
+  return med;
+}
+
+function report(r: Awaited<ReturnType<typeof matrix>>) {
+  const med = medians(r.samples);
+  const rows = ['| pair (caller→upstream) | size | raw µs/req | floor × raw | Interlingua µs/req | × raw | × floor | Interlingua ms/MB | added p50 (ms) | budget |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |'];
+  const worst = { same: 0, tr: 0 };
+  for (const p of PAIRS) {
+    for (const s of sizes) {
+      const m = med.get(`${key(p)} ${s}`);
+      if (!m) continue;
+      const same = p[0] === p[1];
+      const ratio = same ? m['ratio.raw']! : m['ratio.floor']!;
+      if (same) worst.same = Math.max(worst.same, ratio);
+      else worst.tr = Math.max(worst.tr, ratio);
+      rows.push(`| ${key(p)} | ${s} (${f0(m.mb! * 1000)} KB) | ${f0(m['base.cpu']!)} | ${f2(m['floor.raw']!)} | ${f0(m['proxy.cpu']!)} | ${same ? '**' : ''}${f2(m['ratio.raw']!)}${same ? '**' : ''} | ${same ? '' : '**'}${f2(m['ratio.floor']!)}${same ? '' : '**'} | ${f1(m['proxy.msPerMB']!)} | ${f2(m['added.p50']!)} | ${same ? `≤1.2× raw: ${mark(ratio <= 1.2)}` : `≤1.3× floor: ${mark(ratio <= 1.3)}`} |`);
+    }
+  }
+  console.log(`\nRequests (sequential keep-alive, c=1; medians over ${RUNS} run(s) of per-run ratios from interleaved slices):\n`);
+  console.log(rows.join('\n'));
+  if (streams) {
+    const srows = ['| pair | raw µs/event | Interlingua µs/event | × raw per event | µs/event 50→500 / 500→2000 | flat (high/low) | Interlingua µs per stream 50 / 2000 | × raw 50 / 2000 | added TTFT (ms) | budget ≤1.5× |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |'];
+    for (const p of PAIRS) {
+      const m = med.get(`${key(p)} stream`);
+      if (!m) continue;
+      srows.push(`| ${key(p)} | ${f1(m['base.perEvent']!)} | ${f1(m['proxy.perEvent']!)} | **${f2(m['ratio.event']!)}** | ${f1(m['proxy.perEventLow']!)} / ${f1(m['proxy.perEventHigh']!)} | ${f2(m.flat!)} | ${f0(m['proxy.cpu50']!)} / ${f0(m['proxy.cpu2000']!)} | ${f2(m['ratio.stream50']!)} / ${f2(m['ratio.stream2000']!)} | ${f2(m['added.ttft']!)} | ${p[0] === p[1] ? '(same dialect)' : mark(m['ratio.event']! <= 1.5)} |`);
+    }
+    console.log('\nStreams (30 KB request; 50, 500 and 2,000 events, mostly tool-call argument deltas; per event = marginal CPU from 50 to 2,000 events):\n');
+    console.log(srows.join('\n'));
+  }
+  console.log(`\nRSS: idle after GC ${f1(r.idle.rss / MB)} MB, peak over the run ${f1(r.end.maxRss / MB)} MB (raw passthrough peak ${f1(r.baseEnd.maxRss / MB)} MB)`);
+  console.log(`Worst: same-dialect ${f2(worst.same)}× raw (budget 1.2), translated ${f2(worst.tr)}× floor (budget 1.3)`);
+  console.log(`\nbench:agent took ${f0((Date.now() - started) / 1000)} s`);
+  writeFileSync(join(out, 'agent-results.json'), JSON.stringify({ quick, runs: RUNS, medians: Object.fromEntries(med), idle: r.idle, end: r.end }, null, 2));
+}
+
+process.on('SIGINT', () => (live.forEach((p) => p.kill()), process.exit(130)));
+try {
+  if (PIN) pin(process.pid, 1);
+  console.log(`interlingua bench:agent: ${quick ? 'quick' : 'full'}, ${RUNS} interleaved run(s), ${PAIRS.length} pairs, sizes ${sizes.join(' ')}, proxy flags ${START_FLAGS.join(' ') || 'none'}, ${PIN ? 'proxy pinned to core 0, mock + client to core 1' : 'no pinning'}, Node ${process.version}`);
+  await bundle();
+  const prof = args.indexOf('--profile');
+  if (prof >= 0) await profile(args[prof + 1]!, args[prof + 2] ?? '2MB', Number(args[prof + 3] ?? 30));
+  else if (MEMORY) {
+    const m = await memory(MEMORY);
+    const first = m.points[0]!;
+    const last = m.points.at(-1)!;
+    console.log(`\nMemory, ${MEMORY} requests of ${f1(m.bodyMB)} MB (4 pairs in turn), one at a time: idle RSS after GC ${f1(m.idle.rss / MB)} MB; peak after 20 requests ${f1(m.peakFirst / MB)} MB = idle + ${f1((m.peakFirst - m.idle.rss) / MB / m.bodyMB)}× the body; RSS after GC ${f1(first.rss / MB)} MB at ${first.requests} → ${f1(last.rss / MB)} MB at ${last.requests} (${f0(((last.rss - first.rss) / first.rss) * 100)} %), heap ${f1(first.heapUsed / MB)} → ${f1(last.heapUsed / MB)} MB; peak ${f1(last.maxRss / MB)} MB`);
+    writeFileSync(join(out, 'agent-memory.json'), JSON.stringify(m, null, 2));
+  } else report(await matrix());
+} catch (e) {
+  console.error(e);
+  process.exitCode = 1;
+} finally {
+  live.forEach((p) => p.kill());
+}

@@ -1,0 +1,241 @@
+/**
+ * Reading a JSON request body's top-level `model` and `stream` without parsing it, for requests
+ * forwarded byte for byte to an upstream of the caller's own dialect, and renaming that one
+ * `model` value in the bytes.
+ *
+ * The scan checks the body's whole structure — one top-level object, objects and arrays
+ * balanced and well formed (keys, colons, commas), literals and numbers as JSON writes them, every
+ * string closed, no deeper than MAX_JSON_DEPTH — but not what is inside strings (escapes, control
+ * characters), which the upstream of the caller's own dialect checks. Strings, most of an agent's
+ * body, are skipped with `indexOf` (memchr), so the cost is per token outside strings, not per
+ * byte. When anything is unclear (a key written with escapes, `model` twice, a model that is not a
+ * string) it answers undefined and the caller parses the body as usual, which also gives bad JSON
+ * its usual 400.
+ */
+import { MAX_JSON_DEPTH } from './json.ts';
+
+export interface PeekedJson {
+  /** The top-level `model` string, and where its token (quotes included) lies in the bytes. */
+  model?: { value: string; start: number; end: number };
+  /** The top-level `stream` value when it is `true`, `false` or `null`; `'other'` otherwise. */
+  stream?: boolean | null | 'other';
+  /** Every top-level field and where its value lies, in order. */
+  fields: Array<{ key: string; start: number; end: number }>;
+}
+
+/**
+ * The body's top-level fields, parsed, but for `except` (the conversation, most of the bytes):
+ * enough to check a request's parameters without parsing all of it.
+ */
+export function parsedExcept(b: Uint8Array, peeked: PeekedJson, except: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of peeked.fields) {
+    if (f.key === except) continue;
+    // As JSON.parse does: an own property even when it is called `__proto__`.
+    Object.defineProperty(out, f.key, { value: JSON.parse(utf8.decode(b.subarray(f.start, f.end))), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+const utf8 = new TextDecoder();
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const enum State {
+  Value,
+  ValueOrEnd,
+  Key,
+  KeyOrEnd,
+  Colon,
+  After,
+}
+const OBJECT = 1;
+const ARRAY = 2;
+
+const MODEL = [0x6d, 0x6f, 0x64, 0x65, 0x6c];
+const STREAM = [0x73, 0x74, 0x72, 0x65, 0x61, 0x6d];
+
+/** Index just past the string opening at `i`, or -1 when it never closes. */
+function skipString(b: Uint8Array, i: number): number {
+  // Short strings (keys, ids, types) by hand; a long one's end found by indexOf (memchr on Node).
+  const stop = Math.min(b.length, i + 16);
+  for (let k = i + 1; k < stop; k++) {
+    const c = b[k];
+    if (c === QUOTE) return k + 1;
+    if (c === BACKSLASH) k++;
+  }
+  let from = stop;
+  for (;;) {
+    const q = b.indexOf(QUOTE, from);
+    if (q < 0) return -1;
+    let k = q - 1;
+    while (b[k] === BACKSLASH) k--;
+    if ((q - 1 - k) % 2 === 0) return q + 1;
+    from = q + 1;
+  }
+}
+
+const isWs = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+/** Characters of `true`, `false`, `null` and numbers. */
+const isLiteral = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x45;
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+function same(b: Uint8Array, start: number, end: number, word: number[]): boolean {
+  if (end - start !== word.length) return false;
+  for (let k = 0; k < word.length; k++) if (b[start + k] !== word[k]) return false;
+  return true;
+}
+
+function latin1(b: Uint8Array, start: number, end: number): string {
+  let s = '';
+  for (let k = start; k < end; k++) s += String.fromCharCode(b[k]!);
+  return s;
+}
+
+/** The top-level `model` and `stream` of a JSON object body, or undefined (see the module doc). */
+export function peekJson(b: Uint8Array): PeekedJson | undefined {
+  const n = b.length;
+  const stack = new Uint8Array(MAX_JSON_DEPTH + 1);
+  let depth = 0;
+  let state = State.Value;
+  /** The top-level key whose value comes next: 1 model, 2 stream, 0 another. */
+  let key = 0;
+  let models = 0;
+  const out: PeekedJson = { fields: [] };
+  let fieldKey = '';
+  let valueStart = 0;
+  /** A top-level value ended at `at`. */
+  const field = (at: number) => out.fields.push({ key: fieldKey, start: valueStart, end: at });
+  let i = 0;
+  for (;;) {
+    while (i < n && isWs(b[i]!)) i++;
+    if (i >= n) break;
+    const c = b[i]!;
+    switch (state) {
+      case State.ValueOrEnd:
+      case State.Value: {
+        if (c === 0x5d && state === State.ValueOrEnd) {
+          depth--;
+          i++;
+          state = State.After;
+          if (depth === 1) field(i);
+          break;
+        }
+        const top = depth === 1;
+        if (depth === 0 && c !== 0x7b) return undefined;
+        if (top) valueStart = i;
+        if (c === 0x7b || c === 0x5b) {
+          if (depth >= MAX_JSON_DEPTH) return undefined;
+          stack[++depth] = c === 0x7b ? OBJECT : ARRAY;
+          if (top && key === 2) out.stream = 'other';
+          i++;
+          state = c === 0x7b ? State.KeyOrEnd : State.ValueOrEnd;
+          break;
+        }
+        if (c === QUOTE) {
+          const end = skipString(b, i);
+          if (end < 0) return undefined;
+          if (top && key === 1) {
+            const raw = b.subarray(i, end);
+            let value: string;
+            try {
+              value = raw.indexOf(BACKSLASH) >= 0 ? (JSON.parse(utf8.decode(raw)) as string) : utf8.decode(raw.subarray(1, -1));
+            } catch {
+              return undefined;
+            }
+            out.model = { value, start: i, end };
+          } else if (top && key === 2) out.stream = 'other';
+          i = end;
+          state = State.After;
+          if (top) field(end);
+          break;
+        }
+        let end = i;
+        while (end < n && isLiteral(b[end]!)) end++;
+        if (end === i) return undefined;
+        const word = latin1(b, i, end);
+        if (word !== 'true' && word !== 'false' && word !== 'null' && !NUMBER.test(word)) return undefined;
+        if (top && key === 1) return undefined; // a model that is not a string
+        if (top && key === 2) out.stream = word === 'true' ? true : word === 'false' ? false : word === 'null' ? null : 'other';
+        i = end;
+        state = State.After;
+        if (top) field(end);
+        break;
+      }
+      case State.KeyOrEnd:
+      case State.Key: {
+        if (c === 0x7d && state === State.KeyOrEnd) {
+          depth--;
+          i++;
+          state = State.After;
+          if (depth === 1) field(i);
+          break;
+        }
+        if (c !== QUOTE) return undefined;
+        const end = skipString(b, i);
+        if (end < 0) return undefined;
+        if (depth === 1) {
+          // A key spelled with escapes could be `model` in disguise: parse instead.
+          if (b.subarray(i, end).indexOf(BACKSLASH) >= 0) return undefined;
+          key = same(b, i + 1, end - 1, MODEL) ? 1 : same(b, i + 1, end - 1, STREAM) ? 2 : 0;
+          fieldKey = utf8.decode(b.subarray(i + 1, end - 1));
+          if (key === 1 && ++models > 1) return undefined;
+        }
+        i = end;
+        state = State.Colon;
+        break;
+      }
+      case State.Colon:
+        if (c !== 0x3a) return undefined;
+        i++;
+        state = State.Value;
+        break;
+      case State.After: {
+        if (depth === 0) return undefined; // something after the top-level object
+        const kind = stack[depth];
+        if (c === 0x2c) {
+          state = kind === OBJECT ? State.Key : State.Value;
+          if (depth === 1) key = 0;
+        } else if ((c === 0x7d && kind === OBJECT) || (c === 0x5d && kind === ARRAY)) {
+          depth--;
+          if (depth === 1) field(i + 1);
+        } else return undefined;
+        i++;
+        break;
+      }
+    }
+  }
+  return depth === 0 && state === State.After ? out : undefined;
+}
+
+/** `b` with the top-level model token replaced by `model` (a JSON string). */
+export function withModel(b: Uint8Array, peeked: PeekedJson, model: string): Uint8Array {
+  const at = peeked.model;
+  if (!at) throw new Error('withModel: no top-level model to replace');
+  const token = new TextEncoder().encode(JSON.stringify(model));
+  const out = new Uint8Array(b.length - (at.end - at.start) + token.length);
+  out.set(b.subarray(0, at.start), 0);
+  out.set(token, at.start);
+  out.set(b.subarray(at.end), at.start + token.length);
+  return out;
+}
+
+/**
+ * A request fit to forward without parsing, checked as far as its parameters go: the body's
+ * top-level fields but the conversation (`conversation`, replaced by `standIn`, one plain turn)
+ * given to `check` (the dialect's own decoder, which throws on what it refuses). Undefined when
+ * `check` throws: the request is then decoded whole, which gives the error its exact wording.
+ */
+export function checkedExcept(b: Uint8Array, peeked: PeekedJson, conversation: string, standIn: unknown, check: (body: Record<string, unknown>) => unknown): boolean {
+  try {
+    check({ ...parsedExcept(b, peeked, conversation), [conversation]: standIn });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A request's model and stream flag from its body's top level (OpenAI, Anthropic, Responses). */
+export function modelAndStream(top: PeekedJson): { model: string; stream: boolean } | undefined {
+  if (!top.model?.value || top.stream === 'other') return undefined;
+  return { model: top.model.value, stream: top.stream === true };
+}
