@@ -11,6 +11,7 @@ import { fixtureJson, fixtureSse } from '../support/fixtures.ts';
 import { fixtureReply, responsesReply, type ResponsesMockScript } from '../support/mock-upstream.ts';
 import { TARGETS, UPSTREAM_KEYS, useHarness } from '../support/proxy.ts';
 import { workerBundle } from '../support/worker.ts';
+import { PNG_1X1 } from './helpers-gemini.ts';
 import { UPSTREAMS, sentTo, type UpstreamCase } from './responses-helpers.ts';
 import {
   NO_RETRY,
@@ -232,6 +233,42 @@ describe.each(TARGETS)('%s: @google/genai interactions.create â†’ Interlingua â†
     expect(err.name).toBe('BadRequestError');
     expect(err.body).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
     expect(h.mock.requests).toHaveLength(0);
+  });
+
+  it('images and documents in the input reach OpenAI and Anthropic in their own media forms', async () => {
+    const PDF = Buffer.from('%PDF-1.4\n%mock\n').toString('base64');
+    const input = [
+      { type: 'text' as const, text: 'What is in these?' },
+      { type: 'image' as const, data: PNG_1X1, mime_type: 'image/png' as const },
+    ];
+    const openai = UPSTREAMS.find((x) => x.name === 'openai')!;
+    h.mock.reply(openai.text('A pixel.', false));
+    expect((await ai.interactions.create({ model: 'to-openai', input, store: false })).output_text).toBe('A pixel.');
+    expect(sentTo(h.mock.requests, openai).json.messages.at(-1).content).toContainEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_1X1}` } });
+
+    h.mock.requests.length = 0;
+    const anthropic = UPSTREAMS.find((x) => x.name === 'anthropic')!;
+    h.mock.reply(anthropic.text('A pixel and a PDF.', false));
+    await ai.interactions.create({ model: 'to-anthropic', input: [...input, { type: 'document', data: PDF, mime_type: 'application/pdf' }], store: false });
+    const parts = sentTo(h.mock.requests, anthropic).json.messages.at(-1).content;
+    expect(parts).toContainEqual(expect.objectContaining({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_1X1 } }));
+    expect(parts).toContainEqual(expect.objectContaining({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF } }));
+  });
+
+  it('a hosted Google tool is kept for a Gemini upstream, dropped with a loss warning toward Anthropic', async () => {
+    const tools = [weatherFn, { type: 'google_search' as const }];
+    const gemini = UPSTREAMS.find((x) => x.name === 'gemini')!;
+    h.mock.reply(gemini.text('Searched.', false));
+    await ai.interactions.create({ model: 'to-gemini', input: 'News?', tools, store: false });
+    const geminiTools = sentTo(h.mock.requests, gemini).json.tools;
+    expect(JSON.stringify(geminiTools)).toMatch(/google_?search/i);
+
+    h.mock.requests.length = 0;
+    const anthropic = UPSTREAMS.find((x) => x.name === 'anthropic')!;
+    h.mock.reply(anthropic.text('No search.', false));
+    const res = await ai.interactions.create({ model: 'to-anthropic', input: 'News?', tools, store: false });
+    expect(Object.keys(anthropic.toolsSent(sentTo(h.mock.requests, anthropic).json))).toEqual(['get_weather']);
+    expect(res.sdkHttpResponse?.headers?.['x-interlingua-warnings']).toMatch(/dropped:tools\[1\]=google_?search/i);
   });
 
   it('the /v1 path newer SDKs call serves the same', async () => {
