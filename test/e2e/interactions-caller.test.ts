@@ -235,6 +235,31 @@ describe.each(TARGETS)('%s: @google/genai interactions.create â†’ Interlingua â†
     expect(h.mock.requests).toHaveLength(0);
   });
 
+  it('parallel calls from OpenAI: one function_result per call_id, sent back in reverse order, each paired to its call', async () => {
+    const openai = UPSTREAMS.find((x) => x.name === 'openai')!;
+    const calls = [{ id: 'call_p1', city: 'Paris' }, { id: 'call_p2', city: 'Oslo' }];
+    h.mock.reply({
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: 'chatcmpl_par',
+        object: 'chat.completion',
+        created: 1_767_000_000,
+        model: 'gpt-4o-mini',
+        choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: 'get_weather', arguments: JSON.stringify({ location: c.city }) } })) } }],
+        usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+      }),
+    });
+    const first = await ai.interactions.create({ model: 'to-openai', input: 'Paris and Oslo?', tools: [weatherFn], store: false });
+    const got = first.steps.filter((s) => s.type === 'function_call');
+    expect(got.map((s) => s.type === 'function_call' && s.arguments)).toEqual([{ location: 'Paris' }, { location: 'Oslo' }]);
+
+    h.mock.requests.length = 0;
+    h.mock.reply(openai.text('Both sunny.', false));
+    const results = got.reverse().map((s) => ({ type: 'function_result' as const, call_id: s.type === 'function_call' ? s.id : '', name: 'get_weather', result: s.type === 'function_call' ? `sunny in ${s.arguments.location}` : '' }));
+    await ai.interactions.create({ model: 'to-openai', tools: [weatherFn], store: false, input: [{ type: 'user_input', content: [{ type: 'text', text: 'Paris and Oslo?' }] }, ...first.steps, ...results] });
+    for (const c of calls) expect(openai.toolResultSent(sentTo(h.mock.requests, openai).json, c.id)).toContain(c.city);
+  });
+
   it('images and documents in the input reach OpenAI and Anthropic in their own media forms', async () => {
     const PDF = Buffer.from('%PDF-1.4\n%mock\n').toString('base64');
     const input = [

@@ -207,6 +207,22 @@ describe.each(TARGETS)('%s: every caller SDK → Interlingua → gemini-interact
       expect(types.at(-1)).toBe('message_stop');
       expect(upstream().stream).toBe(true);
     });
+
+    it('a streamed thought before text: its signature rides in the thinking block and returns raw, before the answer it signed', async () => {
+      const sig = 'EhQKEgoQbW9jay10aG91Z2h0LXNpZy0y';
+      h.mock.reply(interactionsAnswer({ steps: [{ type: 'thought', signature: sig, summary: ['Plan the reply.'] }, { type: 'text', text: 'Hello!' }] }));
+      const first = await anthropic.messages.stream({ model: 'to-interactions', max_tokens: 4000, thinking, messages: [{ role: 'user', content: 'Hi' }] }).finalMessage();
+      expect(first.content.map((b) => b.type)).toEqual(['thinking', 'text']);
+      expect((first.content[0] as Anthropic.ThinkingBlock).signature).toBeTruthy();
+
+      h.mock.requests.length = 0;
+      h.mock.reply(interactionsAnswer(textScript));
+      await anthropic.messages.create({ model: 'to-interactions', max_tokens: 4000, thinking, messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: first.content }, { role: 'user', content: 'More' }] });
+      const input = upstream().input as any[];
+      expect(input.map((s) => s.type)).toEqual(['user_input', 'thought', 'model_output', 'user_input']);
+      expect(input[1].signature).toBe(sig);
+      expect(input[2].content).toEqual([{ type: 'text', text: 'Hello!' }]);
+    });
   });
 
   describe('@google/genai generateContent', () => {
