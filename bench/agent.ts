@@ -155,7 +155,9 @@ const median = (xs: number[]) => {
 interface Slice { cpuUs: number; p50Ms: number; ttftMs: number }
 /** `n` sequential requests to one target: its CPU per request, median latency and TTFT. */
 async function slice(t: Child, r: Req, n: number): Promise<Slice> {
-  const before = await t.ask('stats');
+  // Each slice starts from a collected heap (outside the measurement), so none pays for the
+  // garbage of the one before; what its own requests leave is collected as they run.
+  const before = await t.ask('gc');
   const total: number[] = [];
   const ttft: number[] = [];
   for (let i = 0; i < n; i++) {

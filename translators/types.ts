@@ -172,14 +172,18 @@ export interface ChatCaller {
   /** Server-side state the dialect refers to (Responses `previous_response_id`, `item_reference`). */
   readonly state?: DialectState;
   /**
-   * The routed model and the stream flag of a request, from its route parameters or its body's
-   * top level as scanned without parsing (`body.top`, src/canonical/json-peek.ts), once its
-   * parameters pass this dialect's checks (`checkedExcept`: all but the conversation decoded);
-   * undefined when they are not plainly there or do not pass. A request whose every target speaks
-   * this dialect is then forwarded without being decoded whole (the upstream checks the
-   * conversation, in its own dialect); anything else is decoded. Must not read `input.body`.
+   * Forwarding a request to an upstream of this dialect without decoding it (src/flows/forward.ts),
+   * in two steps that must not read `input.body`. `model`: the routed model and the stream flag,
+   * from the route parameters, or from the body's top level as scanned without parsing (`top`,
+   * src/canonical/json-peek.ts; undefined before the scan); undefined when they are not plainly
+   * there. `check`, once every target is known to speak this dialect: whether the request passes
+   * this dialect's checks as far as its parameters go (`checkedExcept`: all but the conversation
+   * decoded; the upstream checks the conversation, in its own dialect). Anything else is decoded.
    */
-  peekRequest?(input: CallerInput, body: { bytes: Uint8Array; top: PeekedJson }, ctx: TranslateContext): { model: string; stream: boolean } | undefined;
+  forward?: {
+    model(input: CallerInput, top: PeekedJson | undefined): { model: string; stream: boolean } | undefined;
+    check(input: CallerInput, body: { bytes: Uint8Array; top: PeekedJson }, ctx: TranslateContext): boolean;
+  };
 }
 
 /** One reference a request makes to state a server kept: a store key, the parameter and id named. */

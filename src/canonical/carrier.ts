@@ -184,17 +184,36 @@ export function mayCarrySignatureBytes(b: Uint8Array): boolean {
     for (let j = 0; j < text.length; j++) if (b[k + j] !== text.charCodeAt(j)) return false;
     return true;
   };
+  const find = finder(b);
   // `__il1` anywhere, or a string that starts with `il1` + o|a|g + `.`.
-  for (let k = b.indexOf(0x31, 2); k >= 0; k = b.indexOf(0x31, k + 1)) {
-    if (b[k - 1] !== 0x6c || b[k - 2] !== 0x69) continue;
-    if (at(k - 4, '__') || (b[k - 3] === 0x22 && (b[k + 1] === 0x6f || b[k + 1] === 0x61 || b[k + 1] === 0x67) && b[k + 2] === 0x2e)) return true;
+  if (find('__il1', 0) >= 0) return true;
+  for (let k = find('"il1', 0); k >= 0; k = find('"il1', k + 1)) {
+    if ((b[k + 4] === 0x6f || b[k + 4] === 0x61 || b[k + 4] === 0x67) && b[k + 5] === 0x2e) return true;
   }
   // A string that starts with `/2lsM` + W|m, its slash maybe escaped (`\/`, `\u002f`).
-  for (let k = b.indexOf(0x4d, 3); k >= 0; k = b.indexOf(0x4d, k + 1)) {
-    if (!at(k - 3, '2ls') || (b[k + 1] !== 0x57 && b[k + 1] !== 0x6d)) continue;
-    if (at(k - 5, '"/') || at(k - 6, '"\\/') || at(k - 10, '"\\u002f') || at(k - 10, '"\\u002F')) return true;
+  for (let k = find('2lsM', 0); k >= 0; k = find('2lsM', k + 1)) {
+    if (b[k + 4] !== 0x57 && b[k + 4] !== 0x6d) continue;
+    if (at(k - 2, '"/') || at(k - 3, '"\\/') || at(k - 7, '"\\u002f') || at(k - 7, '"\\u002F')) return true;
   }
   return false;
+}
+
+/**
+ * Where an ASCII `needle` next occurs in `b` from `from` (-1: nowhere). A Node Buffer searches
+ * natively (memmem); other byte arrays by their first byte, then the rest.
+ */
+function finder(b: Uint8Array): (needle: string, from: number) => number {
+  const native = b as Uint8Array & { readUInt8?: unknown; indexOf(value: string | number, from?: number): number };
+  if (typeof native.readUInt8 === 'function') return (needle, from) => native.indexOf(needle, from);
+  return (needle, from) => {
+    const first = needle.charCodeAt(0);
+    for (let k = b.indexOf(first, from); k >= 0; k = b.indexOf(first, k + 1)) {
+      let j = 1;
+      while (j < needle.length && b[k + j] === needle.charCodeAt(j)) j++;
+      if (j === needle.length) return k;
+    }
+    return -1;
+  };
 }
 
 /** Keep a signature only when it goes back to the vendor that issued it. */

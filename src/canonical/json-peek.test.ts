@@ -196,7 +196,16 @@ describe('mayCarrySignatureBytes', () => {
       '{"a":"1","b":"M"}',
       '',
     ];
-    for (const c of cases) expect(mayCarrySignatureBytes(bytes(c)), c).toBe(mayCarrySignatures(c));
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom(...'"/\\il1ogaM2sWm._u002fF') }), (s) => mayCarrySignatureBytes(bytes(s)) === mayCarrySignatures(s)));
+    // Plain byte arrays (Workers) and Node Buffers (searched natively) alike.
+    for (const c of cases) {
+      expect(mayCarrySignatureBytes(bytes(c)), c).toBe(mayCarrySignatures(c));
+      expect(mayCarrySignatureBytes(Buffer.from(c)), c).toBe(mayCarrySignatures(c));
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'"/\\il1ogaM2sWm._u002fF') }), (s) => {
+        expect(mayCarrySignatureBytes(bytes(s))).toBe(mayCarrySignatures(s));
+        expect(mayCarrySignatureBytes(Buffer.from(s))).toBe(mayCarrySignatures(s));
+      }),
+    );
   });
 });

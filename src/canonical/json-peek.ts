@@ -234,8 +234,38 @@ export function checkedExcept(b: Uint8Array, peeked: PeekedJson, conversation: s
   }
 }
 
+/** A caller's input without its body (which forwarding must not read), to give a stand-in body. */
+export function bareInput<I extends { headers: unknown; params: unknown; query: unknown }>(input: I): Pick<I, 'headers' | 'params' | 'query'> {
+  return { headers: input.headers, params: input.params, query: input.query };
+}
+
 /** A request's model and stream flag from its body's top level (OpenAI, Anthropic, Responses). */
 export function modelAndStream(top: PeekedJson): { model: string; stream: boolean } | undefined {
   if (!top.model?.value || top.stream === 'other') return undefined;
   return { model: top.model.value, stream: top.stream === true };
+}
+
+/**
+ * The body's first top-level value when its first key is `model` and the value a plain string (no
+ * escapes), read from the first bytes only; undefined otherwise. Enough to tell, before scanning
+ * a body, that its route goes to another dialect (it is then decoded anyway).
+ */
+export function leadingModel(b: Uint8Array): string | undefined {
+  let i = 0;
+  const ws = () => {
+    while (i < b.length && isWs(b[i]!)) i++;
+  };
+  ws();
+  if (b[i++] !== 0x7b) return undefined;
+  ws();
+  if (b[i] !== QUOTE || !same(b, i + 1, i + 6, MODEL) || b[i + 6] !== QUOTE) return undefined;
+  i += 7;
+  ws();
+  if (b[i++] !== 0x3a) return undefined;
+  ws();
+  if (b[i] !== QUOTE) return undefined;
+  const end = b.indexOf(QUOTE, i + 1);
+  if (end < 0 || end - i > 512) return undefined;
+  const raw = b.subarray(i + 1, end);
+  return raw.indexOf(BACKSLASH) >= 0 ? undefined : utf8.decode(raw);
 }

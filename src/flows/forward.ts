@@ -12,7 +12,7 @@
  * inspector, telemetry, carried signatures from another vendor, a stream framed otherwise on the
  * way, a host that wants the body otherwise, an image model answering a chat call.
  */
-import { mayCarrySignatureBytes, peekJson, withModel, type ChatRequest } from '../canonical/index.ts';
+import { leadingModel, mayCarrySignatureBytes, peekJson, withModel, type ChatRequest, type PeekedJson } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { providerOf } from '../upstream/providers/index.ts';
 import { resolveModel, type ResolvedRoute } from '../upstream/resolve.ts';
@@ -30,28 +30,30 @@ export interface ForwardPlan {
 /** The forwarding plan for `call`, or undefined when it must be decoded (see above). */
 export function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall): ForwardPlan | undefined {
   const { caller, rawBytes } = call;
-  if (!rawBytes || !caller.peekRequest || scope.dump || scope.trace || scope.flags.strict || scope.flags.dryRun) return undefined;
-  const top = peekJson(rawBytes);
-  if (!top) return undefined;
-  const peeked = caller.peekRequest(call.input, { bytes: rawBytes, top }, scope);
-  if (!peeked) return undefined;
-  let resolved: ResolvedRoute;
-  try {
-    resolved = resolveModel(deps.config, peeked.model);
-  } catch {
-    return undefined; // (an unknown model: the usual path answers it, after checking the request)
+  const forward = caller.forward;
+  if (!rawBytes || !forward || scope.dump || scope.trace || scope.flags.strict || scope.flags.dryRun) return undefined;
+  // The model from the route (Gemini), else from the body: a body that opens with a model routed
+  // elsewhere is decoded without a scan; otherwise the scan finds it.
+  let peeked = forward.model(call.input, undefined);
+  let top: PeekedJson | undefined;
+  if (!peeked) {
+    const leading = leadingModel(rawBytes);
+    if (leading !== undefined && !routeOf(deps, call, leading)) return undefined;
+    top = peekJson(rawBytes);
+    peeked = top && forward.model(call.input, top);
+    if (!peeked) return undefined;
   }
+  const resolved = routeOf(deps, call, peeked.model);
+  if (!resolved) return undefined;
   const { targets, route } = resolved;
-  if (route?.strict || targets.length === 0 || isOpenAIImageTarget(targets[0]!)) return undefined;
   const framing = streamFramingOf(call);
-  for (const t of targets) {
-    const upstream = chatUpstreamOf(deps, t);
-    if (upstream.id !== caller.id || !upstream.forwardRequest) return undefined;
-    if (peeked.stream && (framing !== 'sse' || providerOf(t.upstream).streamParser)) return undefined;
-  }
+  if (peeked.stream && (framing !== 'sse' || targets.some((t) => providerOf(t.upstream).streamParser))) return undefined;
+  top ??= peekJson(rawBytes);
+  if (!top || !forward.check(call.input, { bytes: rawBytes, top }, scope)) return undefined;
   if (mayCarrySignatureBytes(rawBytes)) return undefined;
 
   const defaultMaxTokens = route?.defaultMaxTokens;
+  const body = top;
   const shells = targets.map((t) => {
     const target = upstreamTarget(t, call.callerKey, deps.config, defaultMaxTokens);
     const warnings: PlannedAttempt['warnings'] = [];
@@ -61,8 +63,25 @@ export function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall)
   let i = 0;
   const attempts = planCall(scope, targets, () => {
     const { target, warnings, shell } = shells[i++]!;
-    const body = shell!.model === undefined ? rawBytes : withModel(rawBytes, top, shell!.model);
-    return { request: withTargetHeaders({ ...shell!.request, body }, target.options.headers), warnings, passthrough: true };
+    const bytes = shell!.model === undefined ? rawBytes : withModel(rawBytes, body, shell!.model);
+    return { request: withTargetHeaders({ ...shell!.request, body: bytes }, target.options.headers), warnings, passthrough: true };
   });
   return { req: { model: peeked.model, stream: peeked.stream, system: [], messages: [] }, attempts, defaultMaxTokens };
+}
+
+/** The model's route when every target speaks the caller's dialect and can be forwarded to. */
+function routeOf(deps: FlowDeps, call: ChatCall, model: string): ResolvedRoute | undefined {
+  let resolved: ResolvedRoute;
+  try {
+    resolved = resolveModel(deps.config, model);
+  } catch {
+    return undefined; // (an unknown model: the usual path answers it, after checking the request)
+  }
+  const { targets, route } = resolved;
+  if (route?.strict || targets.length === 0 || isOpenAIImageTarget(targets[0]!)) return undefined;
+  for (const t of targets) {
+    const upstream = chatUpstreamOf(deps, t);
+    if (upstream.id !== call.caller.id || !upstream.forwardRequest) return undefined;
+  }
+  return resolved;
 }

@@ -186,7 +186,7 @@ export function readIncoming(msg: IncomingMessage, limit: number): Promise<Buffe
       }
       chunks.push(c);
     });
-    msg.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    msg.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
     msg.once('error', reject);
   });
 }

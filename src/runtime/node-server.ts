@@ -50,10 +50,8 @@ export function nodeCallerRequest(req: IncomingMessage, res: ServerResponse): Ca
     origin: `http://${host && HOST.test(host) ? host : '127.0.0.1'}`,
     headers: incomingHeaders(req),
     query: q < 0 ? {} : queryRecord(url),
-    bytes: async (limit) => {
-      const b = await readIncoming(req, limit);
-      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-    },
+    // The Buffer itself: the flows search it natively and decode it as Node does (chatCallOf).
+    bytes: (limit) => readIncoming(req, limit),
     text: async (limit) => (await readIncoming(req, limit)).toString('utf8'),
     onGone: (fn) => onResponseGone(res, fn),
   };

@@ -3,7 +3,7 @@
  * https://docs.claude.com/en/api/messages
  */
 import { decodeModelList, encodeModelListRequest } from './model-list.ts';
-import { checkedExcept, modelAndStream } from '../../src/canonical/index.ts';
+import { bareInput, checkedExcept, modelAndStream } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
@@ -23,9 +23,9 @@ export const anthropic: ChatDialect = {
   id: 'anthropic',
   vendor: 'anthropic',
   decodeRequest: (input) => decodeRequest(input),
-  peekRequest: (input, { bytes, top }) => {
-    const bare = (body: unknown) => ({ headers: input.headers, params: input.params, query: input.query, body });
-    return checkedExcept(bytes, top, 'messages', [{ role: 'user', content: '.' }], (body) => decodeRequest(bare(body))) ? modelAndStream(top) : undefined;
+  forward: {
+    model: (_input, top) => top && modelAndStream(top),
+    check: (input, { bytes, top }) => checkedExcept(bytes, top, 'messages', [{ role: 'user', content: '.' }], (body) => decodeRequest({ ...bareInput(input), body })),
   },
   encodeResponse,
   createStreamEncoder,

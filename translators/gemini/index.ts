@@ -3,7 +3,7 @@
  * Spec: shared/spec/generate-content-and-messages.md part A; wire facts: fixtures and
  * https://ai.google.dev/api/generate-content.
  */
-import { checkedExcept } from '../../src/canonical/index.ts';
+import { bareInput, checkedExcept } from '../../src/canonical/index.ts';
 import { decodeModelList, encodeModelListRequest } from './model-list.ts';
 import type { ChatDialect, CallerInput, ImageUpstream, ModelInfo, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
@@ -79,10 +79,9 @@ export const gemini: ChatDialect = {
 
   decodeRequest: (input) => decodeRequest(input),
   // The model and the method are in the path: generateContent or streamGenerateContent.
-  peekRequest: (input, { bytes, top }) => {
-    const bare = (body: unknown) => ({ headers: input.headers, params: input.params, query: input.query, body });
-    if (!input.params.model || !checkedExcept(bytes, top, 'contents', [{ role: 'user', parts: [{ text: '.' }] }], (body) => decodeRequest(bare(body)))) return undefined;
-    return { model: input.params.model, stream: input.params.method === 'streamGenerateContent' };
+  forward: {
+    model: ({ params }) => (params.model ? { model: params.model, stream: params.method === 'streamGenerateContent' } : undefined),
+    check: (input, { bytes, top }) => checkedExcept(bytes, top, 'contents', [{ role: 'user', parts: [{ text: '.' }] }], (body) => decodeRequest({ ...bareInput(input), body })),
   },
   encodeResponse: (res) => encodeResponse(res),
   createStreamEncoder,

@@ -1,6 +1,6 @@
 /** The OpenAI Chat Completions dialect: caller side and upstream side. */
 import { decodeModelList, encodeModelListRequest } from './model-list.ts';
-import { checkedExcept, modelAndStream } from '../../src/canonical/index.ts';
+import { bareInput, checkedExcept, modelAndStream } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
@@ -17,9 +17,9 @@ export const openaiChat: ChatDialect = {
   multipleChoices: true,
 
   decodeRequest,
-  peekRequest: (input, { bytes, top }, ctx) => {
-    const bare = (body: unknown) => ({ headers: input.headers, params: input.params, query: input.query, body });
-    return checkedExcept(bytes, top, 'messages', [{ role: 'user', content: '.' }], (body) => decodeRequest(bare(body), ctx)) ? modelAndStream(top) : undefined;
+  forward: {
+    model: (_input, top) => top && modelAndStream(top),
+    check: (input, { bytes, top }, ctx) => checkedExcept(bytes, top, 'messages', [{ role: 'user', content: '.' }], (body) => decodeRequest({ ...bareInput(input), body }, ctx)),
   },
   encodeResponse,
   createStreamEncoder: (req, ctx) => new OpenAIChatStreamEncoder(req, ctx),

@@ -5,7 +5,7 @@
  * As an upstream it has freeform tools (`customTools`), so the flow sends them as they are; for
  * any other upstream it lowers them (src/canonical/custom-tools.ts).
  */
-import { checkedExcept, modelAndStream } from '../../src/canonical/index.ts';
+import { bareInput, checkedExcept, modelAndStream } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
@@ -33,9 +33,9 @@ export const openaiResponses: ChatDialect = {
   customTools: true,
 
   decodeRequest: (input) => decodeRequest(input),
-  peekRequest: (input, { bytes, top }) => {
-    const bare = (body: unknown) => ({ headers: input.headers, params: input.params, query: input.query, body });
-    return checkedExcept(bytes, top, 'input', '.', (body) => decodeRequest(bare(body))) ? modelAndStream(top) : undefined;
+  forward: {
+    model: (_input, top) => top && modelAndStream(top),
+    check: (input, { bytes, top }) => checkedExcept(bytes, top, 'input', '.', (body) => decodeRequest({ ...bareInput(input), body })),
   },
   encodeResponse,
   createStreamEncoder: (req, ctx) => new OpenAIResponsesStreamEncoder(req, ctx),
