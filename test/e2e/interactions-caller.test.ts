@@ -235,6 +235,45 @@ describe.each(TARGETS)('%s: @google/genai interactions.create → Interlingua �
     expect(h.mock.requests).toHaveLength(0);
   });
 
+  it("Gemini 3's signature on a functionCall: a thought step before the call, back to Gemini on the call itself (JSON and stream)", async () => {
+    for (const [reply, name] of [['gemini3-tool-call.json', 'weather'], ['stream-gemini3-tool-call.sse', undefined]] as const) {
+      h.mock.requests.length = 0;
+      h.mock.reply(fixtureReply('gemini', reply));
+      const stream = reply.endsWith('.sse');
+      const steps = stream
+        ? streamedSteps(checked(await collect(await ai.interactions.create({ model: 'to-gemini', input: 'Weather?', tools: [weatherFn], stream: true, store: false }))))
+        : (await ai.interactions.create({ model: 'to-gemini', input: 'Weather?', tools: [weatherFn], store: false })).steps;
+      const upstreamParts = stream
+        ? fixtureSse('gemini', reply).flatMap((e) => JSON.parse(e.data).candidates?.[0]?.content?.parts ?? [])
+        : fixtureJson('gemini', reply).candidates[0].content.parts;
+      const signed = upstreamParts.find((p: any) => p.functionCall && p.thoughtSignature);
+      if (name) expect(signed.functionCall.name).toBe(name);
+      const types = steps.map((st: any) => st.type);
+      expect(types.indexOf('thought')).toBe(types.indexOf('function_call') - 1);
+      expect(steps[types.indexOf('thought')].signature).toBeTruthy();
+
+      h.mock.requests.length = 0;
+      h.mock.reply(UPSTREAMS.find((x) => x.name === 'gemini')!.text('Sunny.', false));
+      const call = steps.find((st: any) => st.type === 'function_call') as any;
+      await ai.interactions.create({
+        model: 'to-gemini',
+        tools: [weatherFn],
+        store: false,
+        input: [{ type: 'user_input', content: [{ type: 'text', text: 'Weather?' }] }, ...steps, { type: 'function_result', call_id: call.id, name: call.name, result: 'sunny' }],
+      });
+      const model = h.mock.requests[0]!.json.contents.find((c: any) => c.role === 'model');
+      expect(model.parts.find((p: any) => p.functionCall)).toMatchObject({ functionCall: { name: signed.functionCall.name }, thoughtSignature: signed.thoughtSignature });
+    }
+  });
+
+  it('generation_config knobs reach OpenAI in its own terms (temperature, top_p, seed, stop, tool_choice any → required)', async () => {
+    const openai = UPSTREAMS.find((x) => x.name === 'openai')!;
+    h.mock.reply(openai.toolCall('get_weather', { location: 'Rome' }, 'call_k1', false));
+    const generation_config = { temperature: 0.3, top_p: 0.9, seed: 7, stop_sequences: ['END'], tool_choice: 'any' as const };
+    await ai.interactions.create({ model: 'to-openai', input: 'Rome?', tools: [weatherFn], generation_config, store: false });
+    expect(sentTo(h.mock.requests, openai).json).toMatchObject({ temperature: 0.3, top_p: 0.9, seed: 7, stop: ['END'], tool_choice: 'required' });
+  });
+
   it('parallel calls from OpenAI: one function_result per call_id, sent back in reverse order, each paired to its call', async () => {
     const openai = UPSTREAMS.find((x) => x.name === 'openai')!;
     const calls = [{ id: 'call_p1', city: 'Paris' }, { id: 'call_p2', city: 'Oslo' }];

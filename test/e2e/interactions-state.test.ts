@@ -92,6 +92,37 @@ describe.each(TARGETS)('%s: Interactions state from the store (memory on Node, K
     await toolTurns(ai, h.mock, ai, true);
   });
 
+  it('streamed thinking and a tool call kept: the continuation gives Anthropic its thinking block back, signature and all', async () => {
+    const sig = 'ErUBCkYIBRgCIkBmb2N1c2VkLW1vY2stdGhpbmtpbmctc2lnbmF0dXJl';
+    const ev = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+    h.mock.reply({
+      headers: { 'content-type': 'text/event-stream' },
+      chunks: [
+        ev('message_start', { message: { id: 'msg_th1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 11, output_tokens: 1 } } }),
+        ev('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+        ev('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: 'Use the tool.' } }),
+        ev('content_block_delta', { index: 0, delta: { type: 'signature_delta', signature: sig } }),
+        ev('content_block_stop', { index: 0 }),
+        ev('content_block_start', { index: 1, content_block: { type: 'tool_use', id: 'toolu_th1', name: 'get_weather', input: {} } }),
+        ev('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: '{"location":"Paris"}' } }),
+        ev('content_block_stop', { index: 1 }),
+        ev('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 9 } }),
+        ev('message_stop', {}),
+      ],
+    });
+    const thinking = { thinking_level: 'low' as const };
+    const events = checked(await collect(await ai.interactions.create({ model: 'to-anthropic', input: 'Weather in Paris?', tools: [weatherFn], generation_config: thinking, stream: true })));
+    h.mock.requests.length = 0;
+    h.mock.reply(anthropic.text('Sunny.', false));
+    await ai.interactions.create({ model: 'to-anthropic', previous_interaction_id: events[0]!.interaction.id, input: [{ type: 'function_result', call_id: 'toolu_th1', name: 'get_weather', result: 'sunny' }] });
+    const assistant = h.mock.requests[0]!.json.messages[1];
+    expect(assistant.content).toEqual([
+      { type: 'thinking', thinking: 'Use the tool.', signature: sig },
+      { type: 'tool_use', id: 'toolu_th1', name: 'get_weather', input: { location: 'Paris' } },
+    ]);
+    expect(h.mock.requests[0]!.json.thinking).toMatchObject({ type: expect.stringMatching(/enabled|adaptive/) });
+  });
+
   it('interactions.get serves the kept interaction (user_input first); delete removes it: then get and continuing are 404 NOT_FOUND', async () => {
     h.mock.reply(anthropic.text('Kept answer.', false));
     const first = await ai.interactions.create({ model: 'to-anthropic', input: 'Remember me' });
