@@ -181,6 +181,29 @@ describe.each(TARGETS)('%s: @google/genai interactions.create â†’ Interlingua â†
     expect(h.mock.requests).toHaveLength(0);
   });
 
+  it("other bad requests: an unknown content type named by its path, a body that is not JSON, a wrong key (401 UNAUTHENTICATED)", async () => {
+    const bogus = await postRaw(h.proxy.url, { model: 'to-openai', input: [{ type: 'user_input', content: [{ type: 'bogus' }] }] });
+    expect(bogus.status).toBe(400);
+    expect((await bogus.json()).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: expect.stringContaining('input[0].content[0].type') });
+    const notJson = await postRaw(h.proxy.url, '{"model":"to-openai", nope');
+    expect(notJson.status).toBe(400);
+    expect((await notJson.json()).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+    const wrongKey = sdkError(await rejection(genai(h.proxy.url, 'not-the-key').interactions.create({ model: 'to-openai', input: 'Hi' }, NO_RETRY)));
+    expect(wrongKey).toMatchObject({ name: 'AuthenticationError', status: 401, body: { code: 401, status: 'UNAUTHENTICATED' } });
+    expect(h.mock.requests).toHaveLength(0);
+  });
+
+  it('input as one content or a list of contents is one user turn', async () => {
+    const u = UPSTREAMS.find((x) => x.name === 'openai')!;
+    h.mock.reply(u.text('ok', false));
+    await ai.interactions.create({ model: u.model, input: { type: 'text', text: 'single content' }, store: false });
+    await ai.interactions.create({ model: u.model, input: [{ type: 'text', text: 'content' }, { type: 'text', text: 'list' }], store: false });
+    const users = h.mock.requests.map((r) => r.json.messages.filter((m: any) => m.role === 'user'));
+    expect(users.map((m) => m.length)).toEqual([1, 1]);
+    expect(JSON.stringify(users[0])).toContain('single content');
+    expect(JSON.stringify(users[1])).toMatch(/content.*list/);
+  });
+
   it('the /v1 path newer SDKs call serves the same', async () => {
     const u = UPSTREAMS.find((x) => x.name === 'openai')!;
     h.mock.reply(u.text('Via v1', false));
