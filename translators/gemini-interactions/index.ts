@@ -6,18 +6,18 @@
  * Stateful like Responses: `store` defaults to true and `previous_interaction_id` continues a kept
  * interaction. Toward an upstream of this dialect that state is the upstream's (passthrough);
  * toward any other, the flow serves it from the state store by these rules (`state`), the stream's
- * answer rebuilt from its frames (`collectInteraction`: the completed frame holds no steps). As an
+ * answer rebuilt from its frames (`collect`: the completed frame holds no steps). As an
  * upstream it is always called with `store: false`, so the proxy itself stays stateless.
  * The vendor is Gemini: thought signatures are Gemini's own, replayed raw.
  */
+import { bareInput, checkedExcept, modelAndStream } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
-import { encodePassthrough, encodeRequest } from './encode-request.ts';
+import { encodePassthrough, encodeRequest, forwardRequest } from './encode-request.ts';
 import { encodeResponse } from './encode-response.ts';
 import { decodeError, encodeError } from './errors.ts';
 import { interactionsState } from './state.ts';
-import { collectInteraction } from './stream-answer.ts';
 import { InteractionsStreamDecoder } from './stream-decoder.ts';
 import { InteractionsStreamEncoder } from './stream-encoder.ts';
 
@@ -29,14 +29,20 @@ export const geminiInteractions: ChatDialect = {
   multipleChoices: false,
 
   decodeRequest: (input) => decodeRequest(input),
+  // Same dialect both sides: forwarded as bytes, its settings checked with the input left out.
+  forward: {
+    model: (_input, top) => top && modelAndStream(top),
+    check: (input, { bytes, top }) => checkedExcept(bytes, top, 'input', '.', (body) => decodeRequest({ ...bareInput(input), body })),
+  },
   encodeResponse,
   createStreamEncoder: (req, ctx) => new InteractionsStreamEncoder(req, ctx),
   encodeError,
-  state: { ...interactionsState, collect: collectInteraction },
+  state: interactionsState,
 
   encodeRequest: (req, target) => encodeRequest(req, target),
   decodeResponse,
   createStreamDecoder: (req, ctx) => new InteractionsStreamDecoder(req, ctx),
   decodeError,
   encodePassthrough,
+  forwardRequest,
 };
