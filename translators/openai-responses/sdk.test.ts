@@ -36,9 +36,15 @@ function body(events: StreamEvent[]): string {
 const streamResponse = (text: string) => () => new Response(text, { headers: { 'content-type': 'text/event-stream' } });
 
 describe('the OpenAI SDK reads what the proxy writes', () => {
-  test.each(chatDialects.flatMap((d) => [
-    [d.id, d, d.id === 'openai-responses' ? 'stream-codex-reasoning-summaries-apply-patch.sse' : d.id === 'anthropic' ? 'stream-thinking-signature.sse' : d.id === 'gemini' ? 'stream-gemini3-tool-call.sse' : 'stream-parallel-tool-calls.sse'] as const,
-  ]))('responses.stream() accumulates a re-encoded %s stream into the final Response', async (_id, d, file) => {
+  /** A tool-call stream captured from each dialect. */
+  const toolStream: Record<string, string> = {
+    'openai-chat': 'stream-parallel-tool-calls.sse',
+    anthropic: 'stream-thinking-signature.sse',
+    gemini: 'stream-gemini3-tool-call.sse',
+    'openai-responses': 'stream-codex-reasoning-summaries-apply-patch.sse',
+    'gemini-interactions': 'stream-parallel-function-calls.sse',
+  };
+  test.each(chatDialects.map((d) => [d.id, d, toolStream[d.id] ?? `(no stream named for ${d.id})`] as const))('responses.stream() accumulates a re-encoded %s stream into the final Response', async (_id, d, file) => {
     const dec = d.createStreamDecoder(req, testContext());
     const events = [...fixtureSse(d.id, file).flatMap((e) => dec.push(e)), ...dec.finish()];
     const stream = client(streamResponse(body(events))).responses.stream({ model: 'gpt-5.1-codex', input: 'hi' });
