@@ -36,7 +36,7 @@ function conversation(r: ReceivedRequest): string[] {
 /** Turn 1 asks for the weather (a tool call), turn 2 sends only its result by previous_interaction_id. */
 async function toolTurns(ai: GoogleGenAI, mock: MockUpstream, ai2 = ai, streamFirst = false) {
   mock.reply(anthropic.toolCall('get_weather', { location: 'Paris' }, 'toolu_w1', streamFirst));
-  const body = { model: 'to-anthropic', input: 'Weather in Paris?', tools: [weatherFn] };
+  const body = { model: 'to-anthropic', input: 'Weather in Paris?', tools: [weatherFn], system_instruction: 'Be brief.', generation_config: { max_output_tokens: 300 } };
   let firstId: string;
   if (streamFirst) {
     const events = checked(await collect(await ai.interactions.create({ ...body, stream: true })));
@@ -61,7 +61,10 @@ async function toolTurns(ai: GoogleGenAI, mock: MockUpstream, ai2 = ai, streamFi
     'assistant: tool_use get_weather(toolu_w1) {"location":"Paris"}',
     'user: tool_result(toolu_w1)=21 degrees',
   ]);
+  // Tools, system_instruction and generation_config of turn 1 carry over (the docs' turn 2 sends none).
   expect(anthropic.toolsSent(mock.requests[0]!.json)).toEqual({ get_weather: weatherFn.parameters });
+  expect(mock.requests[0]!.json).toMatchObject({ system: expect.anything(), max_tokens: 300 });
+  expect(JSON.stringify(mock.requests[0]!.json.system)).toContain('Be brief.');
   return { firstId, second };
 }
 
