@@ -150,15 +150,6 @@ export const GeminiGenerateContentResponseSchema = v.looseObject({
 });
 export type GeminiGenerateContentResponse = v.InferOutput<typeof GeminiGenerateContentResponseSchema>;
 
-export const GeminiErrorBodySchema = v.looseObject({
-  error: v.looseObject({
-    code: v.optional(v.number()),
-    message: v.optional(v.string()),
-    status: v.optional(v.string()),
-    details: v.optional(v.array(v.unknown())),
-  }),
-});
-export type GeminiErrorBody = v.InferOutput<typeof GeminiErrorBodySchema>;
 
 /** Output-side part as we write it (caller responses, upstream requests). */
 export interface GeminiOutPart {
