@@ -25,11 +25,10 @@ describe('Interactions decodeResponse', () => {
     expect(res.usage).toEqual({ inputTokens: 11, outputTokens: 335, totalTokens: 346, reasoningTokens: 245 });
   });
 
-  it('a function call: the signature-only thought before it, arguments as JSON text, finish tool-calls', () => {
+  it('a function call: the signature of the thought before it on the call, arguments as JSON text, finish tool-calls', () => {
     const res = fixture('interaction-function-call.json');
     expect(res.choices[0]!.content).toEqual([
-      { type: 'reasoning', text: '', signature: { origin: 'gemini', value: expect.stringMatching(/^CtQB/) } },
-      { type: 'tool-call', id: 'fc_9d2c41e7', name: 'get_weather', arguments: '{"location":"Paris, France","unit":"celsius"}' },
+      { type: 'tool-call', id: 'fc_9d2c41e7', name: 'get_weather', arguments: '{"location":"Paris, France","unit":"celsius"}', signature: { origin: 'gemini', value: expect.stringMatching(/^CtQB/) } },
     ]);
     expect(res.choices[0]!.finishReason).toEqual({ unified: 'tool-calls', raw: 'requires_action' });
   });
@@ -70,12 +69,13 @@ describe('Interactions decodeResponse', () => {
     }
   });
 
-  it('round trip: what encodeResponse writes decodes back to the same parts', () => {
+  it('round trip: what encodeResponse writes decodes back to the same parts (a call\'s signature back on the call)', () => {
     const sig = { origin: 'gemini' as const, value: 'EqYDraw' };
     const res = { id: 'v1_r', model: 'gemini-3-flash-preview', created: 1_700_000_000, choices: [{ index: 0, content: [
       { type: 'reasoning' as const, text: 'Hmm.', signature: sig },
       { type: 'text' as const, text: 'Calling.' },
       { type: 'tool-call' as const, id: 'c1', name: 'f', arguments: '{"a":1}' },
+      { type: 'tool-call' as const, id: 'c2', name: 'g', arguments: '{}', signature: { origin: 'gemini' as const, value: 'CtQBcall' } },
     ], finishReason: { unified: 'tool-calls' as const } }], usage: { inputTokens: 5, outputTokens: 9, totalTokens: 14, reasoningTokens: 3 } };
     const wire = encodeResponse(res, { ...req, reasoning: { includeThoughts: true } }, testContext());
     const back = decode(JSON.parse(JSON.stringify(wire)));

@@ -4,7 +4,9 @@
  * first: leading `user_input` steps are skipped. Steps in order: `thought` → a reasoning part
  * (summary texts joined, the raw `signature` as a Gemini signature), `model_output` → text and
  * media parts, `function_call` → a tool call (arguments as JSON text, paired with its result by
- * `id`). Hosted-tool steps (`google_search_call`, …) have no canonical part and are left out.
+ * `id`; the signature of a thought right before it goes on the call, generateContent's place for
+ * it, the thought's summary staying an unsigned reasoning part — as decode-input.ts reads a
+ * caller's steps). Hosted-tool steps (`google_search_call`, …) have no canonical part and are left out.
  * `status` says why it ended (status.ts); a `failed` Interaction is its error. A 200 body that is
  * not an Interaction is a 502.
  */
@@ -101,7 +103,21 @@ export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateCo
   let first = 0;
   while (first < steps.length && (steps[first] as { type?: unknown } | null)?.type === 'user_input') first++;
   const content: Part[] = [];
-  for (const step of steps.slice(first)) content.push(...(partsOfStep(step) ?? []));
+  const output = steps.slice(first);
+  let callSignature: Signature | undefined;
+  output.forEach((step, i) => {
+    const parts = partsOfStep(step) ?? [];
+    const next = output[i + 1] as { type?: unknown } | null | undefined;
+    const thought = parts[0]?.type === 'reasoning' ? parts[0] : undefined;
+    if (thought?.signature && next?.type === 'function_call') {
+      // Gemini's signature of the thought just before a call goes on the call (as decode-input.ts does).
+      callSignature = thought.signature;
+      if (thought.text) content.push({ type: 'reasoning', text: thought.text });
+      return;
+    }
+    for (const p of parts) content.push(p.type === 'tool-call' && callSignature ? { ...p, signature: callSignature } : p);
+    callSignature = undefined;
+  });
   const res: ChatResponse = {
     id: r.id || ctx.newId('v1_'),
     model: r.model || req.model,

@@ -35,10 +35,10 @@ describe('Interactions stream decoder', () => {
     expect(events.find((e) => e.type === 'usage')).toEqual({ type: 'usage', usage: { inputTokens: 11, outputTokens: 335, totalTokens: 346, reasoningTokens: 245 } });
   });
 
-  it('a function call: the signature-only thought, then the call with its argument fragments, finish tool-calls', () => {
+  it('a function call: the signature of the thought before it on the call, its argument fragments, finish tool-calls', () => {
     const events = fixture('stream-function-call.sse');
-    expect(events.map((e) => e.type)).toEqual(['message-start', 'reasoning-start', 'reasoning-end', 'tool-call-start', 'tool-call-delta', 'tool-call-delta', 'tool-call-delta', 'tool-call-end', 'usage', 'finish']);
-    expect(events.find((e) => e.type === 'tool-call-start')).toEqual({ type: 'tool-call-start', index: 0, id: 'fc_9d2c41e7', name: 'get_weather' });
+    expect(events.map((e) => e.type)).toEqual(['message-start', 'tool-call-start', 'tool-call-delta', 'tool-call-delta', 'tool-call-delta', 'tool-call-end', 'usage', 'finish']);
+    expect(events.find((e) => e.type === 'tool-call-start')).toEqual({ type: 'tool-call-start', index: 0, id: 'fc_9d2c41e7', name: 'get_weather', signature: { origin: 'gemini', value: expect.stringMatching(/^CtQB/) } });
     expect(JSON.parse(args(events, 0))).toEqual({ location: 'Paris, France', unit: 'celsius' });
     expect(events.at(-1)).toEqual({ type: 'finish', reason: { unified: 'tool-calls', raw: 'requires_action' } });
   });
@@ -98,6 +98,23 @@ describe('Interactions stream decoder', () => {
       const out = run([{ data: bad }]);
       expect(out).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream' }) }]);
     }
+  });
+
+  it('a summarised, signed thought before a call: the summary stays reasoning, the signature goes on the call; before text it ends the reasoning', () => {
+    const head = [ev({ event_type: 'interaction.created', interaction: { id: 'v1_t', status: 'in_progress' } })];
+    const thought = [
+      ev({ event_type: 'step.start', index: 0, step: { type: 'thought', signature: '' } }),
+      ev({ event_type: 'step.delta', index: 0, delta: { type: 'thought_summary', content: { type: 'text', text: 'Plan.' } } }),
+      ev({ event_type: 'step.delta', index: 0, delta: { type: 'thought_signature', signature: 'EqSig' } }),
+      ev({ event_type: 'step.stop', index: 0 }),
+    ];
+    const end = ev({ event_type: 'interaction.completed', interaction: { id: 'v1_t', status: 'completed' } });
+    const call = run([...head, ...thought, ev({ event_type: 'step.start', index: 1, step: { type: 'function_call', id: 'c', name: 'f', arguments: {} } }), ev({ event_type: 'step.stop', index: 1 }), end]);
+    expect(call.slice(1, 5)).toEqual([{ type: 'reasoning-start' }, { type: 'reasoning-delta', text: 'Plan.' }, { type: 'reasoning-end' }, { type: 'tool-call-start', index: 0, id: 'c', name: 'f', signature: { origin: 'gemini', value: 'EqSig' } }]);
+    const text = run([...head, ...thought, ev({ event_type: 'step.start', index: 1, step: { type: 'model_output', content: [{ type: 'text', text: 'Hi' }] } }), ev({ event_type: 'step.stop', index: 1 }), end]);
+    expect(text.slice(3, 5)).toEqual([{ type: 'reasoning-end', signature: { origin: 'gemini', value: 'EqSig' } }, { type: 'text-start' }]);
+    const cut = run([...head, ...thought]);
+    expect(cut.slice(-2)).toEqual([{ type: 'reasoning-end', signature: { origin: 'gemini', value: 'EqSig' } }, { type: 'error', error: expect.anything() }]);
   });
 
   it('a server that gives the steps only on interaction.completed; a failed completion is an error', () => {

@@ -8,7 +8,9 @@
  * - `model_output`: text contents and `text` deltas → one text block (media have no stream event);
  * - `thought`: `thought_summary` deltas → reasoning text, `thought_signature` (its last delta, or
  *   a non-empty `signature` in `step.start`) → the reasoning's Gemini signature at its end; a
- *   thought with neither summary nor signature makes no block;
+ *   thought with neither summary nor signature makes no block. A signed thought's end waits for
+ *   the next step: before a `function_call` the signature goes on the call instead
+ *   (generateContent's place for it, as decode-response.ts and decode-input.ts do);
  * - `function_call`: `step.start {id, name, arguments: {}}` → `tool-call-start`, `arguments_delta`
  *   JSON fragments → deltas (arguments already whole in `step.start` are one delta, and `{}` is
  *   written for a call that streamed none);
@@ -58,6 +60,8 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
   private readonly steps = new Map<number, Step>();
   private calls = 0;
   private usage?: Usage;
+  /** A signed thought that has ended: its `reasoning-end` waits for the next step (a call takes the signature). */
+  private held?: { signature: Signature; open: boolean };
 
   constructor(
     private readonly req: ChatRequest,
@@ -127,6 +131,7 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
     if (this.failed || this.completed) return [];
     const out: StreamEvent[] = [];
     this.closeAll(out);
+    this.release(false, out);
     return this.fail(incompleteStream('no interaction.completed'), out);
   }
 
@@ -157,6 +162,7 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
     this.sawSteps = true;
     if (this.steps.has(index)) this.stepStop(index, out);
     this.closeBlocks(out);
+    const callSignature = this.release(step['type'] === 'function_call', out);
     switch (step['type']) {
       case 'model_output': {
         this.steps.set(index, { kind: 'output', open: false });
@@ -175,7 +181,7 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
         const id = f.success ? f.output.id : this.ctx.newId('call_');
         const name = f.success ? f.output.name : String(step['name'] ?? '');
         const call = this.calls++;
-        out.push({ type: 'tool-call-start', index: call, id, name });
+        out.push({ type: 'tool-call-start', index: call, id, name, ...(callSignature ? { signature: callSignature } : {}) });
         const args = f.success ? f.output.arguments : undefined;
         const whole = !!args && Object.keys(args).length > 0;
         if (whole) out.push({ type: 'tool-call-delta', index: call, argumentsDelta: JSON.stringify(args) });
@@ -248,9 +254,8 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
         if (s.open) out.push({ type: 'text-end' });
         return;
       case 'thought':
-        if (!s.open && !s.signature) return;
-        if (!s.open) out.push({ type: 'reasoning-start' });
-        out.push({ type: 'reasoning-end', ...(s.signature ? { signature: s.signature } : {}) });
+        if (s.signature) this.held = { signature: s.signature, open: s.open };
+        else if (s.open) out.push({ type: 'reasoning-end' });
         return;
       case 'call':
         if (s.args === 'none') out.push({ type: 'tool-call-delta', index: s.call, argumentsDelta: '{}' });
@@ -259,6 +264,23 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
       case 'other':
         return;
     }
+  }
+
+  /**
+   * End the held thought: before a call (`call`), unsigned, the signature going on the call
+   * (returned); otherwise with its signature.
+   */
+  private release(call: boolean, out: StreamEvent[]): Signature | undefined {
+    const h = this.held;
+    if (!h) return undefined;
+    this.held = undefined;
+    if (call) {
+      if (h.open) out.push({ type: 'reasoning-end' });
+      return h.signature;
+    }
+    if (!h.open) out.push({ type: 'reasoning-start' });
+    out.push({ type: 'reasoning-end', signature: h.signature });
+    return undefined;
   }
 
   private complete(interaction: Record<string, unknown> & { status?: string | null; usage?: unknown }, raw: string, out: StreamEvent[]): void {
@@ -272,6 +294,7 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
         }
       });
     }
+    this.release(false, out);
     const usage = isObject(interaction.usage) && hasUsage(interaction.usage) ? decodeUsage(interaction.usage) : this.usage;
     if (interaction.status === 'failed') {
       this.fail(proxyErrorOfEvent({ message: 'The upstream interaction failed.' }, raw), out);
