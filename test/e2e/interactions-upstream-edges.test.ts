@@ -3,7 +3,8 @@
  * `incomplete` interaction is a length stop (OpenAI `length`, Anthropic `max_tokens`, JSON and
  * stream); Google errors keep their meaning (404, 400, 503) in each caller's shape; events a
  * client does not know (`interaction.status_update`, a future event type, a
- * `text_annotation_delta`) are skipped, as the docs ask.
+ * `text_annotation_delta`) are skipped, as the docs ask; a Gemini caller gets the signature of the
+ * thought before a call on that `functionCall` part, where generateContent puts it.
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
@@ -77,5 +78,21 @@ describe.each(TARGETS)('%s: gemini-interactions upstream endings and failures', 
     }
     expect(text).toBe('Hello world');
     expect(finish).toBe('stop');
+  });
+
+  it("a Gemini caller gets the thought's signature on the functionCall part it signs (JSON and stream), no empty thought part", async () => {
+    const tools = [{ functionDeclarations: [{ name: 'get_weather', parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } } } }] }];
+    const steps = [
+      { type: 'thought' as const, signature: 'U0lHWA==' },
+      { type: 'function_call' as const, id: 'fc9', name: 'get_weather', arguments: { city: 'Paris' } },
+    ];
+    h.mock.reply(interactionsAnswer({ steps }));
+    const res = await ai.models.generateContent({ model: 'to-interactions', contents: 'Weather?', config: { tools } });
+    expect(res.candidates?.[0]?.content?.parts).toEqual([{ functionCall: expect.objectContaining({ name: 'get_weather', args: { city: 'Paris' } }), thoughtSignature: 'U0lHWA==' }]);
+    h.mock.reply(interactionsAnswer({ steps }));
+    const parts = [];
+    for await (const c of await ai.models.generateContentStream({ model: 'to-interactions', contents: 'Weather?', config: { tools } })) parts.push(...(c.candidates?.[0]?.content?.parts ?? []));
+    expect(parts.filter((p) => p.thought)).toEqual([]);
+    expect(parts.find((p) => p.functionCall)).toMatchObject({ functionCall: { name: 'get_weather' }, thoughtSignature: 'U0lHWA==' });
   });
 });
