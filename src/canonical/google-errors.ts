@@ -6,23 +6,19 @@
  * `google.rpc.RetryInfo` detail and in `retry-after` (`@google/genai` honours the header when it
  * retries); an invalid key is 400 `INVALID_ARGUMENT` with an `ErrorInfo` reason `API_KEY_INVALID`.
  */
-import * as v from 'valibot';
 import { ProxyError, kindOfStatus, type ErrorKind } from './errors.ts';
 import { formatDuration, formatRetryAfter, parseDuration, retryAfterOfHeaders } from './retry-after.ts';
 
 const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
 const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';
 
-const GoogleErrorBodySchema = v.looseObject({
-  error: v.looseObject({
-    code: v.nullish(v.number()),
-    message: v.nullish(v.string()),
-    status: v.nullish(v.string()),
-    details: v.nullish(v.array(v.unknown())),
-  }),
-});
-
-export type GoogleError = v.InferOutput<typeof GoogleErrorBodySchema>['error'];
+export interface GoogleError {
+  code?: number;
+  message?: string;
+  status?: string;
+  details?: unknown[];
+  [k: string]: unknown;
+}
 
 /** google.rpc status names a caller may be shown as they came from the upstream. */
 const STATUS_STRINGS = new Set([
@@ -117,8 +113,17 @@ function detailOf(details: readonly unknown[] | null | undefined, type: string):
 
 /** A Google error body (the object, or the `[{"error":…}]` array a JSON-array stream ends with); undefined otherwise. */
 export function parseGoogleError(json: unknown): GoogleError | undefined {
-  const parsed = v.safeParse(GoogleErrorBodySchema, Array.isArray(json) ? json[0] : json);
-  return parsed.success ? parsed.output.error : undefined;
+  const body = Array.isArray(json) ? (json as unknown[])[0] : json;
+  const error = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)['error'] : undefined;
+  if (typeof error !== 'object' || error === null || Array.isArray(error)) return undefined;
+  const out: GoogleError = {};
+  for (const [key, value] of Object.entries(error)) {
+    if (value === null) continue; // null is as good as absent
+    const ok = key === 'code' ? typeof value === 'number' : key === 'message' || key === 'status' ? typeof value === 'string' : key === 'details' ? Array.isArray(value) : true;
+    if (!ok) return undefined;
+    out[key] = value;
+  }
+  return out;
 }
 
 /** The ProxyError for a parsed Google error: status and raw body kept, the retry delay read. */
