@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { ProxyError, type ErrorKind } from '../../src/canonical/index.ts';
 import { fixtureText } from '../../test/support/fixtures.ts';
-import { decodeError, encodeError, retryAfterOf } from './errors.ts';
+import { decodeError, encodeError, retryAfterOf, streamErrorOf } from './errors.ts';
 
 describe('decodeError', () => {
   test.each([
@@ -81,5 +81,40 @@ describe('encodeError', () => {
       raw: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
     });
     expect(encodeError(anthropic)).toEqual({ status: 503, body: { error: { message: 'Overloaded', type: 'server_error', param: null, code: null } } });
+  });
+});
+
+describe('streamErrorOf: an error inside a 200 stream', () => {
+  const read = (body: unknown) => {
+    const raw = JSON.stringify(body);
+    const err = streamErrorOf(body, raw);
+    expect(err?.raw).toBe(raw);
+    return err && { kind: err.kind, status: err.status, message: err.message, code: err.code, param: err.param, type: err.upstreamType };
+  };
+
+  test('older vLLM top-level {"object":"error"}: a numeric code is the HTTP status', () => {
+    expect(read({ object: 'error', message: 'ctx too long', type: 'BadRequestError', param: null, code: 400 })).toEqual({ kind: 'invalid-request', status: 400, message: 'ctx too long', code: '400', param: undefined, type: 'BadRequestError' });
+    expect(read({ object: 'error', message: 'x', type: 'X', code: 599 })).toMatchObject({ kind: 'upstream', status: 599, code: '599' });
+    // Outside 400..599 it is only a code; the kind comes from type and code as for any in-stream error.
+    expect(read({ object: 'error', message: 'x', type: 'X', code: 600 })).toMatchObject({ kind: 'upstream', status: 502, code: '600' });
+    expect(read({ object: 'error', message: 'x', type: 'X', code: 399 })).toMatchObject({ kind: 'upstream', status: 502, code: '399' });
+    expect(read({ object: 'error', message: 'x', type: 'tokens', code: 'rate_limit_exceeded', param: 'messages' })).toEqual({ kind: 'rate-limit', status: 429, message: 'x', code: 'rate_limit_exceeded', param: 'messages', type: 'tokens' });
+  });
+
+  test('a structured message reads as a host error detail; nothing usable gives a fixed message', () => {
+    expect(read({ object: 'error', message: [{ loc: ['body', 'temperature'], msg: 'Input should be less than 2' }], type: 'BadRequestError', code: 400 })).toEqual({
+      kind: 'invalid-request', status: 400, message: 'temperature: Input should be less than 2', code: '400', param: 'temperature', type: 'BadRequestError',
+    });
+    expect(read({ object: 'error', message: '', code: '' })).toEqual({ kind: 'upstream', status: 502, message: 'The upstream stream failed.', code: undefined, param: undefined, type: undefined });
+  });
+
+  test('an {"error":…} frame: the OpenAI envelope, a bare string, or anything else', () => {
+    expect(read({ error: { message: 'm', type: 'invalid_request_error', code: 'context_length_exceeded' } })).toMatchObject({ kind: 'invalid-request', status: 400, message: 'm', code: 'context_length_exceeded' });
+    expect(read({ error: 'boom' })).toMatchObject({ kind: 'upstream', status: 502, message: 'boom' });
+    expect(read({ error: 42 })).toMatchObject({ kind: 'upstream', message: 'The upstream stream failed.' });
+  });
+
+  test('anything else is not an error', () => {
+    for (const body of [null, 'error', [{ object: 'error' }], { object: 'chat.completion.chunk', choices: [] }, { error: null }]) expect(streamErrorOf(body, '')).toBeUndefined();
   });
 });

@@ -157,6 +157,14 @@ describe('Mistral tool-call ids: [a-zA-Z0-9]{9}, mapped deterministically', () =
     expect(salted('x')).toMatch(valid);
   });
 
+  test('the mapping is fixed across releases and processes: a cached conversation keeps its ids', () => {
+    // Pinned values: a change to the hash would re-key every stored Mistral conversation.
+    const ids = ['call_PTLP8xhu3uwZk4l3nlnrrJha', 'toolu_01A09q90qw90lq917835lq9', 'x', 'y'];
+    expect(ids.map(alphanumericIds(ids))).toEqual(['9bHDxMwvK', 'NmLNDYfGG', 'LkbTna7CL', 'a7CLmLkbT']);
+    // The salted second choice is fixed too.
+    expect(alphanumericIds(['LkbTna7CL', 'x'])('x')).toBe('rzOkp6M0b');
+  });
+
   test('passthrough: an OpenAI history sent to Mistral gets the same mapping', () => {
     const body = {
       model: 'm',
@@ -211,6 +219,24 @@ describe('text parts joined for string-only hosts keep their separation', () => 
     // A part that carries more than its text keeps the array.
     const cached = [{ type: 'text', text: 'A' }, { type: 'text', text: 'B', cache_control: { type: 'ephemeral' } }];
     expect(passthrough({ model: 'm', messages: [{ role: 'system', content: cached }] }, GROQ).untouched).toBe(true);
+  });
+});
+
+describe('adaptsBody / adaptBody: which passthrough bodies change', () => {
+  test('any one knob asks for adapting; none, or the OpenAI defaults, do not', () => {
+    expect(adaptsBody({})).toBe(false);
+    expect(adaptsBody({ maxTokensField: 'max_completion_tokens', streamOptions: true, replayReasoning: true })).toBe(false);
+    expect(adaptsBody({ maxTokensField: 'max_tokens' })).toBe(true);
+    expect(adaptsBody({ streamOptions: false })).toBe(true);
+    expect(adaptsBody({ toolCallIds: 'alphanumeric-9' })).toBe(true);
+    expect(adaptsBody({ textContent: 'string' })).toBe(true);
+    expect(adaptsBody({ bodyFields: { allow: ['model'] } })).toBe(true);
+  });
+
+  test('a string-only host: content that is not bare text parts is left for the host to judge', () => {
+    for (const content of [[], [null], ['plain'], [{ type: 'input_text', text: 'a' }], [{ type: 'text', text: 5 }]]) {
+      expect(adaptBody({ model: 'm', messages: [{ role: 'user', content }] }, { textContent: 'string' })).toBeUndefined();
+    }
   });
 });
 
