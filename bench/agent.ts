@@ -126,9 +126,10 @@ function proxyConfig(mockPort: number): string {
   return JSON.stringify({ open: true, upstreams, models });
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+/** The sanity pass's connection; each slice gets its own (a server closes keep-alive sockets idle past its timeout). */
+const sanityAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 interface Once { status: number; body: string; ttftMs: number; totalMs: number }
-function once(port: number, r: Req): Promise<Once> {
+function once(port: number, r: Req, agent = sanityAgent): Promise<Once> {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     let ttft = 0;
@@ -160,13 +161,15 @@ async function slice(t: Child, r: Req, n: number): Promise<Slice> {
   const before = await t.ask('gc');
   const total: number[] = [];
   const ttft: number[] = [];
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   for (let i = 0; i < n; i++) {
-    const res = await once(t.port, r);
+    const res = await once(t.port, r, agent);
     if (res.status !== 200) throw new Error(`${r.path}: ${res.status} ${res.body.slice(0, 300)}`);
     total.push(res.totalMs);
     ttft.push(res.ttftMs);
   }
   const after = await t.ask('stats');
+  agent.destroy();
   return { cpuUs: (after.cpuUs - before.cpuUs) / n, p50Ms: median(total), ttftMs: median(ttft) };
 }
 
