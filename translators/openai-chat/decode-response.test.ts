@@ -131,6 +131,28 @@ describe('decodeResponse: other shapes', () => {
     expect(res.usage?.cachedInputTokens).toBe(4);
   });
 
+  test('audio output: its format is the one the caller asked for, wav when it named none', () => {
+    const audioReply = { id: 'r', created: 1, model: 'gpt-4o-audio-preview', choices: [{ index: 0, message: { role: 'assistant', content: null, audio: { id: 'audio_1', data: 'SUQz', transcript: 'hi', expires_at: 9 } }, finish_reason: 'stop' }] };
+    const asking = (audio: unknown): ChatRequest => ({ ...req, extras: { dialect: 'openai-chat', fields: { audio } } });
+    const audioPart = (r: ChatRequest) => decode(audioReply, r).choices[0]!.content.find((p) => p.type === 'audio');
+    expect(audioPart(asking({ format: 'mp3', voice: 'alloy' }))).toEqual({ type: 'audio', source: { type: 'base64', mediaType: 'audio/mpeg', data: 'SUQz' }, format: 'mp3' });
+    // A format without a known media type keeps its name in the media type.
+    expect(audioPart(asking({ format: 'pcm16', voice: 'alloy' }))).toEqual({ type: 'audio', source: { type: 'base64', mediaType: 'audio/pcm16', data: 'SUQz' }, format: 'pcm16' });
+    for (const r of [req, asking('mp3'), asking({ voice: 'alloy' }), asking({ format: 3 }), { ...req, extras: { dialect: 'anthropic', fields: { audio: { format: 'mp3' } } } } as ChatRequest]) {
+      expect(audioPart(r)).toMatchObject({ source: { mediaType: 'audio/wav' }, format: 'wav' });
+    }
+  });
+
+  test('a body that is not a chat completion keeps its bytes on the error', () => {
+    try {
+      decode({ choices: 'no' });
+      expect.unreachable();
+    } catch (e) {
+      expect((e as ProxyError).message).toBe('The upstream returned a body that is not a chat completion.');
+      expect((e as ProxyError).raw).toBe('{"choices":"no"}');
+    }
+  });
+
   test('content as an array of parts (Mistral thinking)', () => {
     const res = decode({
       id: 'm1',

@@ -36,6 +36,44 @@ describe('encodeResponse', () => {
     expect(out).toEqual(wire);
   });
 
+  test('Azure: content and prompt filter results and the fingerprint pass through from the same dialect only', () => {
+    const wire = fixtureJson('openai-chat', 'azure-content-filter.json');
+    const decoded = decodeResponse(wire, req, testContext());
+    const out = encode(decoded);
+    expect(out.choices[0].content_filter_results).toEqual(wire.choices[0].content_filter_results);
+    expect(out.choices[0].finish_reason).toBe('content_filter');
+    expect(out.prompt_filter_results).toEqual(wire.prompt_filter_results);
+    expect(out.system_fingerprint).toBe('fp_2f57f81c11');
+    // The same fields under another dialect's extras are not Chat fields.
+    const foreign = encode({
+      ...decoded,
+      extras: { dialect: 'anthropic', fields: { ...decoded.extras!.fields } },
+      choices: decoded.choices.map((c) => ({ ...c, extras: { dialect: 'anthropic', fields: { ...c.extras?.fields } } })),
+    } as ChatResponse);
+    expect(Object.keys(foreign)).not.toContain('prompt_filter_results');
+    expect(Object.keys(foreign)).not.toContain('system_fingerprint');
+    expect(Object.keys(foreign.choices[0])).not.toContain('content_filter_results');
+  });
+
+  test('audio from another vendor becomes message.audio with an id and an expiry an hour on; a file reference does not', () => {
+    const res = (source: unknown): ChatResponse => ({
+      id: 'r',
+      model: 'gemini-x',
+      created: 1,
+      choices: [{ index: 0, content: [{ type: 'text', text: 'Hi.' }, { type: 'audio', source, format: 'wav' } as never], finishReason: { unified: 'stop' } }],
+    });
+    const msg = encode(res({ type: 'base64', mediaType: 'audio/wav', data: 'UklG' })).choices[0].message;
+    expect(msg).toMatchObject({ content: 'Hi.', audio: { id: 'audio_test0001', data: 'UklG', expires_at: 1_700_000_000 + 3600, transcript: '' } });
+    expect(Object.keys(encode(res({ type: 'file-id', id: 'audio_1' })).choices[0].message)).not.toContain('audio');
+  });
+
+  test('only Chat-shaped url_citation entries become annotations', () => {
+    const chat = { type: 'url_citation', url_citation: { start_index: 0, end_index: 2, url: 'https://a', title: 'A' } };
+    const citations = [chat, { type: 'url_citation', url: 'https://flat', start_index: 0, end_index: 1 }, { type: 'web_search_result_location', url: 'https://b' }, { type: 'url_citation', url_citation: 'x' }, null, 'u'];
+    const out = encode({ id: 'r', model: 'm', created: 1, choices: [{ index: 0, content: [{ type: 'text', text: 'Hi', citations } as never], finishReason: { unified: 'stop' } }] });
+    expect(out.choices[0].message.annotations).toEqual([chat]);
+  });
+
   test('reasoning from another vendor: reasoning_content + reasoning_details carrier, round trip through a request', () => {
     const sig = { origin: 'anthropic' as const, value: 'EqQBsig' };
     const redacted = { origin: 'anthropic' as const, value: 'opaque' };
