@@ -263,6 +263,55 @@ describe('encodeRequest', () => {
     });
   });
 
+  test('what strict mode reads: each dropped meaning is lossy, each approximation says what it became', () => {
+    const { warnings } = encode({
+      ...baseReq,
+      tools: [{ name: 'a' }, { name: 'b' }],
+      toolChoice: { type: 'allowed', names: ['a', 'b'], mode: 'auto' },
+      topK: 40,
+      reasoning: { budgetTokens: 20000 },
+      nativeTools: [{ dialect: 'gemini', definition: { googleSearch: {} } }, { dialect: 'anthropic', definition: { type: 'web_search_20250305', name: 'web_search' }, path: 'tools[2]' }],
+      modalities: ['text', 'image'],
+      topLogprobs: 21,
+      stop: ['1', '2', '3', '4', '5'],
+    });
+    expect(warnings).toEqual([
+      { code: 'approximated', path: 'tool_choice', detail: 'allowed→auto' },
+      { code: 'dropped', path: 'nativeTools[0]', detail: 'googleSearch', lossy: true },
+      { code: 'dropped', path: 'tools[2]', detail: 'web_search', lossy: true },
+      { code: 'dropped', path: 'topK', lossy: true },
+      { code: 'dropped', path: 'stop', detail: 'more than 4 sequences', lossy: true },
+      { code: 'clamped', path: 'top_logprobs', detail: '20' },
+      { code: 'approximated', path: 'reasoning.budgetTokens', detail: 'reasoning_effort=high' },
+      { code: 'dropped', path: 'modalities', detail: 'image', lossy: true },
+    ]);
+    // At the limits nothing is lost.
+    const limits = encode({ ...baseReq, topLogprobs: 20, stop: ['1', '2', '3', '4'] });
+    expect(limits.warnings).toEqual([]);
+    expect(limits.body).toMatchObject({ top_logprobs: 20, stop: ['1', '2', '3', '4'] });
+  });
+
+  test('tool_choice without tools: a forced choice is dropped and reported, none and auto are simply left out', () => {
+    for (const tools of [undefined, []]) {
+      const forced = encode({ ...baseReq, tools, toolChoice: { type: 'required' } });
+      expect(forced.body.tool_choice).toBeUndefined();
+      expect(forced.body.tools).toBeUndefined();
+      expect(forced.warnings).toEqual([{ code: 'dropped', path: 'tool_choice', detail: 'no tools', lossy: true }]);
+      expect(encode({ ...baseReq, tools, toolChoice: { type: 'tool', name: 'a' } }).warnings).toHaveLength(1);
+      for (const type of ['none', 'auto'] as const) expect(encode({ ...baseReq, tools, toolChoice: { type } }).warnings).toEqual([]);
+    }
+    expect(encode({ ...baseReq, tools: [{ name: 'a' }], toolChoice: { type: 'none' } }).body.tool_choice).toBe('none');
+  });
+
+  test('response_format: text, json_object, json_schema named "response" when unnamed', () => {
+    expect(encode({ ...baseReq, responseFormat: { type: 'text' } }).body.response_format).toEqual({ type: 'text' });
+    expect(encode({ ...baseReq, responseFormat: { type: 'json' } }).body.response_format).toEqual({ type: 'json_object' });
+    expect(encode({ ...baseReq, responseFormat: { type: 'json-schema', schema: { type: 'object' } } }).body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'response', schema: { type: 'object' } },
+    });
+  });
+
   test('Anthropic cache_control markers are not sent, and reported once', () => {
     const eph = { ttl: '5m' as const };
     const { body, warnings } = encode({
@@ -279,7 +328,10 @@ describe('encodeRequest', () => {
     [{ enabled: false }, 'none'],
     [{ budgetTokens: 0 }, 'none'],
     [{ budgetTokens: 1024 }, 'low'],
+    [{ budgetTokens: 4095 }, 'low'],
     [{ budgetTokens: 4096 }, 'medium'],
+    [{ budgetTokens: 16383 }, 'medium'],
+    [{ budgetTokens: 16384 }, 'high'],
     [{ budgetTokens: 32000 }, 'high'],
     [{ budgetTokens: -1 }, undefined],
     [{ effort: 'minimal' }, 'minimal'],
@@ -323,6 +375,22 @@ describe('encodePassthrough', () => {
     expect(out.stream).toBe(true);
     expect(out.path).toBe('/chat/completions');
     expect(out.headers).toMatchObject({ authorization: 'Bearer sk-test', 'openai-organization': 'org-1' });
+  });
+  test("the caller's OpenAI headers are forwarded unless the upstream sets its own", () => {
+    const t = { ...target('gpt-4o'), options: { headers: { 'openai-organization': 'org-upstream' } } };
+    const req = { body: { model: 'gpt-4o', messages: [] }, headers: { 'openai-organization': 'org-caller', 'openai-project': 'proj-1', 'openai-beta': 'assistants=v2', 'x-other': 'no' }, params: {}, query: {} };
+    const out = encodePassthrough(req, '{"model":"gpt-4o","messages":[]}', t);
+    expect(out.headers).toMatchObject({ 'openai-organization': 'org-upstream', 'openai-project': 'proj-1', 'openai-beta': 'assistants=v2' });
+    expect(out.headers['x-other']).toBeUndefined();
+  });
+  test('a body that is not an object goes out as its bytes, for the upstream to refuse', () => {
+    for (const [body, raw] of [[[1, 2], '[1,2]'], [null, 'null'], ['x', '"x"']] as const) {
+      for (const options of [{}, { maxTokensField: 'max_tokens' as const }]) {
+        const out = encodePassthrough({ body, headers: {}, params: {}, query: {} }, raw, { ...target('gpt-4o'), options });
+        expect(out.body).toBe(raw);
+        expect(out.stream).toBe(false);
+      }
+    }
   });
   test('renamed model: re-serialized with the new model', () => {
     const raw = '{"model":"alias","messages":[{"role":"user","content":"x"}]}';
