@@ -190,3 +190,69 @@ describe('geminiSchemaToJsonSchema', () => {
     expect(geminiSchemaToJsonSchema(compileSchema(json, 'p').value)).toEqual(json);
   });
 });
+
+describe('compileSchema: each keyword Gemini lacks, and what it became', () => {
+  const cases: [string, unknown, unknown, unknown[]][] = [
+    ['a non-schema is dropped, true and {} mean anything', { type: 'object', properties: { a: 5, b: true, c: {} } }, { type: 'OBJECT', properties: { a: {}, b: {}, c: {} } }, [{ code: 'dropped', path: 'p.properties.a', detail: 'not-a-schema' }]],
+    [
+      'types: unknown ones dropped, null as nullable, case-insensitive',
+      { type: 'object', properties: { a: { type: 'foo' }, b: { type: ['string', 'null'] }, c: { type: ['Integer', 7] } } },
+      { type: 'OBJECT', properties: { a: {}, b: { type: 'STRING', nullable: true }, c: { type: 'INTEGER' } } },
+      [{ code: 'dropped', path: 'p.properties.a.type', detail: 'foo' }],
+    ],
+    [
+      'const and enum: string values only, null as nullable',
+      { type: 'object', properties: { a: { const: null }, b: { enum: [1, 2] }, c: { const: 5 }, d: { enum: ['x', null] }, e: { const: 'k' } } },
+      { type: 'OBJECT', properties: { a: { nullable: true }, b: {}, c: {}, d: { enum: ['x'], type: 'STRING', nullable: true }, e: { enum: ['k'], type: 'STRING' } } },
+      [{ code: 'dropped', path: 'p.properties.b.enum' }, { code: 'dropped', path: 'p.properties.c.const' }, { code: 'approximated', path: 'p.properties.e.const', detail: 'enum' }],
+    ],
+    [
+      'anyOf: a null-only branch (type or enum [null]) is nullable; oneOf is read as anyOf',
+      { type: 'object', properties: { a: { anyOf: [{ type: 'string' }, { enum: [null] }] }, b: { anyOf: [{ type: 'string' }, { enum: [null, 'x'] }] }, c: { oneOf: [{ type: 'string' }, { type: 'integer' }] } } },
+      { type: 'OBJECT', properties: { a: { type: 'STRING', nullable: true }, b: { anyOf: [{ type: 'STRING' }, { enum: ['x'], type: 'STRING', nullable: true }] }, c: { anyOf: [{ type: 'STRING' }, { type: 'INTEGER' }] } } },
+      [{ code: 'approximated', path: 'p.properties.c.oneOf', detail: 'anyOf' }],
+    ],
+    [
+      'several types: one branch each, with only its own keywords',
+      { type: ['object', 'array', 'null'], properties: { a: { type: 'string' } }, required: ['a'], items: { type: 'string' } },
+      { anyOf: [{ type: 'OBJECT', properties: { a: { type: 'STRING' } }, required: ['a'] }, { type: 'ARRAY', items: { type: 'STRING' } }], nullable: true },
+      [],
+    ],
+    [
+      'tuple items: the first item schema; items alone mean an array',
+      { type: 'object', properties: { a: { type: 'array', items: [] }, b: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] }, c: { items: { type: 'string' } } } },
+      { type: 'OBJECT', properties: { a: { type: 'ARRAY' }, b: { type: 'ARRAY', items: { type: 'STRING' } }, c: { type: 'ARRAY', items: { type: 'STRING' } } } },
+      [{ code: 'approximated', path: 'p.properties.a.items', detail: 'tuple' }, { code: 'approximated', path: 'p.properties.b.items', detail: 'tuple' }],
+    ],
+    [
+      'exclusive bounds become inclusive ones, unless an inclusive one is there',
+      { type: 'object', properties: { a: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 10 }, b: { type: 'number', minimum: 1, exclusiveMinimum: 0, maximum: 9, exclusiveMaximum: 10 } } },
+      { type: 'OBJECT', properties: { a: { type: 'NUMBER', minimum: 0, maximum: 10 }, b: { type: 'NUMBER', minimum: 1, maximum: 9 } } },
+      [
+        { code: 'approximated', path: 'p.properties.a.exclusiveMinimum', detail: 'minimum' },
+        { code: 'approximated', path: 'p.properties.a.exclusiveMaximum', detail: 'maximum' },
+        { code: 'dropped', path: 'p.properties.b.exclusiveMinimum' },
+        { code: 'dropped', path: 'p.properties.b.exclusiveMaximum' },
+      ],
+    ],
+    [
+      '$ref: escaped pointers resolve; missing, remote or through a non-schema ones are dropped, lossy',
+      { type: 'object', properties: { a: { $ref: '#/$defs/Nope' }, b: { $ref: 'http://x/y' }, c: { $ref: '#/$defs/a~1b' }, d: { $ref: '#/properties/e/type/x' }, e: { type: 'string' } }, $defs: { 'a/b': { type: 'integer' } } },
+      { type: 'OBJECT', properties: { a: {}, b: {}, c: { type: 'INTEGER' }, d: {}, e: { type: 'STRING' } } },
+      [
+        { code: 'dropped', path: 'p.properties.a.$ref', detail: 'unresolved', lossy: true },
+        { code: 'dropped', path: 'p.properties.b.$ref', detail: 'unresolved', lossy: true },
+        { code: 'dropped', path: 'p.properties.d.$ref', detail: 'unresolved', lossy: true },
+      ],
+    ],
+    [
+      'a self reference is cut to an object; required names that are no property are dropped',
+      { type: 'object', properties: { r: { $ref: '#' } }, required: ['r', 'zz', 3] },
+      { type: 'OBJECT', properties: { r: { type: 'OBJECT' } }, required: ['r'] },
+      [{ code: 'approximated', path: 'p.properties.r.$ref', detail: 'recursion-truncated', lossy: true }, { code: 'dropped', path: 'p.required', detail: 'unknown-property' }],
+    ],
+  ];
+  it.each(cases)('%s', (_label, schema, value, warnings) => {
+    expect(compileSchema(schema, 'p')).toEqual({ value, warnings });
+  });
+});
