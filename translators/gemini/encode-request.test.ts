@@ -387,3 +387,151 @@ describe('tool results with several text parts', () => {
     expect(fr.functionResponse.response.output).toBe('line one\n```py\nprint(1)\n```');
   });
 });
+
+describe('encodeRequest: contents details', () => {
+  const text = (t: string): Part => ({ type: 'text', text: t });
+  const named = (callId: string, name: string, t: string): Part => ({ type: 'tool-result', callId, name, content: [text(t)] });
+
+  it('results whose ids match no call pair by name, each call answered once, in call order', () => {
+    const messages: Message[] = [
+      { role: 'user', content: [text('go')] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', id: 'c1', name: 'weather', arguments: '{}' },
+          { type: 'tool-call', id: 'c2', name: 'time', arguments: '{}' },
+          { type: 'tool-call', id: 'c3', name: 'weather', arguments: '{"b":1}' },
+        ],
+      },
+      { role: 'user', content: [named('x9', 'time', 'noon'), named('x7', 'weather', 'rain'), named('x8', 'weather', 'sun')] },
+      { role: 'user', content: [text('then?')] },
+    ];
+    const { body, warnings } = encode(base({ messages }));
+    expect(body.contents[2]).toEqual({
+      role: 'user',
+      parts: [
+        { functionResponse: { name: 'weather', response: { output: 'rain' } } },
+        { functionResponse: { name: 'time', response: { output: 'noon' } } },
+        { functionResponse: { name: 'weather', response: { output: 'sun' } } },
+        { text: 'then?' },
+      ],
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it("a late result for an earlier turn's call goes after this turn's results", () => {
+    const messages: Message[] = [
+      { role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'f', arguments: '{}' }] },
+      { role: 'user', content: [{ type: 'tool-result', callId: 'c1', content: [text('a')] }] },
+      { role: 'assistant', content: [{ type: 'tool-call', id: 'c2', name: 'g', arguments: '{}' }] },
+      { role: 'user', content: [{ type: 'tool-result', callId: 'c1', content: [text('late')] }, { type: 'tool-result', callId: 'c2', content: [text('b')] }] },
+    ];
+    expect(encode(base({ messages })).body.contents[3]).toEqual({
+      role: 'user',
+      parts: [{ functionResponse: { name: 'g', response: { output: 'b' } } }, { functionResponse: { name: 'f', response: { output: 'late' } } }],
+    });
+  });
+
+  it('call arguments: a non-object wrapped as value, invalid JSON dropped (lossy), blank as {}', () => {
+    const messages: Message[] = [
+      { role: 'user', content: [text('go')] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', id: 'c1', name: 'f', arguments: '[1,2]' },
+          { type: 'tool-call', id: 'c2', name: 'f', arguments: '{oops' },
+          { type: 'tool-call', id: 'c3', name: 'f', arguments: '  ' },
+        ],
+      },
+    ];
+    const { body, warnings } = encode(base({ messages }));
+    expect(body.contents[1].parts.map((p: any) => p.functionCall.args)).toEqual([{ value: [1, 2] }, {}, {}]);
+    expect(warnings).toEqual([
+      { code: 'approximated', path: 'messages[1].content[0].arguments', detail: 'non-object-arguments' },
+      { code: 'approximated', path: 'messages[1].content[1].arguments', detail: 'invalid-json-arguments', lossy: true },
+    ]);
+  });
+
+  it('media types: from the audio format, the URL extension, else a default per kind; empty texts left out', () => {
+    const file = (id: string) => ({ type: 'file-id' as const, id });
+    const url = (u: string) => ({ type: 'url' as const, url: u });
+    const { body } = encode(
+      base({
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'audio', source: file('files/a'), format: 'mp3' },
+              { type: 'audio', source: file('files/b'), format: 'flac' },
+              { type: 'audio', source: file('files/c') },
+              { type: 'image', source: url('https://x/y.PNG?sig=1#f') },
+              { type: 'image', source: url('https://x/y') },
+              { type: 'image', source: url('https://x/y.xyz') },
+              { type: 'file', source: url('https://x/doc') },
+              { type: 'file', source: file('files/d') },
+              { type: 'image', source: file('files/e') },
+              text(''),
+              { type: 'refusal', text: '' },
+              { type: 'refusal', text: 'no' },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(body.contents[0].parts).toEqual([
+      { fileData: { fileUri: 'files/a', mimeType: 'audio/mp3' } },
+      { fileData: { fileUri: 'files/b', mimeType: 'audio/flac' } },
+      { fileData: { fileUri: 'files/c', mimeType: 'audio/wav' } },
+      { fileData: { fileUri: 'https://x/y.PNG?sig=1#f', mimeType: 'image/png' } },
+      { fileData: { fileUri: 'https://x/y', mimeType: 'image/jpeg' } },
+      { fileData: { fileUri: 'https://x/y.xyz', mimeType: 'image/jpeg' } },
+      { fileData: { fileUri: 'https://x/doc', mimeType: 'application/pdf' } },
+      { fileData: { fileUri: 'files/d', mimeType: 'application/pdf' } },
+      { fileData: { fileUri: 'files/e', mimeType: 'image/jpeg' } },
+      { text: 'no' },
+    ]);
+  });
+
+  it("a tool result's media follows its response, typed by kind when the source names none", () => {
+    const messages: Message[] = [
+      { role: 'user', content: [text('go')] },
+      { role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'f', arguments: '{}' }] },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool-result',
+            callId: 'c1',
+            content: [
+              { type: 'image', source: { type: 'file-id', id: 'files/i' } },
+              { type: 'audio', source: { type: 'file-id', id: 'files/a' } },
+              { type: 'file', source: { type: 'file-id', id: 'files/f' } },
+              text('[1]'),
+            ],
+          },
+        ],
+      },
+    ];
+    expect(encode(base({ messages })).body.contents[2].parts).toEqual([
+      { functionResponse: { name: 'f', response: { output: [1] } } },
+      { fileData: { fileUri: 'files/i', mimeType: 'image/jpeg' } },
+      { fileData: { fileUri: 'files/a', mimeType: 'audio/wav' } },
+      { fileData: { fileUri: 'files/f', mimeType: 'application/pdf' } },
+    ]);
+  });
+
+  it('consecutive model turns merge into one; unsigned reasoning is dropped and reported', () => {
+    const messages: Message[] = [
+      { role: 'user', content: [text('go')] },
+      { role: 'assistant', content: [{ type: 'reasoning', text: 'hmm' }, { type: 'reasoning', text: '' }, text('a')] },
+      { role: 'assistant', content: [text('b')] },
+      { role: 'assistant', content: [] },
+    ];
+    const { body, warnings } = encode(base({ messages }));
+    expect(body.contents).toEqual([
+      { role: 'user', parts: [{ text: 'go' }] },
+      { role: 'model', parts: [{ text: 'a' }, { text: 'b' }] },
+    ]);
+    expect(warnings).toEqual([{ code: 'dropped', path: 'messages[1].content[0]', detail: 'reasoning' }]);
+  });
+});
