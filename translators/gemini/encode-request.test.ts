@@ -535,3 +535,55 @@ describe('encodeRequest: contents details', () => {
     expect(warnings).toEqual([{ code: 'dropped', path: 'messages[1].content[0]', detail: 'reasoning' }]);
   });
 });
+
+describe('encodeRequest: what is left out, and what is reported', () => {
+  function encodeWith(req: ChatRequest, model = 'gemini-2.5-flash', over: Partial<UpstreamTarget> = {}) {
+    const { value, warnings } = gemini.encodeRequest(req, target(model, over), testContext());
+    return { http: value, body: JSON.parse(value.body as string), warnings };
+  }
+
+  it('empty system text, tools, stop and modalities send no field at all', () => {
+    const { body, warnings } = encodeWith(base({ system: [{ type: 'text', text: '' }], tools: [], stop: [], modalities: [], reasoning: {} }));
+    expect(body).toEqual({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
+    expect(warnings).toEqual([]);
+  });
+
+  it('system media, strict and cached tools, foreign native tools, parallel_tool_calls:false, a sixth stop are reported', () => {
+    const { body, warnings } = encodeWith(
+      base({
+        system: [{ type: 'text', text: 'S' }, { type: 'image', source: { type: 'url', url: 'https://x/a.png' } } as never],
+        tools: [{ name: 'a', strict: true, cache: { ttl: '5m' } }],
+        nativeTools: [
+          { dialect: 'anthropic', definition: { type: 'web_search_20250305', name: 'web_search' }, path: 'tools[1]' },
+          { dialect: 'openai-responses', definition: { type: 'web_search' } },
+        ],
+        parallelToolCalls: false,
+        stop: ['1', '2', '3', '4', '5', '6'],
+      }),
+    );
+    expect(body).toMatchObject({ systemInstruction: { parts: [{ text: 'S' }] }, tools: [{ functionDeclarations: [{ name: 'a' }] }], generationConfig: { stopSequences: ['1', '2', '3', '4', '5'] } });
+    expect(warnings).toEqual([
+      { code: 'dropped', path: 'system[1]', detail: 'image', lossy: true },
+      { code: 'dropped', path: 'tools[0].strict' },
+      { code: 'dropped', path: 'tools[0].cache_control' },
+      { code: 'dropped', path: 'tools[1]', detail: 'web_search', lossy: true },
+      { code: 'dropped', path: 'tools.web_search', lossy: true },
+      { code: 'dropped', path: 'parallel_tool_calls' },
+      { code: 'clamped', path: 'stop', detail: '5', lossy: true },
+    ]);
+    expect(encodeWith(base({ parallelToolCalls: true, stop: ['1', '2', '3', '4', '5'] })).warnings).toEqual([]);
+  });
+
+  it('thinking: disabled sends a zero budget and never includeThoughts; includeThoughts alone is sent alone', () => {
+    expect(encodeWith(base({ reasoning: { enabled: false, includeThoughts: true } })).body.generationConfig).toEqual({ thinkingConfig: { thinkingBudget: 0 } });
+    expect(encodeWith(base({ reasoning: { includeThoughts: false } }), 'gemini-3-pro-preview').body.generationConfig).toEqual({ thinkingConfig: { includeThoughts: false } });
+  });
+
+  it('headers: JSON, the upstream options headers, the key only when there is one', () => {
+    expect(encodeWith(base()).http.headers).toEqual({ 'content-type': 'application/json', 'x-goog-api-key': 'AIza-secret' });
+    expect(encodeWith(base(), 'gemini-2.5-flash', { apiKey: '', options: { headers: { 'x-goog-user-project': 'p1' } } }).http.headers).toEqual({
+      'content-type': 'application/json',
+      'x-goog-user-project': 'p1',
+    });
+  });
+});
