@@ -97,4 +97,68 @@ describe('Responses stream decoder', () => {
     ]);
     expect(events.find((e) => e.type === 'reasoning-end')).toEqual({ type: 'reasoning-end', signature: { origin: 'anthropic', value: 'EqQB' } });
   });
+
+  it('finished items only: reasoning from its summary parts, a refusal beside the text; incomplete without a status', () => {
+    const events = run([
+      ev({ type: 'response.created', response: { id: 'resp_1', model: 'm', created_at: 5 } }),
+      ev({ type: 'response.output_item.done', output_index: 0, item: { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'a' }, { type: 'summary_text', text: '' }, { type: 'summary_text', text: 'b' }], encrypted_content: 'gAAAAAenc' } }),
+      ev({ type: 'response.output_item.done', output_index: 1, item: { type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text: 'Hi' }, { type: 'refusal', refusal: 'No' }] } }),
+      ev({ type: 'response.output_item.done', output_index: 2, item: { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'f', arguments: '{"a":1}' } }),
+      ev({ type: 'response.incomplete', response: { id: 'resp_1' } }),
+    ]);
+    expect(events).toEqual([
+      { type: 'message-start', id: 'resp_1', model: 'm', created: 5 },
+      { type: 'reasoning-start' },
+      { type: 'reasoning-delta', text: 'a\n\nb' },
+      { type: 'reasoning-end', signature: { origin: 'openai', value: 'gAAAAAenc' } },
+      { type: 'text-start' },
+      { type: 'text-delta', text: 'Hi' },
+      { type: 'text-end' },
+      { type: 'refusal-start' },
+      { type: 'refusal-delta', text: 'No' },
+      { type: 'refusal-end' },
+      { type: 'tool-call-start', index: 0, id: 'call_1', name: 'f' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{"a":1}' },
+      { type: 'tool-call-end', index: 0 },
+      { type: 'finish', reason: { unified: 'other', raw: 'incomplete' } },
+    ]);
+  });
+
+  it('.done events say the rest: a summary after its deltas, a text with none, a refusal after its start', () => {
+    const events = run([
+      ev({ type: 'response.created', response: { id: 'resp_1' } }),
+      ev({ type: 'response.output_item.added', output_index: 0, item: { type: 'reasoning', id: 'rs_1', summary: [] } }),
+      ev({ type: 'response.reasoning_summary_text.delta', output_index: 0, delta: 'th' }),
+      ev({ type: 'response.reasoning_summary_text.done', output_index: 0, text: 'think' }),
+      ev({ type: 'response.output_text.done', output_index: 1, text: 'whole' }),
+      ev({ type: 'response.refusal.delta', output_index: 1, delta: 'N' }),
+      ev({ type: 'response.refusal.done', output_index: 1, refusal: 'No' }),
+      ev({ type: 'response.completed', response: { id: 'resp_1' } }),
+    ]);
+    expect(events).toEqual([
+      { type: 'message-start', id: 'resp_1', model: 'caller', created: 1_700_000_000 },
+      { type: 'reasoning-start' },
+      { type: 'reasoning-delta', text: 'th' },
+      { type: 'reasoning-delta', text: 'ink' },
+      { type: 'reasoning-end' },
+      { type: 'text-start' },
+      { type: 'text-delta', text: 'whole' },
+      { type: 'text-end' },
+      { type: 'refusal-start' },
+      { type: 'refusal-delta', text: 'N' },
+      { type: 'refusal-delta', text: 'o' },
+      { type: 'refusal-end' },
+      { type: 'finish', reason: { unified: 'stop', raw: 'completed' } },
+    ]);
+  });
+
+  it('frames: empty and [DONE] say nothing; bad JSON or a non-event shape end the stream with the frame kept', () => {
+    const dec = new OpenAIResponsesStreamDecoder(req, testContext());
+    expect([...dec.push({ data: '' }), ...dec.push({ data: '[DONE]' })]).toEqual([]);
+    const [bad] = dec.push({ data: '{nope' });
+    expect(bad).toMatchObject({ type: 'error', error: { kind: 'upstream', message: 'The upstream sent an unparsable stream frame.', raw: '{nope' } });
+    expect(dec.finish()).toEqual([]);
+    const [shape] = new OpenAIResponsesStreamDecoder(req, testContext()).push({ data: '[1]' });
+    expect(shape).toMatchObject({ type: 'error', error: { kind: 'upstream', message: 'The upstream sent a stream event of the wrong shape.', raw: '[1]' } });
+  });
 });
