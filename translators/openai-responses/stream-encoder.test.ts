@@ -155,6 +155,15 @@ describe('Responses stream encoder', () => {
     expect(frames.find((f) => f['type'] === 'response.output_item.done')!['item']).toEqual({ id: 'rs_test0001', type: 'reasoning', summary: [] });
   });
 
+  it("a signed answer text with no words (Gemini's) keeps its signature as a reasoning item, only for an encrypted caller", () => {
+    const signature = { origin: 'gemini' as const, value: 'SIG' };
+    const events: StreamEvent[] = [start, { type: 'text-start' }, { type: 'text-end', signature }, { type: 'finish', reason: { unified: 'stop' } }];
+    const frames = encode(events, codexReq);
+    expect(protocolProblems(frames)).toEqual([]);
+    expect(frames.at(-1)!['response']['output']).toEqual([{ id: 'rs_test0001', type: 'reasoning', summary: [], encrypted_content: encodeReasoning({ text: '', signature }) }]);
+    expect(encode(events).at(-1)!['response']['output']).toEqual([]);
+  });
+
   it('overlapping tool calls are written one after the other', () => {
     const frames = encode([
       start,
