@@ -28,3 +28,137 @@ describe('tool results with several text parts', () => {
     expect(outputOf(withToolResult([{ type: 'text', text: 'only' }]))).toBe('only');
   });
 });
+
+describe('encodeInput: parts as input items', () => {
+  const run = (messages: ChatRequest['messages'], system: ChatRequest['system'] = []) => {
+    const warnings: Warning[] = [];
+    const out = encodeInput({ model: 'm', system, stream: false, messages }, warnings);
+    return { ...out, warnings };
+  };
+
+  it('user media: images by URL, inline or file id (detail auto); files inline (named "file" when unnamed), by URL or file id', () => {
+    const { input } = run([
+      {
+        role: 'user',
+        content: [
+          { type: 'image', source: { type: 'url', url: 'https://x/a.png' }, detail: 'high' },
+          { type: 'image', source: { type: 'base64', mediaType: 'image/png', data: 'iVBO' } },
+          { type: 'image', source: { type: 'file-id', id: 'file_i' } },
+          { type: 'file', source: { type: 'base64', mediaType: 'application/pdf', data: 'JVBE' } },
+          { type: 'file', source: { type: 'url', url: 'https://x/doc.pdf' }, title: 'Doc' },
+          { type: 'file', source: { type: 'url', url: 'https://x/raw' } },
+          { type: 'file', source: { type: 'file-id', id: 'file_f' }, filename: 'f.pdf' },
+          { type: 'file', source: { type: 'file-id', id: 'file_g' } },
+          { type: 'refusal', text: 'r' },
+        ],
+      },
+    ]);
+    expect(input).toEqual([
+      {
+        type: 'message',
+        role: 'user',
+        content: [
+          { type: 'input_image', image_url: 'https://x/a.png', detail: 'high' },
+          { type: 'input_image', image_url: 'data:image/png;base64,iVBO', detail: 'auto' },
+          { type: 'input_image', file_id: 'file_i', detail: 'auto' },
+          { type: 'input_file', file_data: 'data:application/pdf;base64,JVBE', filename: 'file' },
+          { type: 'input_file', file_url: 'https://x/doc.pdf', filename: 'Doc' },
+          { type: 'input_file', file_url: 'https://x/raw' },
+          { type: 'input_file', file_id: 'file_f', filename: 'f.pdf' },
+          { type: 'input_file', file_id: 'file_g' },
+          { type: 'input_text', text: 'r' },
+        ],
+      },
+    ]);
+  });
+
+  it('audio input is refused with its place named', () => {
+    try {
+      run([{ role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'audio', source: { type: 'base64', mediaType: 'audio/wav', data: 'UklG' }, format: 'wav' }] }]);
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toMatchObject({ kind: 'unsupported', message: 'The Responses API takes no audio input.', param: 'messages[0].content[1]' });
+    }
+  });
+
+  it('parts with no place in their role are dropped and reported; an empty user turn is one empty text', () => {
+    const { input, warnings } = run(
+      [
+        { role: 'user', content: [{ type: 'tool-call', id: 'c', name: 'f', arguments: '{}' }, { type: 'reasoning', text: 'r' }] },
+        { role: 'assistant', content: [{ type: 'image', source: { type: 'url', url: 'https://x/a.png' } }, { type: 'text', text: 'ok', signature: { origin: 'gemini', value: 'S' } }, { type: 'refusal', text: 'no' }] },
+      ],
+      [{ type: 'text', text: 'sys' }, { type: 'image', source: { type: 'url', url: 'https://x/s.png' } } as never],
+    );
+    expect(input).toEqual([
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: '' }] },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'ok', annotations: [] }, { type: 'refusal', refusal: 'no' }] },
+    ]);
+    expect(warnings).toEqual([
+      { code: 'dropped', path: 'system[1]', detail: 'image', lossy: true },
+      { code: 'dropped', path: 'messages[0].content[0]', detail: 'tool-call in a user message', lossy: true },
+      { code: 'dropped', path: 'messages[0].content[1]', detail: 'reasoning in a user message', lossy: true },
+      { code: 'dropped', path: 'messages[1].content[0]', detail: 'image in an assistant message', lossy: true },
+      { code: 'signature-not-replayed', path: 'messages[1].content[1]' },
+    ]);
+  });
+
+  it('a tool result with media sends its parts; an error flag is reported; text after it starts a new message', () => {
+    const { input, warnings } = run([
+      { role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'run', arguments: '{}' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'before' },
+          { type: 'tool-result', callId: 'c1', isError: true, content: [{ type: 'text', text: 'see' }, { type: 'image', source: { type: 'url', url: 'https://x/a.png' } }, { type: 'reasoning', text: 'x' }] },
+          { type: 'text', text: 'after' },
+        ],
+      },
+    ]);
+    expect(input.slice(1)).toEqual([
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'before' }] },
+      { type: 'function_call_output', call_id: 'c1', output: [{ type: 'input_text', text: 'see' }, { type: 'input_image', image_url: 'https://x/a.png', detail: 'auto' }] },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'after' }] },
+    ]);
+    expect(warnings).toEqual([
+      { code: 'dropped', path: 'messages[1].content[1].content[2]', detail: 'reasoning in a user message', lossy: true },
+      { code: 'dropped', path: 'messages[1].content[1].isError' },
+    ]);
+  });
+
+  it('assistant: a call splits the message; only OpenAI reasoning is replayed, others reported', () => {
+    const { input, warnings } = run([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'mine', signature: { origin: 'openai', value: 'gAAA' } },
+          { type: 'reasoning', text: 'theirs', signature: { origin: 'anthropic', value: 'EqQB' } },
+          { type: 'reasoning', text: 'plain' },
+          { type: 'reasoning', text: '', redacted: { origin: 'openai', value: 'gBBB' } },
+          { type: 'text', text: 'a' },
+          { type: 'tool-call', id: 'c1', name: 'f', arguments: '{}', signature: { origin: 'gemini', value: 'S' } },
+          { type: 'text', text: 'b' },
+        ],
+      },
+    ]);
+    expect(input).toEqual([
+      { type: 'reasoning', summary: [{ type: 'summary_text', text: 'mine' }], encrypted_content: 'gAAA' },
+      { type: 'reasoning', summary: [], encrypted_content: 'gBBB' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'a', annotations: [] }] },
+      { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'b', annotations: [] }] },
+    ]);
+    expect(warnings).toEqual([
+      { code: 'signature-not-replayed', path: 'messages[0].content[1]' },
+      { code: 'signature-not-replayed', path: 'messages[0].content[5]' },
+    ]);
+  });
+
+  it('one system text is the instructions; several are a system message', () => {
+    const one = run([{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], [{ type: 'text', text: 'A' }]);
+    expect(one.instructions).toBe('A');
+    const two = run([{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], [{ type: 'text', text: 'A' }, { type: 'text', text: 'B' }]);
+    expect(two.instructions).toBeUndefined();
+    expect(two.input[0]).toEqual({ type: 'message', role: 'system', content: [{ type: 'input_text', text: 'A' }, { type: 'input_text', text: 'B' }] });
+    expect('instructions' in run([{ role: 'user', content: [] }])).toBe(false);
+  });
+});
