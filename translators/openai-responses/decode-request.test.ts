@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProxyError } from '../../src/canonical/index.ts';
+import { encodeReasoning, ProxyError } from '../../src/canonical/index.ts';
 import { fixtureJson } from '../../test/support/fixtures.ts';
 import { decodeRequest, responsesExtras } from './decode-request.ts';
 
@@ -94,6 +94,99 @@ describe('decodeRequest: content parts', () => {
   it('items of built-in tools are dropped and reported', () => {
     const { warnings } = decode({ model: 'm', input: [{ role: 'user', content: 'q' }, { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'x' } }] });
     expect(warnings).toEqual([{ code: 'dropped', path: 'input[1]', detail: 'web_search_call', lossy: true }]);
+  });
+});
+
+describe('decodeRequest: more input items', () => {
+  it('files: inline (typed by the data URL or the file name), by URL (typed by name or URL); audio by format', () => {
+    const { value } = decode({
+      model: 'm',
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_file', file_data: 'JVBERi0x', filename: 'Report.PDF' },
+            { type: 'input_file', file_data: 'abc' },
+            { type: 'input_file', file_url: 'https://x/data.csv' },
+            { type: 'input_file', file_url: 'https://x/doc', filename: 'a.md' },
+            { type: 'input_audio', input_audio: { data: 'UklG', format: 'wav' } },
+            { type: 'input_audio', input_audio: { data: 'SUQz', format: 'mp3' } },
+          ],
+        },
+      ],
+    });
+    expect(value.messages[0]!.content).toEqual([
+      { type: 'file', source: { type: 'base64', mediaType: 'application/pdf', data: 'JVBERi0x' }, filename: 'Report.PDF' },
+      { type: 'file', source: { type: 'base64', mediaType: 'application/octet-stream', data: 'abc' } },
+      { type: 'file', source: { type: 'url', url: 'https://x/data.csv', mediaType: 'text/csv' } },
+      { type: 'file', source: { type: 'url', url: 'https://x/doc', mediaType: 'text/markdown' }, filename: 'a.md' },
+      { type: 'audio', source: { type: 'base64', mediaType: 'audio/wav', data: 'UklG' }, format: 'wav' },
+      { type: 'audio', source: { type: 'base64', mediaType: 'audio/mpeg', data: 'SUQz' }, format: 'mp3' },
+    ]);
+  });
+
+  it.each([
+    [[{ type: 'input_file' }], "Invalid value for 'input[0].content[0]': expected one of 'file_data', 'file_url' or 'file_id'.", 'input[0].content[0]'],
+    [[{ type: 'input_image' }], "Missing required parameter: 'input[0].content[0].image_url'.", 'input[0].content[0].image_url'],
+  ])('a part without its source: %j', (content, message, param) => {
+    const e = fails({ model: 'm', input: [{ role: 'user', content }] });
+    expect([e.message, e.param]).toEqual([message, param]);
+  });
+
+  it('an item with neither type nor role names the missing type', () => {
+    const e = fails({ model: 'm', input: [{ content: 'x' }] });
+    expect([e.message, e.param]).toEqual(["Missing required parameter: 'input[0].type'.", 'input[0].type']);
+  });
+
+  it('reasoning: raw content when there is no summary; a carried signature or redaction keeps its vendor and text', () => {
+    const { value } = decode({
+      model: 'm',
+      input: [
+        { type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text: 'raw1' }, { type: 'reasoning_text', text: 'raw2' }] },
+        { type: 'reasoning', summary: [{ type: 'summary_text', text: 's1' }, { type: 'summary_text', text: 's2' }], encrypted_content: encodeReasoning({ text: '', signature: { origin: 'anthropic', value: 'EqQB' } }) },
+        { type: 'reasoning', summary: [], encrypted_content: encodeReasoning({ text: 'hidden', redacted: { origin: 'anthropic', value: 'RED' } }) },
+        { type: 'reasoning', summary: [{ type: 'summary_text', text: 's' }], encrypted_content: encodeReasoning({ text: 'own', signature: { origin: 'gemini', value: 'G' } }) },
+      ],
+    });
+    expect(value.messages).toEqual([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'raw1raw2' },
+          { type: 'reasoning', text: 's1\n\ns2', signature: { origin: 'anthropic', value: 'EqQB' } },
+          { type: 'reasoning', text: 'hidden', redacted: { origin: 'anthropic', value: 'RED' } },
+          { type: 'reasoning', text: 'own', signature: { origin: 'gemini', value: 'G' } },
+        ],
+      },
+    ]);
+  });
+
+  it('turns: model-side items merge, consecutive tool outputs merge, user messages and later outputs stay apart', () => {
+    const { value, warnings } = decode({
+      model: 'm',
+      input: [
+        { role: 'user', content: 'a' },
+        { role: 'user', content: 'b' },
+        { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' },
+        { role: 'assistant', content: [{ type: 'output_text', text: 't' }] },
+        { type: 'function_call_output', call_id: 'c1', output: 'r1' },
+        { type: 'custom_tool_call_output', call_id: 'c2', output: 'r2' },
+        { role: 'user', content: 'c' },
+        { type: 'function_call_output', call_id: 'c3', output: 'r3' },
+        { role: 'system', content: 'sys late' },
+      ],
+    });
+    const text = (t: string) => ({ type: 'text', text: t });
+    expect(value.messages).toEqual([
+      { role: 'user', content: [text('a')] },
+      { role: 'user', content: [text('b')] },
+      { role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 'f', arguments: '{}' }, text('t')] },
+      { role: 'user', content: [{ type: 'tool-result', callId: 'c1', content: [text('r1')] }, { type: 'tool-result', callId: 'c2', content: [text('r2')], custom: true }] },
+      { role: 'user', content: [text('c')] },
+      { role: 'user', content: [{ type: 'tool-result', callId: 'c3', content: [text('r3')] }] },
+    ]);
+    expect(value.system).toEqual([text('sys late')]);
+    expect(warnings).toEqual([{ code: 'approximated', path: 'input[8]', detail: 'system message moved into the system prompt' }]);
   });
 });
 
