@@ -233,6 +233,38 @@ describe('adaptsBody / adaptBody: which passthrough bodies change', () => {
     expect(adaptsBody({ bodyFields: { allow: ['model'] } })).toBe(true);
   });
 
+  test("Mistral passthrough: the length limit renamed (never over the caller's own max_tokens), stream_options dropped", () => {
+    expect(adaptBody({ model: 'm', max_completion_tokens: 5, max_tokens: 9, stream_options: { include_usage: true }, stream: true }, MISTRAL)).toEqual({ model: 'm', max_tokens: 9, stream: true });
+    expect(adaptBody({ model: 'm', max_completion_tokens: 5 }, MISTRAL)).toEqual({ model: 'm', max_tokens: 5 });
+    expect(adaptBody({ model: 'm', messages: 'x', max_completion_tokens: 5 }, MISTRAL)).toEqual({ model: 'm', messages: 'x', max_tokens: 5 });
+    expect(adaptBody({ model: 'm', stream_options: { include_usage: true } }, { streamOptions: true })).toBeUndefined();
+    expect(adaptBody({ model: 'm', max_completion_tokens: 5 }, { maxTokensField: 'max_completion_tokens' })).toBeUndefined();
+  });
+
+  test('Mistral passthrough ids: malformed entries pass as they are, the rest mapped; calls or results alone are mapped too', () => {
+    const out = adaptBody(
+      {
+        model: 'm',
+        messages: [
+          null,
+          'x',
+          { role: 'assistant', content: null, tool_calls: [null, { id: 5 }, { id: 'call_abc', type: 'function', function: { name: 'f', arguments: '{}' } }] },
+          { role: 'tool', tool_call_id: 'call_abc', content: [{ type: 'text', text: 'r' }] },
+        ],
+      },
+      MISTRAL,
+    )!;
+    const messages = out['messages'] as any[];
+    expect(messages.slice(0, 2)).toEqual([null, 'x']);
+    expect(messages[2].tool_calls.slice(0, 2)).toEqual([null, { id: 5 }]);
+    expect(messages[2].tool_calls[2]).toEqual({ id: alphanumericIds(['call_abc'])('call_abc'), type: 'function', function: { name: 'f', arguments: '{}' } });
+    expect(messages[3]).toEqual({ role: 'tool', tool_call_id: messages[2].tool_calls[2].id, content: 'r' });
+    const ids = { toolCallIds: 'alphanumeric-9' as const };
+    expect(adaptBody({ model: 'm', messages: [{ role: 'tool', tool_call_id: 'call_x', content: 'r' }] }, ids)).toEqual({ model: 'm', messages: [{ role: 'tool', tool_call_id: alphanumericIds(['call_x'])('call_x'), content: 'r' }] });
+    expect(adaptBody({ model: 'm', messages: [{ role: 'assistant', tool_calls: [{ id: 'call_y', type: 'function' }] }] }, ids)).toEqual({ model: 'm', messages: [{ role: 'assistant', tool_calls: [{ id: alphanumericIds(['call_y'])('call_y'), type: 'function' }] }] });
+    expect(adaptBody({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }, MISTRAL)).toBeUndefined();
+  });
+
   test('a string-only host: content that is not bare text parts is left for the host to judge', () => {
     for (const content of [[], [null], ['plain'], [{ type: 'input_text', text: 'a' }], [{ type: 'text', text: 5 }]]) {
       expect(adaptBody({ model: 'm', messages: [{ role: 'user', content }] }, { textContent: 'string' })).toBeUndefined();
