@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createParser } from 'eventsource-parser';
 import { describe, expect, test } from 'vitest';
-import type { ChatRequest, SseEvent, StreamEvent } from '../../src/canonical/index.ts';
+import { encodeSignature, type ChatRequest, type SseEvent, type StreamEvent } from '../../src/canonical/index.ts';
 import { fixtureSse, fixtureText, testContext } from '../../test/support/fixtures.ts';
 import { OpenAIChatStreamDecoder } from './stream-decoder.ts';
 
@@ -322,5 +322,48 @@ describe('stream decoding, synthetic shapes', () => {
     const d = new OpenAIChatStreamDecoder(req, testContext());
     const events = [...d.push({ data: '{"hello":"world"}' }), ...d.finish()];
     expect(events).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream' }) }]);
+  });
+});
+
+describe('chunks the fixtures do not show', () => {
+  const run = (chunks: unknown[]) => decodeEvents(chunks.map((c) => ({ data: typeof c === 'string' ? c : JSON.stringify(c) })));
+  const ch = (delta: unknown, finish: string | null = null) => ({ id: 'c1', model: 'm', created: 5, choices: [{ index: 0, delta, finish_reason: finish }] });
+
+  test('bad frames name what was wrong and keep the bytes', () => {
+    expect(run(['{nope'])).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream', message: 'The upstream sent an unparsable stream frame.', raw: '{nope' }) }]);
+    expect(run(['{"id":"x"}'])).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream', message: 'The upstream sent a malformed stream chunk.', raw: '{"id":"x"}' }) }]);
+  });
+
+  test('a usage-only chunk without choices is usage; a chunk without created is stamped now', () => {
+    const events = run([{ id: 'c1', choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: 'stop' }] }, { usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } }, '[DONE]']);
+    expect(events[0]).toEqual({ type: 'message-start', id: 'c1', model: 'asked', created: 1_700_000_000 });
+    expect(events.at(-1)).toEqual({ type: 'usage', usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 } });
+  });
+
+  test('reasoning_details alone: a signed text is streamed once and signs its block; an unsigned one is plain reasoning', () => {
+    const sig = encodeSignature({ origin: 'anthropic', value: 'EqQB' });
+    const signed = run([ch({ role: 'assistant', reasoning_details: [{ type: 'reasoning.text', text: 'Whole thought.', signature: sig }] }), ch({ content: 'A' }, 'stop'), '[DONE]']);
+    expect(signed.slice(1, 4)).toEqual([
+      { type: 'reasoning-start', choice: 0 },
+      { type: 'reasoning-delta', choice: 0, text: 'Whole thought.' },
+      { type: 'reasoning-end', choice: 0, signature: { origin: 'anthropic', value: 'EqQB' } },
+    ]);
+    const plain = run([ch({ role: 'assistant', reasoning_details: [{ type: 'reasoning.text', text: 'plain' }] }), ch({ content: 'A' }, 'stop'), '[DONE]']);
+    expect(plain.slice(1, 4)).toEqual([{ type: 'reasoning-start', choice: 0 }, { type: 'reasoning-delta', choice: 0, text: 'plain' }, { type: 'reasoning-end', choice: 0 }]);
+    // Streamed text followed by its signed detail: the text is not repeated.
+    const marked = run([ch({ role: 'assistant', reasoning_content: 'Let me ' }), ch({ reasoning_content: 'think.' }), ch({ reasoning_details: [{ type: 'reasoning.text', text: 'Let me think.', signature: sig }] }), ch({ content: 'A' }, 'stop'), '[DONE]']);
+    expect(marked.filter((e) => e.type === 'reasoning-delta').map((e) => (e as { text: string }).text).join('')).toBe('Let me think.');
+    expect(marked.find((e) => e.type === 'reasoning-end')).toEqual({ type: 'reasoning-end', choice: 0, signature: { origin: 'anthropic', value: 'EqQB' } });
+  });
+
+  test('legacy function_call: arguments continue the call its first fragment named', () => {
+    const events = run([ch({ role: 'assistant', function_call: { name: 'f', arguments: '{"a"' } }), ch({ function_call: { arguments: ':1}' } }), ch({}, 'function_call'), '[DONE]']);
+    expect(events.slice(1)).toEqual([
+      { type: 'tool-call-start', choice: 0, index: 0, id: 'call_test0001', name: 'f' },
+      { type: 'tool-call-delta', choice: 0, index: 0, argumentsDelta: '{"a"' },
+      { type: 'tool-call-delta', choice: 0, index: 0, argumentsDelta: ':1}' },
+      { type: 'tool-call-end', choice: 0, index: 0 },
+      { type: 'finish', choice: 0, reason: { unified: 'tool-calls', raw: 'function_call' } },
+    ]);
   });
 });
