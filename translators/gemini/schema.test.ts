@@ -251,6 +251,19 @@ describe('compileSchema: each keyword Gemini lacks, and what it became', () => {
       { type: 'OBJECT', properties: { r: { type: 'OBJECT' } }, required: ['r'] },
       [{ code: 'approximated', path: 'p.properties.r.$ref', detail: 'recursion-truncated', lossy: true }, { code: 'dropped', path: 'p.required', detail: 'unknown-property' }],
     ],
+    [
+      'allOf: properties and required united, other keywords from the first that has them; one branch is no approximation',
+      { type: 'object', properties: { o: { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'integer' } }, required: ['b'], description: 'x' }] }, p: { type: 'object', allOf: [{ properties: { a: { type: 'string' } } }] } } },
+      { type: 'OBJECT', properties: { o: { type: 'OBJECT', properties: { a: { type: 'STRING' }, b: { type: 'INTEGER' } }, required: ['a', 'b'], description: 'x' }, p: { type: 'OBJECT', properties: { a: { type: 'STRING' } } } } },
+      [{ code: 'approximated', path: 'p.properties.o.allOf', detail: 'merged' }],
+    ],
+    [
+      'kept keywords pass, nullable:false is no nullable, mixed enums are dropped, properties alone mean an object',
+      { type: 'object', properties: { s: { type: 'string', nullable: true, format: 'date-time', title: 'T', description: 'D', pattern: '^a' }, n: { type: 'number', nullable: false }, m: { enum: ['a', 1] }, i: { properties: { x: { type: 'boolean' } } } } },
+      { type: 'OBJECT', properties: { s: { type: 'STRING', format: 'date-time', title: 'T', description: 'D', pattern: '^a', nullable: true }, n: { type: 'NUMBER' }, m: {}, i: { type: 'OBJECT', properties: { x: { type: 'BOOLEAN' } } } } },
+      [{ code: 'dropped', path: 'p.properties.m.enum' }],
+    ],
+    ['an anyOf of one type and null is that type, nullable, with the outer description', { description: 'outer', anyOf: [{ type: 'string', description: 'inner' }, { type: 'null' }] }, { type: 'STRING', description: 'outer', nullable: true }, []],
   ];
   it.each(cases)('%s', (_label, schema, value, warnings) => {
     expect(compileSchema(schema, 'p')).toEqual({ value, warnings });
