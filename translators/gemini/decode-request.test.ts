@@ -401,3 +401,45 @@ describe('decodeRequest: validation', () => {
     expect(() => gemini.decodeRequest({ body: { contents: [] }, headers: {}, params: {}, query: {} }, testContext())).toThrow(ProxyError);
   });
 });
+
+describe('decodeRequest: fields the fixtures do not show', () => {
+  const user = [{ role: 'user', parts: [{ text: 'hi' }] }];
+
+  it("unknown top-level and toolConfig fields are kept as Gemini's own extras", () => {
+    const { value } = decode({ contents: user, toolConfig: { functionCallingConfig: { mode: 'AUTO' }, retrievalConfig: { latLng: { latitude: 1, longitude: 2 } } }, labels: { a: 'b' } });
+    expect(value.toolChoice).toEqual({ type: 'auto' });
+    expect(value.extras).toEqual({ dialect: 'gemini', fields: { 'toolConfig.retrievalConfig': { latLng: { latitude: 1, longitude: 2 } }, labels: { a: 'b' } } });
+    expect(decode({ contents: user, toolConfig: { functionCallingConfig: { mode: 'AUTO' } } }).value.extras).toBeUndefined();
+  });
+
+  it('systemInstruction: a string, or text parts (empty ones skipped); anything else is refused', () => {
+    expect(decode({ contents: user, systemInstruction: 'Be brief.' }).value.system).toEqual([{ type: 'text', text: 'Be brief.' }]);
+    expect(decode({ contents: user, systemInstruction: '' }).value.system).toEqual([]);
+    expect(decode({ contents: user, systemInstruction: { parts: [{ text: 'A' }, { text: '' }] } }).value.system).toEqual([{ type: 'text', text: 'A' }]);
+    expectInvalid({ contents: user, systemInstruction: { parts: [{ text: 'A' }, { inlineData: { mimeType: 'image/png', data: 'x' } }] } }, 'systemInstruction.parts[1]');
+  });
+
+  it('function declaration fields with no canonical home are reported', () => {
+    const { value, warnings } = decode({ contents: user, tools: [{ functionDeclarations: [{ name: 'f', response: { type: 'OBJECT' }, responseJsonSchema: {}, behavior: 'NON_BLOCKING' }] }] });
+    expect(value.tools).toEqual([{ name: 'f' }]);
+    expect(warnings).toEqual(['response', 'responseJsonSchema', 'behavior'].map((k) => ({ code: 'dropped', path: `tools[0].functionDeclarations[0].${k}` })));
+  });
+
+  it('tool choice: an empty allowed list means any tool; VALIDATED with names may call those', () => {
+    expect(decode({ contents: user, toolConfig: { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: [] } } }).value.toolChoice).toEqual({ type: 'required' });
+    expect(decode({ contents: user, toolConfig: { functionCallingConfig: { mode: 'VALIDATED', allowedFunctionNames: ['a', 'b'] } } }).value.toolChoice).toEqual({ type: 'allowed', names: ['a', 'b'], mode: 'auto' });
+  });
+
+  it('responseModalities in any case; an unknown one is refused by its index', () => {
+    expect(decode({ contents: user, generationConfig: { responseModalities: ['TEXT', 'Audio', 'image'] } }).value.modalities).toEqual(['text', 'audio', 'image']);
+    expectInvalid({ contents: user, generationConfig: { responseModalities: ['TEXT', 'VIDEO'] } }, 'generationConfig.responseModalities[1]');
+  });
+
+  it('response MIME types: text/plain is text; an enum schema or another type stays a Gemini extra', () => {
+    expect(decode({ contents: user, generationConfig: { responseMimeType: 'text/plain' } }).value.responseFormat).toEqual({ type: 'text' });
+    const enumFormat = decode({ contents: user, generationConfig: { responseMimeType: 'text/x.enum', responseSchema: { type: 'STRING', enum: ['a'] } } }).value;
+    expect(enumFormat.responseFormat).toBeUndefined();
+    expect(enumFormat.extras?.fields).toEqual({ 'generationConfig.responseMimeType': 'text/x.enum', 'generationConfig.responseSchema': { type: 'STRING', enum: ['a'] } });
+    expect(decode({ contents: user, generationConfig: { responseMimeType: 'text/x-other' } }).value.extras?.fields).toEqual({ 'generationConfig.responseMimeType': 'text/x-other' });
+  });
+});
