@@ -133,6 +133,49 @@ describe('encodeResponse', () => {
     ).toThrow(ProxyError);
   });
 
+  it('a prompt blocked elsewhere (no Gemini promptFeedback) reports its reason; Gemini prompt feedback of an answer passes through', () => {
+    expect(encode(res({ promptBlocked: { reason: 'SAFETY' } }))).toEqual({ promptFeedback: { blockReason: 'SAFETY' }, modelVersion: 'claude-sonnet', responseId: 'resp-1' });
+    expect(encode(res({ promptBlocked: { reason: 'OTHER', raw: 'content_filter' } })).promptFeedback).toEqual({ blockReason: 'OTHER' });
+    expect(encode(res({ promptBlocked: { reason: 'OTHER', raw: null } })).promptFeedback).toEqual({ blockReason: 'OTHER' });
+    const feedback = { safetyRatings: [{ category: 'HARM_CATEGORY_HARASSMENT', probability: 'NEGLIGIBLE' }] };
+    const answer = { index: 0, content: [{ type: 'text' as const, text: 'x' }], finishReason: { unified: 'stop' as const } };
+    expect(encode(res({ choices: [answer], extras: { dialect: 'gemini', fields: { promptFeedback: feedback } } })).promptFeedback).toEqual(feedback);
+    expect(Object.keys(encode(res({ choices: [answer], extras: { dialect: 'anthropic', fields: { promptFeedback: feedback } } })))).toEqual(['candidates', 'modelVersion', 'responseId']);
+  });
+
+  it('tool arguments must be a JSON object; empty arguments are {}', () => {
+    const call = (args: string) => encode(res({ choices: [{ index: 0, content: [{ type: 'tool-call', id: 'a', name: 'f', arguments: args }], finishReason: { unified: 'tool-calls' } }] }));
+    expect(call('  ').candidates[0].content.parts[0].functionCall).toEqual({ id: 'a', name: 'f', args: {} });
+    expect(() => call('{"x":')).toThrow("the upstream produced invalid JSON arguments for tool 'f'");
+    for (const bad of ['[1]', 'null', '3']) expect(() => call(bad)).toThrow("the upstream produced non-object arguments for tool 'f'");
+  });
+
+  it('media parts and refusals of other vendors; tool results have no place in a candidate', () => {
+    const body = encode(
+      res({
+        choices: [
+          {
+            index: 0,
+            content: [
+              { type: 'refusal', text: 'No.' },
+              { type: 'image', source: { type: 'file-id', id: 'files/i' } },
+              { type: 'audio', source: { type: 'file-id', id: 'files/a' } },
+              { type: 'file', source: { type: 'file-id', id: 'files/f' } },
+              { type: 'tool-result', callId: 'c', content: [] },
+            ],
+            finishReason: { unified: 'stop' },
+          },
+        ],
+      }),
+    );
+    expect(body.candidates[0].content.parts).toEqual([
+      { text: 'No.' },
+      { fileData: { fileUri: 'files/i', mimeType: 'image/png' } },
+      { fileData: { fileUri: 'files/a', mimeType: 'audio/wav' } },
+      { fileData: { fileUri: 'files/f', mimeType: 'application/octet-stream' } },
+    ]);
+  });
+
   it('model list and count tokens in Gemini shape', () => {
     expect(gemini.encodeModelList!([{ id: 'gemini-2.5-flash', ownedBy: 'google', created: 0 }])).toEqual({
       models: [
