@@ -443,3 +443,78 @@ describe('decodeRequest: fields the fixtures do not show', () => {
     expect(decode({ contents: user, generationConfig: { responseMimeType: 'text/x-other' } }).value.extras?.fields).toEqual({ 'generationConfig.responseMimeType': 'text/x-other' });
   });
 });
+
+describe('decodeRequest: parts the fixtures do not show', () => {
+  const contentsOf = (contents: unknown) => decode({ contents }).value.messages;
+  const go = { role: 'user', parts: [{ text: 'go' }] };
+
+  it('code execution parts become fenced text, so other vendors still see them', () => {
+    const [, model] = contentsOf([
+      go,
+      { role: 'model', parts: [{ executableCode: { language: 'PYTHON', code: 'print(1)' } }, { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1\n' } }, { executableCode: { language: 'LANGUAGE_UNSPECIFIED', code: 'x' } }, { executableCode: {} }, { codeExecutionResult: {} }] },
+    ]);
+    expect(model!.content.map((p) => p.type === 'text' && p.text)).toEqual(['```python\nprint(1)\n```', '```output\n1\n\n```', '```\nx\n```', '```python\n\n```', '```output\n\n```']);
+  });
+
+  it('fileData: Cloud Storage, Files API and bare names are file handles, http(s) URLs are URLs; audio formats from the MIME type', () => {
+    const [user] = contentsOf([
+      {
+        role: 'user',
+        parts: [
+          { fileData: { fileUri: 'gs://b/o.mp3', mimeType: 'audio/mpeg' } },
+          { fileData: { fileUri: 'https://generativelanguage.googleapis.com/v1beta/files/abc', mimeType: 'audio/x-wav' } },
+          { fileData: { fileUri: 'files/xyz', mimeType: 'audio/ogg; codecs=opus' } },
+          { fileData: { fileUri: 'HTTPS://example.com/a.pdf', mimeType: 'application/pdf' } },
+          { fileData: { fileUri: 'https://example.com/a' } },
+        ],
+      },
+    ]);
+    expect(user!.content).toEqual([
+      { type: 'audio', source: { type: 'file-id', id: 'gs://b/o.mp3', mediaType: 'audio/mpeg' }, format: 'mp3' },
+      { type: 'audio', source: { type: 'file-id', id: 'https://generativelanguage.googleapis.com/v1beta/files/abc', mediaType: 'audio/x-wav' }, format: 'wav' },
+      { type: 'audio', source: { type: 'file-id', id: 'files/xyz', mediaType: 'audio/ogg; codecs=opus' }, format: 'ogg' },
+      { type: 'file', source: { type: 'url', url: 'HTTPS://example.com/a.pdf', mediaType: 'application/pdf' } },
+      { type: 'file', source: { type: 'url', url: 'https://example.com/a' } },
+    ]);
+  });
+
+  it('functionResponse: its media parts follow the response; only a lone error or string output is unwrapped', () => {
+    const call = { functionCall: { name: 'f', args: {} } };
+    const [, , withMedia] = contentsOf([
+      go,
+      { role: 'model', parts: [call] },
+      { role: 'user', parts: [{ functionResponse: { name: 'f', response: { output: 'ok' }, parts: [{ inlineData: { mimeType: 'image/png', data: 'iVBO' } }, { fileData: { fileUri: 'gs://b/x.png', mimeType: 'image/png' } }] } }] },
+    ]);
+    expect(withMedia!.content).toEqual([
+      {
+        type: 'tool-result',
+        callId: 'call_1_0',
+        name: 'f',
+        content: [
+          { type: 'text', text: 'ok' },
+          { type: 'image', source: { type: 'base64', mediaType: 'image/png', data: 'iVBO' } },
+          { type: 'image', source: { type: 'file-id', id: 'gs://b/x.png', mediaType: 'image/png' } },
+        ],
+      },
+    ]);
+    const [, , results] = contentsOf([
+      go,
+      { role: 'model', parts: [call, call, call] },
+      { role: 'user', parts: [{ functionResponse: { name: 'f', response: { error: { code: 5 } } } }, { functionResponse: { name: 'f', response: { output: 3 } } }, { functionResponse: { name: 'f', response: {} } }] },
+    ]);
+    expect(results!.content.map((p) => p.type === 'tool-result' && [p.content, p.isError])).toEqual([
+      [[{ type: 'text', text: '{"code":5}' }], true],
+      [[{ type: 'text', text: '{"output":3}' }], undefined],
+      [[{ type: 'text', text: '{}' }], undefined],
+    ]);
+  });
+
+  it('a bare signature part is signed empty reasoning; an empty model part is nothing, an empty user part is refused', () => {
+    expect(contentsOf([go, { role: 'model', parts: [{ thoughtSignature: 'U0lH' }, { text: 'a' }] }])[1]!.content).toEqual([
+      { type: 'reasoning', text: '', signature: { origin: 'gemini', value: 'U0lH' } },
+      { type: 'text', text: 'a' },
+    ]);
+    expect(contentsOf([go, { role: 'model', parts: [{}] }])[1]!.content).toEqual([]);
+    expectInvalid({ contents: [{ role: 'user', parts: [{}] }] }, 'contents[0].parts[0]');
+  });
+});
