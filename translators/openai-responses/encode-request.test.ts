@@ -3,7 +3,7 @@ import type { ChatRequest } from '../../src/canonical/index.ts';
 import { fixtureJson, fixtureText } from '../../test/support/fixtures.ts';
 import type { UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
-import { decodeCountTokens, decodeModelList, encodeCountTokens, encodeModelListRequest, encodePassthrough, encodeRequest } from './encode-request.ts';
+import { decodeCountTokens, decodeModelList, encodeCountTokens, encodeModelListRequest, encodePassthrough, encodeRequest, forwardRequest } from './encode-request.ts';
 
 const target: UpstreamTarget = { name: 'up', model: 'gpt-5.1', apiKey: 'sk-up', options: { headers: { 'x-extra': '1' } } };
 const encode = (req: ChatRequest) => {
@@ -159,6 +159,58 @@ describe('encodeRequest', () => {
       { code: 'dropped', path: 'seed', lossy: true },
       { code: 'clamped', path: 'top_logprobs', detail: '20' },
     ]);
+  });
+
+  it('tool choice without tools: none and auto are sent, a forced one is dropped and reported', () => {
+    expect(encode(req({ toolChoice: { type: 'none' } }))).toMatchObject({ body: { tool_choice: 'none' }, warnings: [] });
+    expect(encode(req({ toolChoice: { type: 'auto' } }))).toMatchObject({ body: { tool_choice: 'auto' }, warnings: [] });
+    const forced = encode(req({ toolChoice: { type: 'required' } }));
+    expect(forced.body).not.toHaveProperty('tool_choice');
+    expect(forced.warnings).toEqual([{ code: 'dropped', path: 'tool_choice', detail: 'no tools', lossy: true }]);
+  });
+
+  it('allowed tools name each tool by its kind; a tool without parameters gets an empty object schema', () => {
+    const { body } = encode(req({ tools: [{ name: 'a' }, { name: 'p', custom: {} }], toolChoice: { type: 'allowed', names: ['a', 'p'], mode: 'required' } }));
+    expect(body['tool_choice']).toEqual({ type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'a' }, { type: 'custom', name: 'p' }] });
+    expect(body['tools'][0]).toEqual({ type: 'function', name: 'a', parameters: { type: 'object', properties: {} }, strict: false });
+  });
+
+  it('several candidates and non-text modalities are reported; one candidate and text are not', () => {
+    expect(encode(req({ candidateCount: 2, modalities: ['text', 'audio', 'image'] })).warnings).toEqual([
+      { code: 'dropped', path: 'candidateCount', lossy: true },
+      { code: 'dropped', path: 'modalities', detail: 'text,audio,image', lossy: true },
+    ]);
+    expect(encode(req({ candidateCount: 1, modalities: ['text'] })).warnings).toEqual([]);
+  });
+
+  it.each([
+    [0, 'none', undefined],
+    [4095, 'low', 'auto'],
+    [4096, 'medium', 'auto'],
+    [16383, 'medium', 'auto'],
+    [16384, 'high', 'auto'],
+  ] as const)('a budget of %i tokens is effort %s (approximated); summaries only when thinking', (budgetTokens, effort, summary) => {
+    const { body, warnings } = encode(req({ reasoning: { budgetTokens, includeThoughts: true } }));
+    expect(body['reasoning']).toEqual({ effort, ...(summary ? { summary } : {}) });
+    expect(warnings).toEqual([{ code: 'approximated', path: 'reasoning.budgetTokens', detail: `effort=${effort}` }]);
+  });
+
+  it('text and json formats, and a named described schema', () => {
+    expect(encode(req({ responseFormat: { type: 'text' } })).body['text']).toEqual({ format: { type: 'text' } });
+    expect(encode(req({ responseFormat: { type: 'json' } })).body['text']).toEqual({ format: { type: 'json_object' } });
+    expect(encode(req({ responseFormat: { type: 'json-schema', schema: { type: 'object' }, name: 'n', description: 'd' } })).body['text']).toEqual({
+      format: { type: 'json_schema', name: 'n', schema: { type: 'object' }, description: 'd' },
+    });
+  });
+
+  it('a create call forwarded as bytes: the request without its body, the model renamed only when it differs; other routes are not forwarded', () => {
+    const input = (params: Record<string, string> = {}) => ({ body: {}, headers: {}, params, query: {} });
+    expect(forwardRequest(input(), { model: 'gpt-5.1', stream: true }, target)).toEqual({
+      request: { method: 'POST', path: '/responses', headers: { 'x-extra': '1', 'content-type': 'application/json', authorization: 'Bearer sk-up' }, stream: true },
+      model: undefined,
+    });
+    expect(forwardRequest(input(), { model: 'alias', stream: false }, target)?.model).toBe('gpt-5.1');
+    expect(forwardRequest(input({ method: 'retrieve' }), { model: 'x', stream: false }, target)).toBeUndefined();
   });
 
   it('a Responses caller’s own fields are replayed: store, cache key, verbosity, xhigh effort, built-in tool choice', () => {
