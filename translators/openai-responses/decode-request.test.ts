@@ -216,6 +216,24 @@ describe('decodeRequest: clear 400s naming the parameter', () => {
   });
 });
 
+describe('decodeRequest: a wrong type names what it got, in OpenAI words', () => {
+  const text = (t: unknown) => ({ model: 'm', input: [{ role: 'user', content: [{ type: 'input_text', text: t }] }] });
+  it.each([
+    [{ ...base, temperature: 'hot' }, 'temperature', 'number', 'a string'],
+    [{ ...base, temperature: [1] }, 'temperature', 'number', 'an array'],
+    [{ ...base, temperature: { a: 1 } }, 'temperature', 'number', 'an object'],
+    [{ ...base, temperature: true }, 'temperature', 'number', 'a boolean'],
+    [text(5), 'input[0].content[0].text', 'string', 'an integer'],
+    [text(1.5), 'input[0].content[0].text', 'string', 'a decimal'],
+    [text(null), 'input[0].content[0].text', 'string', 'null'],
+    [{ ...base, metadata: { k: 5 } }, 'metadata.k', 'string', 'an integer'],
+    [{ model: 5, input: 'hi' }, 'model', 'string', 'an integer'],
+  ])('%j', (body, param, expected, got) => {
+    const e = fails(body);
+    expect([e.message, e.param, e.code]).toEqual([`Invalid type for '${param}': expected ${expected}, but got ${got} instead.`, param, 'invalid_type']);
+  });
+});
+
 describe('decodeRequest: tool choice, reasoning, text, include', () => {
   const tools = [{ type: 'function', name: 'f', parameters: {} }, { type: 'custom', name: 'patch' }];
 
