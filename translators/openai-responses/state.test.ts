@@ -66,4 +66,10 @@ describe('responses state rules', () => {
     expect(s.deleted('resp_1')).toEqual({ id: 'resp_1', object: 'response', deleted: true });
     expect(s.keyOf('resp_9')).toBe('resp:resp_9');
   });
+
+  it("deleting a response deletes its output items, not the input items it was given", () => {
+    const stored = new Map(s.record({ input: [{ ...user('a'), id: 'msg_in' }] }, { ...answer, output: [...answer.output, { type: 'message', content: [] }, 'junk', { id: 7 }] })).get('resp:resp_1')!;
+    expect(s.ownedKeys(stored)).toEqual(['item:rs_1', 'item:msg_1']);
+    expect(s.ownedKeys(JSON.stringify({ response: { id: 'r', output: 'none' }, input: [] }))).toEqual([]);
+  });
 });
