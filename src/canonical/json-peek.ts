@@ -38,6 +38,8 @@ export function parsedExcept(b: Uint8Array, peeked: PeekedJson, except: string):
 }
 
 const utf8 = new TextDecoder();
+/** Up to this size a body is parsed whole for its parameter check. */
+const SMALL_BODY = 16 * 1024;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const enum State {
@@ -83,6 +85,18 @@ function same(b: Uint8Array, start: number, end: number, word: number[]): boolea
   if (end - start !== word.length) return false;
   for (let k = 0; k < word.length; k++) if (b[start + k] !== word[k]) return false;
   return true;
+}
+
+/** Short ASCII by hand (keys: a decoder call costs more than the key), anything else decoded. */
+function text(b: Uint8Array, start: number, end: number): string {
+  if (end - start > 32) return utf8.decode(b.subarray(start, end));
+  let s = '';
+  for (let k = start; k < end; k++) {
+    const c = b[k]!;
+    if (c >= 0x80) return utf8.decode(b.subarray(start, end));
+    s += String.fromCharCode(c);
+  }
+  return s;
 }
 
 function latin1(b: Uint8Array, start: number, end: number): string {
@@ -177,7 +191,7 @@ export function peekJson(b: Uint8Array): PeekedJson | undefined {
           // A key spelled with escapes could be `model` in disguise: parse instead.
           if (b.subarray(i, end).indexOf(BACKSLASH) >= 0) return undefined;
           key = same(b, i + 1, end - 1, MODEL) ? 1 : same(b, i + 1, end - 1, STREAM) ? 2 : 0;
-          fieldKey = utf8.decode(b.subarray(i + 1, end - 1));
+          fieldKey = text(b, i + 1, end - 1);
           if (key === 1 && ++models > 1) return undefined;
         }
         i = end;
@@ -227,7 +241,9 @@ export function withModel(b: Uint8Array, peeked: PeekedJson, model: string): Uin
  */
 export function checkedExcept(b: Uint8Array, peeked: PeekedJson, conversation: string, standIn: unknown, check: (body: Record<string, unknown>) => unknown): boolean {
   try {
-    check({ ...parsedExcept(b, peeked, conversation), [conversation]: standIn });
+    // A small body parsed whole is cheaper than field by field.
+    const fields = b.length <= SMALL_BODY ? (JSON.parse(utf8.decode(b)) as Record<string, unknown>) : parsedExcept(b, peeked, conversation);
+    check({ ...fields, [conversation]: standIn });
     return true;
   } catch {
     return false;

@@ -8,10 +8,14 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureReply } from '../support/mock-upstream.ts';
 import { INBOUND_KEY, TARGETS, responsesE2eConfig, useHarness } from '../support/proxy.ts';
+import { FORWARD_MIN_BYTES } from '../../src/flows/forward.ts';
 import { anthropicHeaders } from './helpers-anthropic.ts';
 
-/** A conversation whose text holds a `"model"` key, escapes and non-ASCII, then a nested `model`. */
-const TRICKY_TEXT = '{\\"model\\":\\"gpt-4o\\",\\"stream\\":true} é ☃ 😀 \\\\ \\"q\\" \\u00e9\\n';
+/**
+ * A conversation whose text holds a `"model"` key, escapes and non-ASCII, then a nested `model`;
+ * long enough to be forwarded (bodies under FORWARD_MIN_BYTES are decoded as before).
+ */
+const TRICKY_TEXT = `{\\"model\\":\\"gpt-4o\\",\\"stream\\":true} é ☃ 😀 \\\\ \\"q\\" \\u00e9\\n${'lorem ipsum '.repeat(FORWARD_MIN_BYTES / 12)}`;
 
 interface Case {
   name: string;
@@ -26,6 +30,9 @@ interface Case {
   upstreamPath: string;
   errorShape: (body: Record<string, unknown>) => void;
 }
+
+/** Text that takes a body past FORWARD_MIN_BYTES. */
+const LONG = 'x'.repeat(FORWARD_MIN_BYTES);
 
 const bearer = { authorization: `Bearer ${INBOUND_KEY}`, 'content-type': 'application/json' };
 const CASES: Case[] = [
@@ -114,9 +121,17 @@ describe.each(TARGETS)('%s: same-dialect requests forwarded without parsing', (t
     });
   });
 
+  it('a small body is decoded as before: a rename re-serialises it, to the same JSON', async () => {
+    h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
+    const raw = '{ "model" : "to-anthropic", "max_tokens":10, "messages":[{"role":"user","content":"hi \\u00e9"}]}';
+    const res = await fetch(`${h.proxy.url}/v1/messages`, { method: 'POST', headers: anthropicHeaders(), body: raw });
+    expect(res.status).toBe(200);
+    expect(h.mock.requests[0]!.json).toEqual({ ...JSON.parse(raw), model: 'claude-sonnet-4-5' });
+  });
+
   it('a repeated top-level model routes as JSON.parse reads it: the last one', async () => {
     h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
-    const raw = '{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}],"model":"to-anthropic"}';
+    const raw = `{"model":"gpt-4o","messages":[{"role":"user","content":"${LONG}"}],"model":"to-anthropic"}`;
     const res = await fetch(`${h.proxy.url}/v1/chat/completions`, { method: 'POST', headers: bearer, body: raw });
     expect(res.status).toBe(200);
     expect(h.mock.requests[0]!.url).toBe('/v1/messages');
@@ -125,7 +140,7 @@ describe.each(TARGETS)('%s: same-dialect requests forwarded without parsing', (t
 
   it('a model key spelled with escapes is still the top-level model', async () => {
     h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
-    const raw = '{"mod\\u0065l":"to-anthropic","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}';
+    const raw = `{"mod\\u0065l":"to-anthropic","max_tokens":10,"messages":[{"role":"user","content":"${LONG}"}]}`;
     const res = await fetch(`${h.proxy.url}/v1/messages`, { method: 'POST', headers: anthropicHeaders(), body: raw });
     expect(res.status).toBe(200);
     expect(h.mock.requests[0]!.json.model).toBe('claude-sonnet-4-5');
