@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import {
   decodeSignature,
   decodeToolCallId,
+  encodeSignature,
   ProxyError,
   type ChatRequest,
   type StreamEvent,
@@ -243,5 +244,84 @@ describe('stream encoder', () => {
   test('logprobs are dropped when the caller did not ask for them', () => {
     const frames = json(encodeAll(decodeFixture('stream-logprobs.sse'))) as any[];
     expect(frames.slice(0, -1).every((c) => c.choices.every((ch: any) => ch.logprobs === null))).toBe(true);
+  });
+});
+
+describe('events the fixtures do not show', () => {
+  const choicesOf = (frames: StreamFrame[]) => json(frames).flatMap((f) => (f === '[DONE]' ? [] : f.choices));
+  const start: StreamEvent = { type: 'message-start', id: 'x', model: 'm', created: 1 };
+
+  test('a signed answer text, a redacted thought, and empty deltas', () => {
+    const choices = choicesOf(
+      encodeAll([
+        start,
+        { type: 'text-start' },
+        { type: 'text-delta', text: '' },
+        { type: 'text-delta', text: 'Hi' },
+        { type: 'text-end', signature: { origin: 'gemini', value: 'SIG' } },
+        { type: 'reasoning-start', redacted: { origin: 'anthropic', value: 'RED' } },
+        { type: 'reasoning-delta', text: '' },
+        { type: 'reasoning-end' },
+        { type: 'refusal-delta', text: '' },
+        { type: 'finish', reason: { unified: 'stop' } },
+      ]),
+    );
+    expect(choices.map((c: any) => c.delta)).toEqual([
+      { role: 'assistant', content: '', refusal: null },
+      { content: 'Hi' },
+      { reasoning_details: [{ type: 'reasoning.text', text: '', signature: encodeSignature({ origin: 'gemini', value: 'SIG' }) }] },
+      { reasoning_details: [{ type: 'reasoning.encrypted', data: encodeSignature({ origin: 'anthropic', value: 'RED' }) }] },
+      {},
+    ]);
+  });
+
+  test('legacy functions: only the first call, as function_call, and no empty fragments', () => {
+    const legacy: ChatRequest = { ...baseReq, extras: { dialect: 'openai-chat', fields: {}, legacyFunctions: true } as OpenAIChatExtras };
+    const choices = choicesOf(
+      encodeAll(
+        [
+          start,
+          { type: 'tool-call-start', index: 0, id: 'a', name: 'f' },
+          { type: 'tool-call-delta', index: 0, argumentsDelta: '{}' },
+          { type: 'tool-call-delta', index: 0, argumentsDelta: '' },
+          { type: 'tool-call-end', index: 0 },
+          { type: 'tool-call-start', index: 1, id: 'b', name: 'g' },
+          { type: 'tool-call-delta', index: 1, argumentsDelta: '{"x":1}' },
+          { type: 'finish', reason: { unified: 'tool-calls' } },
+        ],
+        legacy,
+      ),
+    );
+    expect(choices.map((c: any) => [c.delta, c.finish_reason])).toEqual([
+      [{ role: 'assistant', content: null, function_call: { name: 'f', arguments: '' }, refusal: null }, null],
+      [{ function_call: { arguments: '{}' } }, null],
+      [{}, 'function_call'],
+    ]);
+  });
+
+  test('logprobs: a held delta takes the logprobs of its own choice only; finish() lets a held delta go', () => {
+    const lp = (token: string) => ({ content: [{ token, logprob: -0.1, bytes: [1], top: [] }] });
+    const choices = choicesOf(
+      encodeAll(
+        [
+          start,
+          { type: 'text-start' },
+          { type: 'text-delta', text: 'A' },
+          { type: 'logprobs', logprobs: lp('A') },
+          { type: 'text-delta', text: 'B' },
+          { type: 'logprobs', choice: 1, logprobs: lp('other') },
+          { type: 'text-delta', text: 'C' },
+        ],
+        { ...baseReq, logprobs: true },
+      ),
+    );
+    expect(choices.map((c: any) => [c.index, c.delta, c.logprobs?.content.map((t: any) => t.token) ?? null])).toEqual([
+      [0, { role: 'assistant', content: '', refusal: null }, []],
+      [0, { content: 'A' }, ['A']],
+      [0, { content: 'B' }, null],
+      [1, {}, ['other']],
+      [0, { content: 'C' }, null],
+      [0, {}, null],
+    ]);
   });
 });
