@@ -139,6 +139,31 @@ describe('gemini image upstream: decode', () => {
     },
   );
 
+  it('usage: counts that are there, thoughts as output, the total computed when absent; none at all is no usage', () => {
+    const img = { candidates: [{ content: { parts: [{ text: ' A ' }, { inlineData: { mimeType: 'image/png', data: 'AAAA' } }, { text: 'fox. ' }, { inlineData: { mimeType: 'text/plain', data: 'eA==' } }] } }] };
+    const decode = (usageMetadata?: unknown) => geminiImages.decodeImageResponse({ ...img, ...(usageMetadata ? { usageMetadata } : {}) }, gen(), ctx);
+    expect(decode({ promptTokenCount: 5 }).usage).toEqual({ inputTokens: 5, outputTokens: 0, totalTokens: 5 });
+    expect(decode({ candidatesTokenCount: 7, thoughtsTokenCount: 3 }).usage).toEqual({ inputTokens: 0, outputTokens: 10, totalTokens: 10 });
+    expect(decode({ totalTokenCount: 9 }).usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 9 });
+    expect(
+      decode({ promptTokenCount: 20, candidatesTokenCount: 1, promptTokensDetails: [{ modality: 'TEXT', tokenCount: 4 }, { modality: 'IMAGE', tokenCount: 10 }, { modality: 'IMAGE', tokenCount: 6 }, { modality: 'AUDIO' }] }).usage,
+    ).toEqual({ inputTokens: 20, outputTokens: 1, totalTokens: 21, inputTextTokens: 4, inputImageTokens: 16 });
+    const none = decode({ thoughtsTokenCount: 2 });
+    expect(none).not.toHaveProperty('usage');
+    // Text around the image is its revised prompt, joined as written; a non-image inline part is no result.
+    expect(none.images).toEqual([{ b64: 'AAAA', mediaType: 'image/png', revisedPrompt: 'A fox.' }]);
+  });
+
+  it('no image: the message names the finish reason and quotes what the model said, or ends plainly', () => {
+    const noImage = (candidate: Record<string, unknown>) => catchError(() => geminiImages.decodeImageResponse({ candidates: [candidate] }, gen(), ctx));
+    expect(noImage({ content: { parts: [{ text: 'Only' }, { text: 'words. ' }] } }).message).toBe('The Gemini image model returned no image: Only words.');
+    expect(noImage({ content: { parts: [] }, finishReason: 'STOP' }).message).toBe('The Gemini image model returned no image (finishReason STOP).');
+    const e = noImage({ content: { parts: [] } });
+    expect([e.message, e.kind, e.status, e.code]).toEqual(['The Gemini image model returned no image.', 'upstream', 502, 'no_image']);
+    const blocked = catchError(() => geminiImages.decodeImageResponse({ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' } }, gen(), ctx));
+    expect([blocked.message, blocked.upstreamType]).toEqual(["Your request was rejected by the upstream's safety system: the prompt was blocked (PROHIBITED_CONTENT).", 'image_generation_user_error']);
+  });
+
   it('errors use the Gemini error table', () => {
     const err = geminiImages.decodeError(429, JSON.stringify({ error: { code: 429, message: 'Quota', status: 'RESOURCE_EXHAUSTED' } }), {});
     expect([err.kind, err.status]).toEqual(['rate-limit', 429]);
