@@ -462,3 +462,32 @@ describe('decodeRequest: validation like OpenAI', () => {
     }
   });
 });
+
+describe('turns the fixtures do not show', () => {
+  const calls = { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }, { id: 'b', type: 'function', function: { name: 'g', arguments: '{}' } }] };
+  const result = (callId: string, text: string, name?: string) => ({ type: 'tool-result', callId, ...(name ? { name } : {}), content: [{ type: 'text', text }] });
+  const text = (t: string) => ({ type: 'text', text: t });
+
+  test('consecutive tool messages are one turn of results; a user message in between starts a new one', () => {
+    const together = decode({ model: 'm', messages: [{ role: 'user', content: 'q' }, calls, { role: 'tool', tool_call_id: 'a', content: 'ra' }, { role: 'tool', tool_call_id: 'b', content: 'rb' }, { role: 'user', content: 'next' }] });
+    expect(together.value.messages.slice(2)).toEqual([{ role: 'user', content: [result('a', 'ra'), result('b', 'rb')] }, { role: 'user', content: [text('next')] }]);
+    const apart = decode({ model: 'm', messages: [{ role: 'user', content: 'q' }, calls, { role: 'tool', tool_call_id: 'a', content: 'ra' }, { role: 'user', content: 'mid' }, { role: 'tool', tool_call_id: 'b', content: 'rb' }] });
+    expect(apart.value.messages.slice(2)).toEqual([{ role: 'user', content: [result('a', 'ra')] }, { role: 'user', content: [text('mid')] }, { role: 'user', content: [result('b', 'rb')] }]);
+  });
+
+  test('a legacy function result answers the call it names, in the same turn as tool results after it', () => {
+    const { value } = decode({ model: 'm', messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: null, function_call: { name: 'f', arguments: '{}' } }, { role: 'function', name: 'f', content: 'r' }, { role: 'tool', tool_call_id: 'x', content: 'ry' }] });
+    expect(value.messages.slice(1)).toEqual([
+      { role: 'assistant', content: [{ type: 'tool-call', id: 'call_test0001', name: 'f', arguments: '{}' }] },
+      { role: 'user', content: [result('call_test0001', 'r', 'f'), result('x', 'ry')] },
+    ]);
+  });
+
+  test('empty assistant text beside tool calls is left out, alone it is kept; names stay on user and assistant, not system', () => {
+    const { value } = decode({ model: 'm', messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: '', tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }] }, { role: 'assistant', content: '' }] });
+    expect(value.messages.slice(1).map((m) => m.content)).toEqual([[{ type: 'tool-call', id: 'a', name: 'f', arguments: '{}' }], [text('')]]);
+    const named = decode({ model: 'm', messages: [{ role: 'system', content: 'S', name: 'sys' }, { role: 'user', content: 'q', name: 'u' }, { role: 'assistant', content: 'a', name: 'bot' }] });
+    expect(named.value.messages).toEqual([{ role: 'user', content: [text('q')], name: 'u' }, { role: 'assistant', content: [text('a')], name: 'bot' }]);
+    expect(named.warnings).toEqual([{ code: 'dropped', path: 'messages[0].name' }]);
+  });
+});
