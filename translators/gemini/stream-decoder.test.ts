@@ -261,3 +261,23 @@ describe('stream decoder: edge cases', () => {
     });
   });
 });
+
+describe('gemini stream parts the fixtures do not show', () => {
+  const cand = (parts: unknown[], finishReason?: string) => ({ candidates: [{ content: { role: 'model', parts }, ...(finishReason ? { finishReason } : {}) }], responseId: 'r', modelVersion: 'gemini-x' });
+
+  it('code execution parts stream as fenced text; empty frames and [DONE] say nothing', () => {
+    const events = run(data(cand([{ executableCode: { language: 'PYTHON', code: 'print(1)' } }, { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1' } }, { executableCode: {} }, { codeExecutionResult: {} }]), cand([{ text: 'done' }], 'STOP'), '', '[DONE]'));
+    expect(events.filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text)).toEqual(['```python\nprint(1)\n```', '```output\n1\n```', '```python\n\n```', '```output\n\n```', 'done']);
+    expect(types(events)).toEqual(['message-start', 'text-start', 'text-delta', 'text-delta', 'text-delta', 'text-delta', 'text-delta', 'text-end', 'finish']);
+  });
+
+  it('a signature on a part with no stream event (inline data) still closes a signed block', () => {
+    const events = run(data(cand([{ inlineData: { mimeType: 'image/png', data: 'x' }, thoughtSignature: 'SIG' }, { text: 'a' }], 'STOP')));
+    expect(events.slice(1, 3)).toEqual([{ type: 'reasoning-start' }, { type: 'reasoning-end', signature: { origin: 'gemini', value: 'SIG' } }]);
+  });
+
+  it('MALFORMED_FUNCTION_CALL without a message fails the stream with a fixed detail', () => {
+    const events = run(data(cand([], 'MALFORMED_FUNCTION_CALL')));
+    expect(events.at(-1)).toMatchObject({ type: 'error', error: { kind: 'upstream', code: 'MALFORMED_FUNCTION_CALL', message: 'Upstream stopped with MALFORMED_FUNCTION_CALL: the model produced an invalid response.' } });
+  });
+});
