@@ -61,6 +61,32 @@ describe('encodePassthrough', () => {
   });
 });
 
+describe('encodePassthrough: edges', () => {
+  it('an unknown or missing method is generateContent; the POST carries the upstream headers', () => {
+    for (const method of ['embedContent', '']) {
+      const req = gemini.encodePassthrough(callerInput(method), '{}', target);
+      expect(req).toEqual({ method: 'POST', path: '/v1beta/models/gemini-2.5-flash:generateContent', headers: { 'content-type': 'application/json', 'x-goog-api-key': 'UPKEY' }, body: '{}', stream: false });
+    }
+  });
+
+  it('countTokens bodies it cannot or need not change go through as they are', () => {
+    for (const raw of ['not json', 'null', '{"contents":[]}', '{"generateContentRequest":"x"}', '{"generateContentRequest":{"contents":[]}}']) {
+      expect(gemini.encodePassthrough(callerInput('countTokens'), raw, target).body).toBe(raw);
+    }
+    // The snake_case spelling, and a model named without the prefix, are read too.
+    const snake = '{"generate_content_request":{"model":"other","contents":[]}}';
+    expect(JSON.parse(gemini.encodePassthrough(callerInput('countTokens'), snake, target).body as string)).toEqual({ generate_content_request: { model: 'models/gemini-2.5-flash', contents: [] } });
+  });
+
+  it('forwardRequest: the request without a body for generate calls; countTokens is never forwarded as bytes', () => {
+    const forward = gemini.forwardRequest!;
+    expect(forward(callerInput('streamGenerateContent', { alt: 'sse' }), { model: 'x', stream: true }, target)).toEqual({
+      request: { method: 'POST', path: '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse', headers: { 'content-type': 'application/json', 'x-goog-api-key': 'UPKEY' }, stream: true },
+    });
+    expect(forward(callerInput('countTokens'), { model: 'x', stream: false }, target)).toBeUndefined();
+  });
+});
+
 describe('tool loop through a Gemini upstream (other caller dialects)', () => {
   const user: Message = { role: 'user', content: [{ type: 'text', text: 'read screens A, B, C' }] };
 
