@@ -158,3 +158,30 @@ describe('stream encoder', () => {
     }
   });
 });
+
+describe('gemini stream encoder: what sends nothing, and arguments that are not an object', () => {
+  it('empty deltas and an end without a signature send nothing; an unknown call end is ignored', () => {
+    const chunks = encode([
+      start,
+      { type: 'text-start' },
+      { type: 'text-delta', text: '' },
+      { type: 'text-end' },
+      { type: 'reasoning-start' },
+      { type: 'reasoning-delta', text: '' },
+      { type: 'reasoning-end' },
+      { type: 'tool-call-end', index: 5 },
+      { type: 'text-start' },
+      { type: 'text-delta', text: 'ok' },
+      { type: 'text-end' },
+      { type: 'finish', reason: { unified: 'stop' } },
+    ]);
+    const parts = chunks.filter((c) => !c.candidates?.[0]?.finishReason).flatMap((c) => c.candidates?.[0]?.content?.parts ?? []);
+    expect(parts).toEqual([{ text: 'ok' }]);
+  });
+
+  it.each(['[1,2]', '"x"', 'null'])('arguments %s end the stream with an error naming the tool', (args) => {
+    const chunks = encode([start, { type: 'tool-call-start', index: 0, id: 'c', name: 'f' }, { type: 'tool-call-delta', index: 0, argumentsDelta: args }, { type: 'tool-call-end', index: 0 }, { type: 'finish', reason: { unified: 'tool-calls' } }]);
+    expect(chunks.at(-1)).toMatchObject({ error: { message: "the upstream produced non-object arguments for tool 'f'" } });
+    expect(chunks.filter((c) => c.error)).toHaveLength(1);
+  });
+});
