@@ -61,3 +61,35 @@ test('a Gemini signature on answer text rides as an empty signed detail and goes
   expect(attachTextSignature(foreign)).toEqual(foreign);
   expect(textSignature({ type: 'text', text: 'plain' })).toBeUndefined();
 });
+
+test("OpenRouter's raw details: the format names the vendor (anthropic, google, openai); an unknown one is unsigned", () => {
+  const detail = (format: string) => ({ type: 'reasoning.text', text: 't', signature: 'RAW', format });
+  expect(decodeReasoning([detail('anthropic-claude-v1'), detail('google-gemini-v1'), detail('openai-responses-v1'), detail('xai-v1'), detail('v1-openai')], undefined)).toEqual([
+    { type: 'reasoning', text: 't', signature: { origin: 'anthropic', value: 'RAW' } },
+    { type: 'reasoning', text: 't', signature: { origin: 'gemini', value: 'RAW' } },
+    { type: 'reasoning', text: 't', signature: { origin: 'openai', value: 'RAW' } },
+    { type: 'reasoning', text: 't' },
+    { type: 'reasoning', text: 't' },
+  ]);
+  // Summaries, an encrypted detail without a known vendor (dropped), and unknown detail types.
+  expect(decodeReasoning([{ type: 'reasoning.summary', summary: 's' }, { type: 'reasoning.encrypted', data: 'opaque', format: 'unknown' }, { type: 'reasoning.other' }], 'ignored')).toEqual([{ type: 'reasoning', text: 's' }]);
+});
+
+test('signed thoughts without text send details only; a Gemini text signature goes back onto the last unsigned text', () => {
+  expect(encodeReasoning([{ type: 'reasoning', text: '', signature: sig }])).toEqual({ reasoning_details: [{ type: 'reasoning.text', text: '', signature: encodeSignature(sig) }] });
+  const gem = { origin: 'gemini' as const, value: 'G' };
+  const parts = [
+    { type: 'reasoning' as const, text: 'thought', signature: gem },
+    { type: 'text' as const, text: 'a' },
+    { type: 'reasoning' as const, text: '', signature: gem },
+    { type: 'text' as const, text: 'b' },
+    { type: 'text' as const, text: 'c', signature: sig },
+  ];
+  expect(attachTextSignature(parts)).toEqual([parts[0], parts[1], { type: 'text', text: 'b', signature: gem }, parts[4]]);
+  // Not Gemini's, or no unsigned text to carry it: left as it is.
+  const foreign = [{ type: 'reasoning' as const, text: '', signature: sig }, { type: 'text' as const, text: 'a' }];
+  expect(attachTextSignature(foreign)).toBe(foreign);
+  const noText = [{ type: 'reasoning' as const, text: '', signature: gem }];
+  expect(attachTextSignature(noText)).toBe(noText);
+  expect(attachTextSignature([{ type: 'text', text: 'first' }, { type: 'reasoning', text: '', signature: gem }])).toEqual([{ type: 'text', text: 'first', signature: gem }]);
+});
