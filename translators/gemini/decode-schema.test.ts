@@ -74,3 +74,21 @@ describe('geminiSchemaToJsonSchema: OpenAPI habits → JSON Schema', () => {
     expect(geminiSchemaToJsonSchema(json)).toEqual(json);
   });
 });
+
+describe('geminiSchemaToJsonSchema: nullable and the keywords around it', () => {
+  it.each([
+    [{ type: ['STRING', 'NULL'], nullable: true }, { type: ['string', 'null'] }],
+    [{ type: ['STRING'], nullable: true, enum: ['a'] }, { type: ['string', 'null'], enum: ['a', null] }],
+    [{ type: 'NULL', nullable: true }, { type: 'null' }],
+    [{ anyOf: [{ type: 'STRING' }], nullable: true }, { anyOf: [{ type: 'string' }, { type: 'null' }] }],
+    [{ nullable: true, description: 'x' }, { description: 'x' }],
+    [{ type: 'ARRAY', items: [{ type: 'STRING' }, 5] }, { type: 'array', items: [{ type: 'string' }, {}] }],
+    [{ type: 'OBJECT', additionalProperties: true, not: { type: 'NULL' } }, { type: 'object', additionalProperties: true, not: { type: 'null' } }],
+    [{ type: 5 }, { type: 5 }],
+    [{ type: 'TYPE_UNSPECIFIED', example: 1, examples: [2] }, { examples: [2] }],
+    [{ example: 'e' }, { examples: ['e'] }],
+    [{ properties: 'x', anyOf: 'y' }, { properties: 'x', anyOf: 'y' }],
+  ])('%j → %j', (schema, json) => {
+    expect(geminiSchemaToJsonSchema(schema)).toEqual(json);
+  });
+});
