@@ -72,4 +72,34 @@ describe('decodeResponse', () => {
     const res = decode('message-phases.json');
     expect(res.choices[0]!.content.filter((p) => p.type === 'text')).toHaveLength(2);
   });
+
+  it('a sparse Response: ids, names, texts and time filled in; the error keeps the bytes of a body of another shape', () => {
+    const res = decodeResponse(
+      {
+        object: 'response',
+        status: 'completed',
+        output: [
+          { type: 'message', role: 'assistant', content: [{ type: 'output_text' }, { type: 'refusal' }, { type: 'output_audio' }] },
+          { type: 'function_call', id: 'fc_1' },
+          { type: 'reasoning', summary: [] },
+        ],
+      },
+      req,
+      testContext(),
+    );
+    expect(res).toMatchObject({ id: 'resp_test0001', model: 'caller', created: 1_700_000_000 });
+    expect(res.choices[0]!.content).toEqual([
+      { type: 'text', text: '' },
+      { type: 'refusal', text: '' },
+      { type: 'tool-call', id: 'fc_1', name: '', arguments: '' },
+      { type: 'reasoning', text: '' },
+    ]);
+    expect(res.choices[0]!.finishReason).toEqual({ unified: 'tool-calls', raw: 'completed' });
+    try {
+      decodeResponse({ object: 'chat.completion', choices: [] }, req, testContext());
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toMatchObject({ message: 'The upstream returned a body that is not a Response.', raw: '{"object":"chat.completion","choices":[]}' });
+    }
+  });
 });
