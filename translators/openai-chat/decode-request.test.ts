@@ -490,4 +490,18 @@ describe('turns the fixtures do not show', () => {
     expect(named.value.messages).toEqual([{ role: 'user', content: [text('q')], name: 'u' }, { role: 'assistant', content: [text('a')], name: 'bot' }]);
     expect(named.warnings).toEqual([{ code: 'dropped', path: 'messages[0].name' }]);
   });
+
+  test('an assistant turn without content needs a refusal, audio or calls; a late developer message moves to the system prompt', () => {
+    expect(decode({ model: 'm', messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: null, refusal: 'No.' }] }).value.messages[1]!.content).toEqual([{ type: 'refusal', text: 'No.' }]);
+    expect(decode({ model: 'm', messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: null, audio: { id: 'audio_1' } }] }).value.messages[1]!.content).toEqual([{ type: 'audio', source: { type: 'file-id', id: 'audio_1' } }]);
+    try {
+      decode({ model: 'm', messages: [{ role: 'user', content: 'q' }, { role: 'assistant', content: null }] });
+      expect.unreachable();
+    } catch (e) {
+      expect([(e as ProxyError).param, (e as ProxyError).message]).toEqual(['messages[1].content', "Invalid value for 'messages[1].content': expected a string or an array of parts unless 'tool_calls' or 'function_call' is given."]);
+    }
+    const late = decode({ model: 'm', messages: [{ role: 'user', content: 'q' }, { role: 'developer', content: 'be brief' }] });
+    expect(late.value.system).toEqual([text('be brief')]);
+    expect(late.warnings).toEqual([{ code: 'approximated', path: 'messages[1]', detail: 'developer message moved into the system prompt' }]);
+  });
 });
