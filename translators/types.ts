@@ -214,6 +214,13 @@ export interface DialectState {
   collect?(): (frame: StreamFrame) => unknown;
   /** What to keep of one exchange (the expanded request, the caller-shaped answer): key → value. */
   record(request: unknown, response: unknown): Array<[key: string, value: string]>;
+  /** What the dialect calls a kept answer, and the parameter naming it in a by-id route (`Response`, `response_id`). */
+  readonly answer: { noun: string; idParam: string };
+  /**
+   * The error for a reference (`param`, `id`) the store does not hold (expired, deleted, answered
+   * by another deployment), as the dialect's own server answers it.
+   */
+  notFound(param: string, id: string): ProxyError;
   /** The store key of an id a retrieve/delete route names. */
   keyOf(id: string): string;
   /** The other keys a stored answer owns (its output items), deleted with it. */

@@ -28,16 +28,6 @@ function noStore(param: string, id: string): ProxyError {
   );
 }
 
-function notFound(param: string, id: string): ProxyError {
-  const why = '(it expired, was deleted, or was answered by another deployment)';
-  // Interactions: an interaction that is not there is a 404 NOT_FOUND, as for a GET of it.
-  if (param === 'previous_interaction_id') return new ProxyError('not-found', `Interaction '${id}' not found ${why}.`, { param, code: 'not_found' });
-  const what = param === 'previous_response_id' ? 'Previous response' : 'Item';
-  return new ProxyError('invalid-request', `${what} with id '${id}' not found ${why}.`, {
-    param,
-    code: param === 'previous_response_id' ? 'previous_response_not_found' : 'item_not_found',
-  });
-}
 
 /** Resolve what `call` refers to; the answer's keeper when the caller asked it kept. */
 export async function resolveState(deps: FlowDeps, scope: RequestScope, call: ChatCall): Promise<StatefulCall> {
@@ -65,14 +55,14 @@ export async function resolveState(deps: FlowDeps, scope: RequestScope, call: Ch
   for (const ref of refs) {
     if (found.has(ref.key)) continue;
     const value = await store.get(ref.key);
-    if (value === undefined) throw notFound(ref.param, ref.id);
+    if (value === undefined) throw state.notFound(ref.param, ref.id);
     found.set(ref.key, value);
   }
   let expanded: unknown;
   try {
     expanded = state.expand(body, found);
   } catch {
-    throw notFound(refs[0]!.param, refs[0]!.id);
+    throw state.notFound(refs[0]!.param, refs[0]!.id);
   }
   scope.dump?.('state: references resolved', { refs: refs.map((r) => r.id) });
   const resolved: ChatCall = { ...call, input: { ...call.input, body: expanded }, rawBody: JSON.stringify(expanded) };

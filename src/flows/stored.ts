@@ -25,7 +25,7 @@ export async function storedFlow(
   scope.log.caller = caller.id;
   const state = caller.state;
   const id = input.params.id ?? '';
-  const [noun, idParam] = caller.id === 'gemini-interactions' ? ['Interaction', 'id'] : ['Response', 'response_id'];
+  const { noun, idParam } = state?.answer ?? { noun: 'Answer', idParam: 'id' };
   const key = state?.keyOf(id);
   const stored = key !== undefined && deps.stateStore ? await deps.stateStore.get(key) : undefined;
   if (state && key !== undefined && stored !== undefined) {

@@ -122,6 +122,10 @@ function retrieved(text: string): unknown {
 
 /** The rules, plus a per-stream collector of the whole Interaction (`DialectState.collect`; see the header). */
 export const interactionsState: DialectState & { collect(): (frame: StreamFrame) => unknown } = {
+  answer: { noun: 'Interaction', idParam: 'id' },
+  // An interaction that is not there is a 404 NOT_FOUND, as for a GET of it.
+  notFound: (param, id) =>
+    new ProxyError('not-found', `Interaction '${id}' not found (it expired, was deleted, or was answered by another deployment).`, { param, code: 'not_found' }),
   references,
   expand,
   keeps: (body) => !(isRecord(body) && body['store'] === false),

@@ -18,6 +18,7 @@ type Wire = Record<string, unknown>;
 const isRecord = (x: unknown): x is Wire => !!x && typeof x === 'object' && !Array.isArray(x);
 
 const responseKey = (id: string) => `resp:${id}`;
+const GONE = '(it expired, was deleted, or was answered by another deployment)';
 const itemKey = (id: string) => `item:${id}`;
 
 /** The input as a list of items (a string input is one user message). */
@@ -121,7 +122,18 @@ function listInputItems(stored: string, query: Record<string, string>): unknown 
   return { object: 'list', data: page, first_id: page[0]?.['id'] ?? null, last_id: page.at(-1)?.['id'] ?? null, has_more: items.length > page.length };
 }
 
+/** An id the store does not hold: a 400 naming the parameter, as OpenAI answers it. */
+function notFound(param: string, id: string): ProxyError {
+  const previous = param === 'previous_response_id';
+  return new ProxyError('invalid-request', `${previous ? 'Previous response' : 'Item'} with id '${id}' not found ${GONE}.`, {
+    param,
+    code: previous ? 'previous_response_not_found' : 'item_not_found',
+  });
+}
+
 export const responsesState: DialectState = {
+  answer: { noun: 'Response', idParam: 'response_id' },
+  notFound,
   references,
   expand,
   keeps: (body) => !(isRecord(body) && body['store'] === false),
