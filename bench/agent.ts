@@ -22,7 +22,8 @@ import { conversation, render, type Conversation, type Dialect } from './agent-b
 import type { ProcStats } from './control.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const out = join(root, '.tmp', 'bench');
+// BENCH_OUT: another directory for the bundles and results (two benches at once in one checkout).
+const out = process.env.BENCH_OUT ?? join(root, '.tmp', 'bench');
 mkdirSync(out, { recursive: true });
 
 const args = process.argv.slice(2);
