@@ -161,4 +161,44 @@ describe('Responses stream decoder', () => {
     const [shape] = new OpenAIResponsesStreamDecoder(req, testContext()).push({ data: '[1]' });
     expect(shape).toMatchObject({ type: 'error', error: { kind: 'upstream', message: 'The upstream sent a stream event of the wrong shape.', raw: '[1]' } });
   });
+
+  it('late events of an item already done say nothing: no block is reopened (and left open)', () => {
+    const message = { type: 'message', id: 'm1', role: 'assistant', content: [{ type: 'output_text', text: 'Hi' }] };
+    const call = { type: 'function_call', id: 'fc1', call_id: 'c1', name: 'f', arguments: '{}' };
+    const events = run([
+      ev({ type: 'response.output_item.added', output_index: 0, item: { type: 'reasoning', id: 'rs', summary: [] } }),
+      ev({ type: 'response.reasoning_summary_text.delta', output_index: 0, delta: 'r' }),
+      ev({ type: 'response.output_item.added', output_index: 1, item: { ...message, content: [] } }),
+      ev({ type: 'response.output_text.delta', output_index: 1, content_index: 0, delta: 'Hi' }),
+      ev({ type: 'response.output_item.done', output_index: 1, item: message }),
+      ev({ type: 'response.output_item.added', output_index: 2, item: call }),
+      ev({ type: 'response.output_item.done', output_index: 2, item: call }),
+      ev({ type: 'response.reasoning_summary_text.delta', output_index: 0, delta: 'late' }),
+      ev({ type: 'response.reasoning_summary_part.added', output_index: 0, part: { type: 'summary_text', text: '' } }),
+      ev({ type: 'response.content_part.added', output_index: 1, content_index: 1, part: { type: 'refusal', refusal: '' } }),
+      ev({ type: 'response.output_text.delta', output_index: 1, content_index: 0, delta: 'late' }),
+      ev({ type: 'response.refusal.delta', output_index: 1, content_index: 1, delta: 'late' }),
+      ev({ type: 'response.output_text.done', output_index: 1, content_index: 0, text: 'Hi late' }),
+      ev({ type: 'response.refusal.done', output_index: 0, content_index: 0, refusal: 'late' }),
+      ev({ type: 'response.content_part.done', output_index: 1, content_index: 0, part: { type: 'output_text', text: 'Hi' } }),
+      ev({ type: 'response.function_call_arguments.delta', output_index: 2, delta: 'late' }),
+      ev({ type: 'response.function_call_arguments.done', output_index: 2, arguments: '{}late' }),
+      ev({ type: 'response.output_item.added', output_index: 1, item: message }),
+      ev({ type: 'response.output_item.done', output_index: 1, item: message }),
+      ev({ type: 'response.completed', response: { status: 'completed' } }),
+    ]);
+    expect(events).toEqual([
+      { type: 'message-start', id: 'resp_test0001', model: 'caller', created: 1_700_000_000 },
+      { type: 'reasoning-start' },
+      { type: 'reasoning-delta', text: 'r' },
+      { type: 'reasoning-end' },
+      { type: 'text-start' },
+      { type: 'text-delta', text: 'Hi' },
+      { type: 'text-end' },
+      { type: 'tool-call-start', index: 0, id: 'c1', name: 'f' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{}' },
+      { type: 'tool-call-end', index: 0 },
+      { type: 'finish', reason: { unified: 'tool-calls', raw: 'completed' } },
+    ]);
+  });
 });

@@ -109,13 +109,17 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
         this.start(e, out);
         if (e.item && e.output_index != null) this.added(e.output_index, e.item, out);
         return;
-      case 'response.content_part.added':
-        if (e.part?.type === 'output_text' || e.part?.type === 'refusal') this.openBlock(this.message(e, out), e.part.type === 'output_text' ? 'text' : 'refusal', out);
+      case 'response.content_part.added': {
+        const m = this.message(e, out);
+        if (m && (e.part?.type === 'output_text' || e.part?.type === 'refusal')) this.openBlock(m, e.part.type === 'output_text' ? 'text' : 'refusal', out);
         return;
+      }
       case 'response.output_text.delta':
       case 'response.refusal.delta': {
         const kind: Block = e.type === 'response.output_text.delta' ? 'text' : 'refusal';
-        this.blockText(this.message(e, out), kind, e.delta ?? '', out);
+        const m = this.message(e, out);
+        if (!m) return;
+        this.blockText(m, kind, e.delta ?? '', out);
         const tokens = kind === 'text' ? decodeLogprobs(e.logprobs) : undefined;
         if (tokens) out.push({ type: 'logprobs', logprobs: { content: tokens } });
         return;
@@ -124,14 +128,17 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
       case 'response.refusal.done': {
         const kind: Block = e.type === 'response.output_text.done' ? 'text' : 'refusal';
         const m = this.message(e, out);
+        if (!m) return;
         const whole = (kind === 'text' ? e.text : e.refusal) ?? '';
         if (m.open === kind && whole.startsWith(m.said)) this.blockText(m, kind, whole.slice(m.said.length), out);
         else if (m.open !== kind && whole) this.blockText(m, kind, whole, out);
         return;
       }
-      case 'response.content_part.done':
-        this.closeBlock(this.message(e, out), out);
+      case 'response.content_part.done': {
+        const m = this.message(e, out);
+        if (m) this.closeBlock(m, out);
         return;
+      }
       case 'response.function_call_arguments.delta':
       case 'response.custom_tool_call_input.delta':
         this.toolText(e.output_index, e.delta ?? '', out);
@@ -235,14 +242,17 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
     }
   }
 
-  /** The message item of an event (one is assumed when its `output_item.added` never came). */
-  private message(e: ResponsesStreamEvent, out: StreamEvent[]): Extract<Item, { kind: 'message' }> {
+  /**
+   * The message item of an event (one is assumed when its `output_item.added` never came);
+   * none for a late event of an item already ended, which says nothing.
+   */
+  private message(e: ResponsesStreamEvent, out: StreamEvent[]): Extract<Item, { kind: 'message' }> | undefined {
     this.start(e, out);
     const at = e.output_index ?? -1;
     const item = this.items.get(at);
     if (item?.kind === 'message') return item;
+    if (this.finished.has(at)) return undefined;
     const created: Extract<Item, { kind: 'message' }> = { kind: 'message', said: '', spoke: false };
-    if (this.finished.has(at)) return created; // a late event of an ended item: written nowhere
     this.closeOthers(at, out);
     this.items.set(at, created);
     return created;
