@@ -267,8 +267,25 @@ describe('gemini stream parts the fixtures do not show', () => {
 
   it('code execution parts stream as fenced text; empty frames and [DONE] say nothing', () => {
     const events = run(data(cand([{ executableCode: { language: 'PYTHON', code: 'print(1)' } }, { codeExecutionResult: { outcome: 'OUTCOME_OK', output: '1' } }, { executableCode: {} }, { codeExecutionResult: {} }]), cand([{ text: 'done' }], 'STOP'), '', '[DONE]'));
-    expect(events.filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text)).toEqual(['```python\nprint(1)\n```', '```output\n1\n```', '```python\n\n```', '```output\n\n```', 'done']);
+    expect(events.filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text)).toEqual(['```python\nprint(1)\n```', '\n```output\n1\n```', '\n```python\n\n```', '\n```output\n\n```', '\ndone']);
     expect(types(events)).toEqual(['message-start', 'text-start', 'text-delta', 'text-delta', 'text-delta', 'text-delta', 'text-delta', 'text-end', 'finish']);
+  });
+
+  it('a fence gets its own lines: a break between code parts and the text around them, unless one ends the text already', () => {
+    const deltas = (parts: unknown[]) =>
+      run(data(cand(parts, 'STOP'))).flatMap((e) => (e.type === 'text-delta' || e.type === 'reasoning-delta' ? [`${e.type[0]}:${e.text}`] : e.type === 'text-start' || e.type === 'reasoning-start' ? ['|'] : []));
+    expect(deltas([{ text: 'Let me run' }, { executableCode: { language: 'PYTHON', code: 'x' } }, { text: 'so' }, { text: ' 2' }])).toEqual(['|', 't:Let me run', 't:\n```python\nx\n```', 't:\nso', 't: 2']);
+    expect(deltas([{ text: 'Run:\n' }, { codeExecutionResult: { output: '1' } }, { text: '\nok' }])).toEqual(['|', 't:Run:\n', 't:```output\n1\n```', 't:\n\nok']);
+    // a block closed by a signature starts the next one afresh; a thought block is a block of its own
+    expect(deltas([{ text: 'a', thoughtSignature: 'S' }, { executableCode: { code: 'y' } }, { text: 'b', thought: true }, { codeExecutionResult: { output: '2' }, thought: true }])).toEqual([
+      '|',
+      't:a',
+      '|',
+      't:```python\ny\n```',
+      '|',
+      'r:b',
+      'r:\n```output\n2\n```',
+    ]);
   });
 
   it('a signature on a part with no stream event (inline data) still closes a signed block', () => {

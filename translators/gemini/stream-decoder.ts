@@ -32,6 +32,8 @@ import type { GeminiCandidate, GeminiPart, GeminiUsageMetadata } from './wire.ts
 
 interface ChoiceState {
   open: 'text' | 'reasoning' | undefined;
+  /** The open block's last text delta, and whether it was a fenced code-execution block. */
+  last: { text: string; fenced: boolean } | undefined;
   calls: number;
   streaming: StreamingCall | undefined;
   finished: boolean;
@@ -111,7 +113,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
   private state(index: number): ChoiceState {
     let s = this.choices.get(index);
     if (!s) {
-      s = { open: undefined, calls: 0, streaming: undefined, finished: false };
+      s = { open: undefined, last: undefined, calls: 0, streaming: undefined, finished: false };
       this.choices.set(index, s);
     }
     return s;
@@ -198,6 +200,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
     if (state.open === 'text') out.push({ type: 'text-end', ...choice, ...sig });
     else if (state.open === 'reasoning') out.push({ type: 'reasoning-end', ...choice, ...sig });
     state.open = undefined;
+    state.last = undefined;
   }
 
   private closeAll(index: number, state: ChoiceState, out: StreamEvent[]): void {
@@ -235,6 +238,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
     this.endStreamingCall(index, state, out);
 
     let text: string | undefined;
+    const fenced = isRecord(part.executableCode) || isRecord(part.codeExecutionResult);
     if (isRecord(part.executableCode)) {
       text = `\`\`\`${String(part.executableCode.language ?? 'python').toLowerCase()}\n${String(part.executableCode.code ?? '')}\n\`\`\``;
     } else if (isRecord(part.codeExecutionResult)) {
@@ -253,6 +257,11 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
     }
     const kind = part.thought === true ? 'reasoning' : 'text';
     this.openBlock(index, state, kind, out);
+    // A fence starts and ends its own line: a code part and the text around it in one block get
+    // a line break between them (the non-stream answer keeps them as separate parts).
+    const last = state.last;
+    if (last && (fenced || last.fenced) && !last.text.endsWith('\n')) text = `\n${text}`;
+    state.last = { text, fenced };
     out.push({ type: kind === 'text' ? 'text-delta' : 'reasoning-delta', ...choice, text });
     if (signature) this.closeBlock(index, state, out, signature);
   }
