@@ -45,5 +45,6 @@ export function parseAt<S extends v.GenericSchema>(schema: S, value: unknown, pr
   if (issue.kind === 'schema') {
     throw invalid(`Invalid type for '${param}': expected ${issue.expected}, but got ${kindOf(issue.input)} instead.`, param, 'invalid_type');
   }
+  if (issue.type === 'integer') throw invalid(`Invalid type for '${param}': expected an integer, but got ${kindOf(issue.input)} instead.`, param, 'invalid_type');
   throw invalid(`Invalid value for '${param}': expected a value ${issue.expected ?? 'of another kind'}, but got ${issue.received} instead.`, param);
 }
