@@ -123,4 +123,58 @@ describe('encodeResponse', () => {
     expect(none['data']).toHaveLength(1);
     expect(none).not.toHaveProperty('models');
   });
+
+  it('echoes every setting the caller gave: canonical ones and this dialect’s own fields and hints', () => {
+    const req: ChatRequest = {
+      ...plain,
+      system: [{ type: 'text', text: 'A' }, { type: 'image', source: { type: 'url', url: 'https://x/s.png' } } as never, { type: 'text', text: 'B' }],
+      maxOutputTokens: 50,
+      parallelToolCalls: false,
+      temperature: 0.3,
+      topP: 0.8,
+      topLogprobs: 4,
+      responseFormat: { type: 'json' },
+      tools: [{ name: 'f' }, { name: 'p', custom: {} }],
+      toolChoice: { type: 'tool', name: 'p' },
+      reasoning: { effort: 'low' },
+      user: 'u-1',
+      metadata: { k: 'v' },
+      extras: {
+        dialect: 'openai-responses',
+        fields: { previous_response_id: 'resp_0', truncation: 'auto', service_tier: 'flex', store: false },
+        hints: { prompt_cache_key: 'key', safety_identifier: 'sid', text: { verbosity: 'high' }, reasoning: { effort: 'xhigh', summary: 'detailed' } },
+      } as never,
+    };
+    const body = encodeResponse(res([]), req, testContext()) as Data;
+    expect(body).toMatchObject({
+      instructions: 'A\n\nB',
+      max_output_tokens: 50,
+      parallel_tool_calls: false,
+      previous_response_id: 'resp_0',
+      prompt_cache_key: 'key',
+      reasoning: { effort: 'xhigh', summary: 'detailed' },
+      safety_identifier: 'sid',
+      service_tier: 'flex',
+      store: false,
+      temperature: 0.3,
+      text: { format: { type: 'json_object' }, verbosity: 'high' },
+      tool_choice: { type: 'custom', name: 'p' },
+      top_logprobs: 4,
+      top_p: 0.8,
+      truncation: 'auto',
+      user: 'u-1',
+      metadata: { k: 'v' },
+    });
+    expect(body['tools']).toEqual([
+      { type: 'function', name: 'f', parameters: { type: 'object', properties: {} }, strict: false },
+      { type: 'custom', name: 'p' },
+    ]);
+    // A field the caller set wins over its hint; a canonical setting alone is echoed as encoded.
+    const fieldWins = encodeResponse(res([]), { ...plain, reasoning: { effort: 'high', includeThoughts: true }, toolChoice: { type: 'required' }, extras: { dialect: 'openai-responses', fields: { store: true, tool_choice: { type: 'web_search' } }, hints: { store: false } } as never }, testContext()) as Data;
+    expect(fieldWins).toMatchObject({ store: true, tool_choice: { type: 'web_search' }, reasoning: { effort: 'high', summary: 'auto' } });
+    expect(fieldWins).not.toHaveProperty('user');
+    // Another dialect's extras are not this dialect's fields.
+    const foreign = encodeResponse(res([]), { ...plain, extras: { dialect: 'anthropic', fields: { store: false, truncation: 'auto' } } as never }, testContext()) as Data;
+    expect(foreign).toMatchObject({ store: true, truncation: 'disabled' });
+  });
 });
