@@ -175,7 +175,6 @@ export function decodeRequest(input: CallerInput, ctx: TranslateContext): Conver
   for (const [key, value] of Object.entries(body)) {
     if (!KNOWN_REQUEST_FIELDS.has(key) && value != null) fields[key] = value;
   }
-  if (wire.logit_bias != null) fields['logit_bias'] = wire.logit_bias;
   if (wire.stream_options) {
     const { include_usage: _, ...rest } = wire.stream_options;
     if (Object.keys(rest).length > 0) fields['stream_options'] = rest;
