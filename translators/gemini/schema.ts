@@ -61,8 +61,8 @@ interface Ctx {
   refStack: string[];
 }
 
+/** A local JSON pointer (`#/…`; `#` alone is always a cycle, caught before this). */
 function resolvePointer(root: unknown, ref: string): unknown {
-  if (ref === '#') return root;
   if (!ref.startsWith('#/')) return undefined;
   let node: unknown = root;
   for (const raw of ref.slice(2).split('/')) {
@@ -83,7 +83,8 @@ export function compileSchema(schema: unknown, path: string): { value: Json; war
   return { value: compile(schema, path, ctx), warnings: ctx.warnings };
 }
 
-function compile(node: unknown, path: string, ctx: Ctx): Json {
+/** `inAllOf`: a branch of an allOf, whose required names may be properties of another branch. */
+function compile(node: unknown, path: string, ctx: Ctx, inAllOf = false): Json {
   if (node === true || node === undefined) return {};
   if (!isRecord(node)) {
     ctx.warnings.push({ code: 'dropped', path, detail: 'not-a-schema' });
@@ -134,7 +135,8 @@ function compile(node: unknown, path: string, ctx: Ctx): Json {
     else if (node.items !== undefined) types = ['array'];
   }
 
-  // anyOf / oneOf: null branches become `nullable`; one branch left is merged in.
+  // anyOf / oneOf: null branches become `nullable`; one branch left is merged in (this schema's own
+  // keywords, copied below, win over the branch's).
   for (const key of ['anyOf', 'oneOf'] as const) {
     const list = node[key];
     if (!Array.isArray(list)) continue;
@@ -147,29 +149,20 @@ function compile(node: unknown, path: string, ctx: Ctx): Json {
       return true;
     });
     if (branches.length === 1) {
-      Object.assign(out, compile(branches[0], `${path}.${key}[0]`, ctx), pickKept(out));
+      Object.assign(out, compile(branches[0], `${path}.${key}[0]`, ctx));
     } else if (branches.length > 1) {
       out.anyOf = branches.map((b, i) => compile(b, `${path}.${key}[${i}]`, ctx));
     }
   }
 
-  // allOf: merge (properties and required united, first value of other keywords wins).
-  if (Array.isArray(node.allOf)) {
-    if (node.allOf.length > 1) ctx.warnings.push({ code: 'approximated', path: `${path}.allOf`, detail: 'merged' });
-    node.allOf.forEach((b, i) => mergeInto(out, compile(b, `${path}.allOf[${i}]`, ctx)));
-  }
-
-  if (types.length === 1) {
-    out.type = types[0]!.toUpperCase();
-  } else if (types.length > 1) {
+  if (types.length > 1) {
     // Several non-null types: one anyOf branch per type, each with its own keywords.
     out.anyOf = types.map((t) => {
-      const sub: Json = { type: t };
-      if (t === 'object' && node.properties !== undefined) sub.properties = node.properties;
-      if (t === 'object' && node.required !== undefined) sub.required = node.required;
-      if (t === 'array' && node.items !== undefined) sub.items = node.items;
-      return compile(sub, path, ctx);
+      const own = t === 'object' ? { properties: node.properties, required: node.required } : t === 'array' ? { items: node.items } : {};
+      return compile({ type: t, ...own }, path, ctx);
     });
+  } else if (types.length === 1) {
+    out.type = types[0]!.toUpperCase();
   }
 
   if (types.length > 1) {
@@ -181,13 +174,22 @@ function compile(node: unknown, path: string, ctx: Ctx): Json {
     }
     out.properties = props;
   }
-  if (types.length <= 1 && Array.isArray(node.required)) {
+  // allOf: merged in (properties and required united; any other keyword from this schema itself,
+  // else from the first branch that has it). A branch's required names are checked here, against
+  // every property the merge defines.
+  if (Array.isArray(node.allOf)) {
+    if (node.allOf.length > 1) ctx.warnings.push({ code: 'approximated', path: `${path}.allOf`, detail: 'merged' });
+    node.allOf.forEach((b, i) => mergeInto(out, compile(b, `${path}.allOf[${i}]`, ctx, true)));
+  }
+  if (types.length <= 1) {
+    const named = [...(Array.isArray(node.required) ? node.required : []), ...(Array.isArray(out.required) ? out.required : [])];
     const props = isRecord(out.properties) ? out.properties : {};
-    const required = node.required.filter((r): r is string => typeof r === 'string' && r in props);
-    if (required.length !== node.required.length) {
+    const required = named.filter((r): r is string => typeof r === 'string' && (inAllOf || r in props));
+    if (required.length !== named.length) {
       ctx.warnings.push({ code: 'dropped', path: `${path}.required`, detail: 'unknown-property' });
     }
-    if (required.length > 0) out.required = required;
+    delete out.required;
+    if (required.length > 0) out.required = [...new Set(required)];
   }
   if (types.length <= 1 && node.items !== undefined) {
     if (Array.isArray(node.items)) {
@@ -220,16 +222,12 @@ function compile(node: unknown, path: string, ctx: Ctx): Json {
   return out;
 }
 
-function pickKept(o: Json): Json {
-  const out: Json = {};
-  for (const k of ['title', 'description']) if (o[k] !== undefined) out[k] = o[k];
-  return out;
-}
-
 function mergeInto(target: Json, src: Json): void {
   for (const [k, v] of Object.entries(src)) {
     if (k === 'properties' && isRecord(v)) {
-      target.properties = { ...(isRecord(target.properties) ? target.properties : {}), ...v };
+      const merged: Json = { ...(isRecord(target.properties) ? target.properties : {}) };
+      for (const [name, sub] of Object.entries(v)) if (!(name in merged)) merged[name] = sub;
+      target.properties = merged;
     } else if (k === 'required' && Array.isArray(v)) {
       const prev = Array.isArray(target.required) ? target.required : [];
       target.required = [...new Set([...prev, ...v])];
@@ -257,7 +255,6 @@ function compileRef(node: Json, path: string, ctx: Ctx): Json {
   ctx.refStack.pop();
   // Sibling keywords of $ref (description, title…) override the referenced schema's.
   const { $ref: _ref, ...siblings } = node;
-  if (Object.keys(siblings).length === 0) return resolved;
   const overlay = compile(siblings, path, ctx);
   return { ...resolved, ...overlay };
 }
