@@ -47,4 +47,28 @@ describe('in-stream errors', () => {
     expect(responseErrorOf(new ProxyError('authentication', 'who?')).code).toBe('invalid_api_key');
     expect(errorEventOf(new ProxyError('timeout', 'late', { param: 'x' }))).toEqual({ code: 'server_error', message: 'late', param: 'x', error: { type: 'server_error', code: 'server_error', message: 'late', param: 'x' } });
   });
+
+  it.each([
+    ['rate-limit', 'Slow down', {}, 'rate_limit_exceeded', 'Slow down'],
+    ['rate-limit', 'Slow down!  ', { retryAfter: 2 }, 'rate_limit_exceeded', 'Slow down! Please try again in 2s.'],
+    ['rate-limit', 'Wait.', { retryAfter: 1.23456 }, 'rate_limit_exceeded', 'Wait. Please try again in 1.235s.'],
+    ['rate-limit', 'Out', { upstreamType: 'insufficient_quota', retryAfter: 5 }, 'insufficient_quota', 'Out'],
+    ['invalid-request', 'too big', { code: 'context_length_exceeded' }, 'context_length_exceeded', 'too big'],
+    ['too-large', 'The context window is full', {}, 'context_length_exceeded', 'The context window is full'],
+    ['unsupported', 'prompt is too long: 9 tokens', {}, 'context_length_exceeded', 'prompt is too long: 9 tokens'],
+    ['unsupported', 'no audio', {}, 'invalid_prompt', 'no audio'],
+    ['permission', 'no', {}, 'permission_denied', 'no'],
+    ['not-found', 'gone', {}, 'model_not_found', 'gone'],
+    ['upstream', 'bad', { retryAfter: 3 }, 'server_error', 'bad'],
+    ['timeout', 'late', {}, 'server_error', 'late'],
+  ] as const)('%s %j → %s', (kind, message, opts, code, said) => {
+    expect(responseErrorOf(new ProxyError(kind, message, opts))).toEqual({ code, message: said });
+  });
+
+  it('an error event without a message or with numeric codes; one that is no OpenAI error is an upstream error with the default message', () => {
+    expect(errorOfEvent({ type: 'error', code: 500, message: '' }, 'raw')).toMatchObject({ kind: 'upstream', message: 'The upstream stream failed.', code: '500', raw: 'raw' });
+    expect(errorOfEvent({ type: 'error', error: { message: 'Nested', type: 7, param: 3 } }, '')).toMatchObject({ message: 'Nested', param: '3' });
+    expect(errorOfFailedResponse({ code: 429, message: 42 }, 'r')).toMatchObject({ code: '429', message: '42', raw: 'r' });
+    expect(errorOfFailedResponse({ code: '', message: '' }, '')).toMatchObject({ code: undefined, message: 'The upstream response failed.', retryAfter: undefined });
+  });
 });

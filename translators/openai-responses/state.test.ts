@@ -72,4 +72,63 @@ describe('responses state rules', () => {
     expect(s.ownedKeys(stored)).toEqual(['item:rs_1', 'item:msg_1']);
     expect(s.ownedKeys(JSON.stringify({ response: { id: 'r', output: 'none' }, input: [] }))).toEqual([]);
   });
+
+  it('an id the store does not hold is a 400 naming it, as OpenAI words it', () => {
+    expect(s.notFound('previous_response_id', 'resp_x')).toMatchObject({
+      kind: 'invalid-request',
+      message: "Previous response with id 'resp_x' not found (it expired, was deleted, or was answered by another deployment).",
+      param: 'previous_response_id',
+      code: 'previous_response_not_found',
+    });
+    expect(s.notFound('input[2].id', 'msg_x')).toMatchObject({
+      message: "Item with id 'msg_x' not found (it expired, was deleted, or was answered by another deployment).",
+      param: 'input[2].id',
+      code: 'item_not_found',
+    });
+    expect(s.answer).toEqual({ noun: 'Response', idParam: 'response_id' });
+  });
+
+  it('references: an empty previous id, references without a string id and a null conversation are none', () => {
+    expect(s.references({ previous_response_id: '', input: [{ type: 'item_reference', id: 5 }, { type: 'message', id: 'msg_1' }, 'x'], conversation: null })).toEqual({ refs: [] });
+    expect(s.references({ background: 'yes', conversation: { id: 'conv_1' } })).toEqual({ refs: [], statefulOnly: 'conversation' });
+    expect(s.references([{ previous_response_id: 'resp_1' }])).toEqual({ refs: [] });
+  });
+
+  it('expand leaves a body that is no object alone and needs no store without references; a stored answer without output adds its input only', () => {
+    expect(s.expand('text', new Map())).toBe('text');
+    expect(s.expand({ model: 'm', previous_response_id: '', input: 'hi' }, new Map())).toEqual({ model: 'm', input: [user('hi')] });
+    expect(s.expand({ model: 'm' }, new Map())).toEqual({ model: 'm', input: [] });
+    const found = new Map([['resp:resp_0', JSON.stringify({ response: { id: 'resp_0', output: 'none' }, input: [user('a')] })]]);
+    expect(s.expand({ previous_response_id: 'resp_0', input: 'b' }, found)).toEqual({ input: [user('a'), user('b')] });
+    expect(() => s.expand({ previous_response_id: 'resp_0' }, new Map([['resp:resp_0', JSON.stringify({ response: {}, input: 'x' })]]))).toThrow(/not a stored response/);
+    expect(() => s.expand({ previous_response_id: 'resp_0' }, new Map([['resp:resp_0', '[1]']]))).toThrow(/not a stored response/);
+    expect(() => s.expand({ previous_response_id: 'resp_0' }, new Map([['resp:resp_0', JSON.stringify({ response: [], input: [] })]]))).toThrow(/not a stored response/);
+  });
+
+  it('record: nothing without an object request and a response id; references and items without ids are not kept as items', () => {
+    expect(s.record('hi', answer)).toEqual([]);
+    expect(s.record({ input: 'x' }, [answer])).toEqual([]);
+    expect(s.record({ input: 'x' }, { ...answer, id: 7 })).toEqual([]);
+    const kept = s.record({ input: [{ type: 'item_reference', id: 'msg_0' }, user('q'), { ...user('r'), id: 'msg_in' }, 'junk'] }, { id: 'resp_2', output: 'none' });
+    expect(kept.map(([k]) => k)).toEqual(['resp:resp_2', 'item:msg_in']);
+    expect(s.finalOf({ event: 'response.failed', data: JSON.stringify({ response: { id: 'f' } }) })).toEqual({ id: 'f' });
+  });
+
+  it('input items: the limit is 1 to 100 (20 when not a number); an item keeps its own id; a non-object item gets one', () => {
+    const input = [...Array.from({ length: 120 }, (_, i) => user(String(i))), { ...user('own'), id: 'msg_own' }, 'junk'];
+    const stored = JSON.stringify({ response: { id: 'r' }, input });
+    const page = (query: Record<string, string>) => s.inputItems(stored, query) as { data: Array<Record<string, unknown>>; has_more: boolean; first_id: string | null; last_id: string | null };
+    expect(page({ limit: '500' }).data).toHaveLength(100);
+    expect(page({ limit: '-3' }).data).toHaveLength(1);
+    expect(page({ limit: 'many' }).data).toHaveLength(20);
+    expect(page({}).data).toHaveLength(20);
+    const first = page({ limit: '2' });
+    expect(first.data).toEqual([{ id: 'item_121' }, { ...user('own'), id: 'msg_own' }]);
+    expect(page({ order: 'desc', limit: '1', after: 'msg_own' }).data).toEqual([{ id: 'item_119', ...user('119') }]);
+    expect(page({ order: 'asc', limit: '1', after: 'item_119' }).data).toEqual([{ ...user('own'), id: 'msg_own' }]);
+    const last = page({ order: 'asc', after: 'msg_own' });
+    expect(last).toEqual({ object: 'list', data: [{ id: 'item_121' }], first_id: 'item_121', last_id: 'item_121', has_more: false });
+    expect(page({ after: 'item_0' })).toEqual({ object: 'list', data: [], first_id: null, last_id: null, has_more: false });
+    expect(() => page({ after: 'nope' })).toThrow(expect.objectContaining({ kind: 'invalid-request', message: "No input item with id 'nope'.", param: 'after', code: 'invalid_value' }));
+  });
 });
