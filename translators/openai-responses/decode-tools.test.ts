@@ -53,3 +53,20 @@ describe('decodeToolChoice', () => {
     expect(decodeToolChoice(raw, true)).toEqual({ native: raw });
   });
 });
+
+describe('decodeTools: descriptions and null fields', () => {
+  it('a description is kept on both kinds; null fields are as good as absent', () => {
+    expect(
+      decodeTools([
+        { type: 'function', name: 'f', description: 'Does f', parameters: null, strict: null },
+        { type: 'custom', name: 'p', description: 'Patch', format: null },
+        { type: 'function', name: 'g', description: null, strict: false },
+      ]),
+    ).toEqual({
+      tools: [{ name: 'f', description: 'Does f' }, { name: 'p', description: 'Patch', custom: {} }, { name: 'g', strict: false }],
+    });
+    expect(decodeToolChoice({ type: 'custom', name: 'p' }, true)).toEqual({ choice: { type: 'tool', name: 'p' } });
+    expect(() => decodeToolChoice({ type: 'custom', name: 'p' }, false)).toThrow(expect.objectContaining({ kind: 'invalid-request', param: 'tool_choice' }));
+    expect(() => decodeToolChoice('sometimes', true)).toThrow(expect.objectContaining({ kind: 'invalid-request', param: 'tool_choice' }));
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { peekJson } from '../../src/canonical/index.ts';
+import { fixtureJson, fixtureSse, testContext } from '../../test/support/fixtures.ts';
+import { openaiResponses as d } from './index.ts';
+
+type Data = Record<string, any>;
+
+const target = { name: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-5.1', apiKey: 'sk-up', options: {} };
+const input = (body: unknown, params: Record<string, string> = {}) => ({ body, headers: {}, params, query: {} });
+const bytes = (body: unknown) => new TextEncoder().encode(JSON.stringify(body));
+
+describe('the Responses dialect object', () => {
+  it('speaks OpenAI, takes freeform tools and media by URL, and answers with one output list', () => {
+    expect(d).toMatchObject({ id: 'openai-responses', vendor: 'openai', inlineMediaOnly: false, multipleChoices: false, customTools: true });
+  });
+
+  it('a Codex turn through a Responses upstream: the request decoded and re-encoded, the stream decoded and re-encoded', () => {
+    const ctx = testContext();
+    const req = d.decodeRequest(input(fixtureJson('openai-responses', 'codex-reasoning-summaries-apply-patch.request.json')), ctx).value;
+    const http = d.encodeRequest(req, target, ctx).value;
+    expect(http).toMatchObject({ method: 'POST', path: '/responses', stream: true });
+    expect(JSON.parse(http.body as string)).toMatchObject({ model: 'gpt-5.1', store: false, include: ['reasoning.encrypted_content'] });
+    const dec = d.createStreamDecoder(req, ctx);
+    const enc = d.createStreamEncoder(req, ctx);
+    const frames = fixtureSse('openai-responses', 'stream-codex-reasoning-summaries-apply-patch.sse')
+      .flatMap((e) => dec.push(e))
+      .concat(dec.finish())
+      .flatMap((e) => enc.push(e))
+      .concat(enc.finish());
+    expect(frames.at(-1)).toMatchObject({ event: 'response.completed' });
+    const items = frames.filter((f) => f.event === 'response.output_item.done').map((f) => (JSON.parse(f.data) as Data)['item']['type']);
+    expect(items).toEqual(['reasoning', 'message', 'custom_tool_call']);
+    const count = d.encodeCountTokens!(req, target);
+    expect(count.path).toBe('/responses/input_tokens');
+    expect(d.decodeCountTokens!({ input_tokens: 7 })).toBe(7);
+  });
+
+  it('forwarding: the model and stream flag come from the top level only when plainly there', () => {
+    const f = d.forward!;
+    expect(f.model(input(undefined), undefined)).toBeUndefined();
+    expect(f.model(input(undefined), peekJson(bytes({ model: 'gpt-5.1', stream: true, input: 'hi' })))).toEqual({ model: 'gpt-5.1', stream: true });
+    expect(f.model(input(undefined), peekJson(bytes({ model: 'gpt-5.1', input: 'hi' })))).toEqual({ model: 'gpt-5.1', stream: false });
+    expect(f.model(input(undefined), peekJson(bytes({ model: 'gpt-5.1', stream: 'yes' })))).toBeUndefined();
+  });
+
+  it('forwarding: the check decodes every parameter but the conversation (the upstream checks that)', () => {
+    const check = (body: unknown) => {
+      const b = bytes(body);
+      return d.forward!.check(input(undefined), { bytes: b, top: peekJson(b)! }, testContext());
+    };
+    expect(check({ model: 'gpt-5.1', input: [{ type: 'message', role: 'user', content: 'hi' }], temperature: 1 })).toBe(true);
+    expect(check({ model: 'gpt-5.1', input: [{ type: 'message', role: 'robot', content: 5 }] })).toBe(true);
+    expect(check({ model: 'gpt-5.1', input: 'hi', temperature: 9 })).toBe(false);
+    expect(check({ model: 'gpt-5.1', input: 'hi', tool_choice: { type: 'function', name: 'f' } })).toBe(false);
+  });
+});
