@@ -48,6 +48,17 @@ export function mediaPart(
   return { type: 'file', source: src };
 }
 
+/** `executableCode` → a fenced code block (no language for LANGUAGE_UNSPECIFIED; Python when absent). */
+export function codeFence(part: { language?: unknown; code?: unknown }): string {
+  const lang = String(part.language ?? 'PYTHON').toLowerCase();
+  return `\`\`\`${lang === 'language_unspecified' ? '' : lang}\n${String(part.code ?? '')}\n\`\`\``;
+}
+
+/** `codeExecutionResult` → its output as a fenced `output` block. */
+export function outputFence(part: { output?: unknown }): string {
+  return `\`\`\`output\n${String(part.output ?? '')}\n\`\`\``;
+}
+
 /** `fileData.fileUri`: Gemini Files API / Cloud Storage URIs are file handles, others URLs. */
 export function fileDataPart(fileUri: string, mimeType: string | undefined): Part {
   const isHandle = /^gs:\/\//.test(fileUri) || /generativelanguage\.googleapis\.com\/.*files\//.test(fileUri) || !/^https?:/i.test(fileUri);
@@ -157,13 +168,8 @@ function decodePart(part: GeminiPart, path: string, role: Message['role'], ctx: 
   }
   if (part.fileData) return [fileDataPart(part.fileData.fileUri, part.fileData.mimeType)];
 
-  if (part.executableCode) {
-    const lang = (part.executableCode.language ?? 'PYTHON').toLowerCase();
-    return [{ type: 'text', text: `\`\`\`${lang === 'language_unspecified' ? '' : lang}\n${part.executableCode.code ?? ''}\n\`\`\`` }];
-  }
-  if (part.codeExecutionResult) {
-    return [{ type: 'text', text: `\`\`\`output\n${part.codeExecutionResult.output ?? ''}\n\`\`\`` }];
-  }
+  if (part.executableCode) return [{ type: 'text', text: codeFence(part.executableCode) }];
+  if (part.codeExecutionResult) return [{ type: 'text', text: outputFence(part.codeExecutionResult) }];
 
   if (typeof part.text === 'string') {
     if (part.thought === true || (part.text === '' && signature)) {

@@ -178,3 +178,46 @@ describe('decodeResponse: parts', () => {
     expect(res.promptBlocked?.reason).toBe('SAFETY');
   });
 });
+
+describe('decodeResponse: what the fixtures do not show', () => {
+  const one = (parts: unknown[], extra: Record<string, unknown> = {}) =>
+    gemini.decodeResponse({ candidates: [{ content: { parts }, finishReason: 'STOP', ...extra }] }, req(3), testContext()).choices[0]!;
+
+  it('code execution: the language as Gemini names it (none when unspecified, Python when absent); empty code and output', () => {
+    expect(one([{ executableCode: { language: 'LANGUAGE_UNSPECIFIED', code: 'x = 1' } }, { executableCode: {} }, { codeExecutionResult: { outcome: 'OUTCOME_FAILED' } }]).content).toEqual([
+      { type: 'text', text: '```\nx = 1\n```' },
+      { type: 'text', text: '```python\n\n```' },
+      { type: 'text', text: '```output\n\n```' },
+    ]);
+  });
+
+  it('a call without id, name or args still gets an id, an empty name and {}; an empty text part is nothing; file data is a file', () => {
+    expect(one([{ functionCall: {} }, { text: '' }, { fileData: { fileUri: 'gs://b/doc.pdf', mimeType: 'application/pdf' } }, { functionCall: { name: 'f', args: { a: 1 } } }]).content).toEqual([
+      { type: 'tool-call', id: 'call_3_0', name: '', arguments: '{}' },
+      { type: 'file', source: { type: 'file-id', id: 'gs://b/doc.pdf', mediaType: 'application/pdf' } },
+      { type: 'tool-call', id: 'call_3_1', name: 'f', arguments: '{"a":1}' },
+    ]);
+  });
+
+  it('candidate fields with no canonical home are kept as Gemini extras; none means no extras', () => {
+    const fields = { safetyRatings: [], citationMetadata: { citations: [] }, groundingMetadata: { webSearchQueries: ['q'] }, finishMessage: 'm', avgLogprobs: -0.5, urlContextMetadata: { urlMetadata: [] } };
+    expect(one([{ text: 'a' }], { ...fields, tokenCount: 3 }).extras).toEqual({ dialect: 'gemini', fields });
+    expect(one([{ text: 'a' }])).not.toHaveProperty('extras');
+  });
+
+  it('a body that is not an answer keeps what was sent (cut at 2,000 characters) for the logs', () => {
+    const raw = (body: unknown) => {
+      try {
+        gemini.decodeResponse(body, req(), testContext());
+      } catch (e) {
+        return (e as ProxyError).raw;
+      }
+      throw new Error('expected a ProxyError');
+    };
+    expect(raw({ hello: 'world' })).toBe('{"hello":"world"}');
+    expect(raw(undefined)).toBe('');
+    const long = raw({ text: 'y'.repeat(3000) });
+    expect(long).toHaveLength(2000);
+    expect(long!.startsWith('{"text":"yyy')).toBe(true);
+  });
+});

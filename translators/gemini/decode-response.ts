@@ -11,7 +11,7 @@
 import * as v from 'valibot';
 import { ProxyError, type ChatResponse, type Choice, type ChatRequest, type Part } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
-import { fileDataPart, mediaPart } from './decode-contents.ts';
+import { codeFence, fileDataPart, mediaPart, outputFence } from './decode-contents.ts';
 import { decodeFinishReason } from './finish-reason.ts';
 import { decodeLogprobs } from './logprobs.ts';
 import { syntheticCallId } from './ids.ts';
@@ -44,13 +44,8 @@ export function decodeResponsePart(part: GeminiPart, nextId: () => string): Part
   }
   if (part.inlineData) return [mediaPart(part.inlineData.mimeType, { type: 'base64', data: part.inlineData.data })];
   if (part.fileData) return [fileDataPart(part.fileData.fileUri, part.fileData.mimeType)];
-  if (part.executableCode) {
-    const lang = (part.executableCode.language ?? 'python').toLowerCase();
-    return [{ type: 'text', text: `\`\`\`${lang}\n${part.executableCode.code ?? ''}\n\`\`\`` }];
-  }
-  if (part.codeExecutionResult) {
-    return [{ type: 'text', text: `\`\`\`output\n${part.codeExecutionResult.output ?? ''}\n\`\`\`` }];
-  }
+  if (part.executableCode) return [{ type: 'text', text: codeFence(part.executableCode) }];
+  if (part.codeExecutionResult) return [{ type: 'text', text: outputFence(part.codeExecutionResult) }];
   const text = part.text ?? '';
   if (part.thought === true || (text === '' && signature)) return [{ type: 'reasoning', text, ...sig }];
   if (text === '') return [];

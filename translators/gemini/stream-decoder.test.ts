@@ -275,7 +275,13 @@ describe('gemini stream parts the fixtures do not show', () => {
     const deltas = (parts: unknown[]) =>
       run(data(cand(parts, 'STOP'))).flatMap((e) => (e.type === 'text-delta' || e.type === 'reasoning-delta' ? [`${e.type[0]}:${e.text}`] : e.type === 'text-start' || e.type === 'reasoning-start' ? ['|'] : []));
     expect(deltas([{ text: 'Let me run' }, { executableCode: { language: 'PYTHON', code: 'x' } }, { text: 'so' }, { text: ' 2' }])).toEqual(['|', 't:Let me run', 't:\n```python\nx\n```', 't:\nso', 't: 2']);
-    expect(deltas([{ text: 'Run:\n' }, { codeExecutionResult: { output: '1' } }, { text: '\nok' }])).toEqual(['|', 't:Run:\n', 't:```output\n1\n```', 't:\n\nok']);
+    expect(deltas([{ text: 'Run:\n' }, { codeExecutionResult: { output: '1' } }, { text: '\nok' }, { executableCode: { language: 'LANGUAGE_UNSPECIFIED', code: 'z' } }])).toEqual([
+      '|',
+      't:Run:\n',
+      't:```output\n1\n```',
+      't:\n\nok',
+      't:\n```\nz\n```',
+    ]);
     // a block closed by a signature starts the next one afresh; a thought block is a block of its own
     expect(deltas([{ text: 'a', thoughtSignature: 'S' }, { executableCode: { code: 'y' } }, { text: 'b', thought: true }, { codeExecutionResult: { output: '2' }, thought: true }])).toEqual([
       '|',

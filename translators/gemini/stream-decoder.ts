@@ -22,6 +22,7 @@
 import { incompleteStream, ProxyError, type ChatRequest, type SseEvent, type StreamEvent, type StreamStep, type Usage, type Signature } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { proxyErrorOf, parseGeminiError } from './errors.ts';
+import { codeFence, outputFence } from './decode-contents.ts';
 import { decodeFinishReason } from './finish-reason.ts';
 import { decodeLogprobs } from './logprobs.ts';
 import { syntheticCallId } from './ids.ts';
@@ -240,9 +241,9 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
     let text: string | undefined;
     const fenced = isRecord(part.executableCode) || isRecord(part.codeExecutionResult);
     if (isRecord(part.executableCode)) {
-      text = `\`\`\`${String(part.executableCode.language ?? 'python').toLowerCase()}\n${String(part.executableCode.code ?? '')}\n\`\`\``;
+      text = codeFence(part.executableCode);
     } else if (isRecord(part.codeExecutionResult)) {
-      text = `\`\`\`output\n${String(part.codeExecutionResult.output ?? '')}\n\`\`\``;
+      text = outputFence(part.codeExecutionResult);
     } else if (typeof part.text === 'string') {
       text = part.text;
     }
