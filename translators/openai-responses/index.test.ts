@@ -30,7 +30,7 @@ describe('the Responses dialect object', () => {
     expect(frames.at(-1)).toMatchObject({ event: 'response.completed' });
     const items = frames.filter((f) => f.event === 'response.output_item.done').map((f) => (JSON.parse(f.data) as Data)['item']['type']);
     expect(items).toEqual(['reasoning', 'message', 'custom_tool_call']);
-    const count = d.encodeCountTokens!(req, target);
+    const count = d.encodeCountTokens!(req, target, ctx);
     expect(count.path).toBe('/responses/input_tokens');
     expect(d.decodeCountTokens!({ input_tokens: 7 })).toBe(7);
   });
