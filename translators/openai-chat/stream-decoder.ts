@@ -161,8 +161,6 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
         });
         st.reasoningSignature = undefined;
         break;
-      case undefined:
-        break;
     }
     st.open = undefined;
   }
@@ -217,6 +215,7 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
       out.push({ type: 'reasoning-delta', choice, text });
     }
     // Most chunks carry no reasoning details: no decoding pass for them.
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: decodeReasoning of null/undefined is [] anyway; this only skips the call
     if (details === undefined || details === null) return;
     for (const part of decodeReasoning(details, undefined)) {
       if (part.redacted) {
@@ -274,13 +273,12 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
   }
 
   private choice(ch: WireChoice, out: StreamEvent[]): void {
-    if (!this.started) this.start({ choices: [] } as OpenAIChatChunk, out);
     const idx = ch.index ?? 0;
     const st = this.state(idx);
     if (st.finished) return; // some servers repeat the finish chunk (e.g. with the usage)
     const delta = ch.delta ?? {};
     const content = splitContent(delta.content);
-    this.reasoning(idx, st, delta.reasoning_content ?? delta.reasoning ?? (content.reasoning || undefined), delta.reasoning_details, out);
+    this.reasoning(idx, st, delta.reasoning_content ?? delta.reasoning ?? content.reasoning, delta.reasoning_details, out);
     if (content.text) {
       this.open('text', idx, st, out);
       st.sawText = true;
@@ -296,7 +294,7 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
     });
     const fc = delta.function_call;
     if (fc && (fc.name || st.tools.has(FUNCTION_CALL_INDEX))) {
-      this.toolCall(idx, st, FUNCTION_CALL_INDEX, () => ({ id: this.ctx.newId('call_') }), fc.name, fc.arguments, out);
+      this.toolCall(idx, st, FUNCTION_CALL_INDEX, undefined, fc.name, fc.arguments, out);
     }
     const logprobs = ch.logprobs ? decodeLogprobs(ch.logprobs) : undefined;
     if (logprobs) out.push({ type: 'logprobs', choice: idx, logprobs });
