@@ -22,3 +22,4 @@ export * from './custom-tools.ts';
 export * from './openai-errors.ts';
 export * from './openai-logprobs.ts';
 export * from './openai-host-errors.ts';
+export * from './as-is.ts';

@@ -8,6 +8,7 @@
  */
 import * as v from 'valibot';
 import {
+  passesAsIs,
   ProxyError,
   type ChatRequest,
   type Converted,
@@ -65,13 +66,7 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
   if (method === 'countTokens' && isRecord(normalized.generateContentRequest) && normalized.contents === undefined) {
     normalized = normalized.generateContentRequest;
   }
-  const parsed = v.safeParse(GeminiGenerateContentRequestSchema, normalized);
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const param = issuePath(issue) || 'body';
-    throw invalid(`Invalid value at '${param}': ${issue.message}`, param);
-  }
-  const body = parsed.output;
+  const body = checked(normalized);
   const warnings: Warning[] = [];
   const extras: Record<string, unknown> = {};
 
@@ -96,6 +91,16 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
   }
   if (Object.keys(extras).length > 0) req.extras = { dialect: 'gemini', fields: extras };
   return { value: req, warnings };
+}
+
+/** The body as it is when it passes (no copy), else valibot's first issue as Gemini words it. */
+function checked(normalized: Record<string, unknown>): GeminiGenerateContentRequest {
+  if (passesAsIs(GeminiGenerateContentRequestSchema, normalized)) return normalized as GeminiGenerateContentRequest;
+  const parsed = v.safeParse(GeminiGenerateContentRequestSchema, normalized);
+  if (parsed.success) return parsed.output;
+  const issue = parsed.issues[0];
+  const param = issuePath(issue) || 'body';
+  throw invalid(`Invalid value at '${param}': ${issue.message}`, param);
 }
 
 function decodeSystem(system: GeminiGenerateContentRequest['systemInstruction']): Part[] {
