@@ -104,8 +104,6 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
       case 'refusal-delta':
         if (e.text) this.delta(idx, { refusal: e.text }, out, true);
         break;
-      case 'refusal-end':
-        break;
       case 'reasoning-start':
         this.role(idx, 'text', out);
         this.state(idx).reasoningText = '';
@@ -124,7 +122,6 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
           const text = this.state(idx).reasoningText;
           this.delta(idx, { reasoning_details: [{ type: 'reasoning.text', text, signature: encodeSignature(e.signature) }] }, out);
         }
-        this.state(idx).reasoningText = '';
         break;
       case 'tool-call-start': {
         const st = this.state(idx);
@@ -139,8 +136,7 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
           type: 'function',
           function: { name: e.name, arguments: '' },
         };
-        if (!st.started) this.role(idx, 'tool', out, { tool_calls: [call] });
-        else this.delta(idx, { tool_calls: [call] }, out);
+        this.role(idx, 'tool', out, { tool_calls: [call] });
         break;
       }
       case 'tool-call-delta':
@@ -150,8 +146,6 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
         } else {
           this.delta(idx, { tool_calls: [{ index: e.index, function: { arguments: e.argumentsDelta } }] }, out);
         }
-        break;
-      case 'tool-call-end':
         break;
       case 'logprobs':
         if (this.wantsLogprobs) out.push(this.chunk([{ index: idx, delta: {}, logprobs: encodeLogprobs(e.logprobs), finish_reason: null }]));
@@ -170,6 +164,9 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
         out.push({ data: '[DONE]' });
         this.closed = true;
         break;
+      case 'refusal-end':
+      case 'tool-call-end':
+        break;
       default:
         assertNever(e, 'stream event');
     }
@@ -184,9 +181,7 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
       this.held = undefined;
     }
     if (this.choices.size === 0) this.finishChoice(0, { unified: 'stop' }, out);
-    for (const [idx, st] of this.choices) {
-      if (!st.finished) this.finishChoice(idx, { unified: st.sawToolCall ? 'tool-calls' : 'stop' }, out);
-    }
+    for (const [idx, st] of this.choices) this.finishChoice(idx, { unified: st.sawToolCall ? 'tool-calls' : 'stop' }, out);
     if (this.includeUsage && this.usage) {
       out.push({ data: JSON.stringify({ ...this.base(), choices: [], usage: encodeUsage(this.usage) }) });
     }
@@ -216,13 +211,14 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
   private state(idx: number): ChoiceState {
     let st = this.choices.get(idx);
     if (!st) {
+      // Stryker disable next-line ObjectLiteral,StringLiteral: false/'' read the same as absent, and every reasoning block's reasoning-start resets its text
       st = { started: false, finished: false, reasoningText: '', sawToolCall: false };
       this.choices.set(idx, st);
     }
     return st;
   }
 
-  /** The role chunk, once per choice; `extra` (a first tool call) rides in it. */
+  /** The role chunk, once per choice; `extra` (a first tool call) rides in it, or goes alone once the role was sent. */
   private role(idx: number, kind: RoleKind, out: StreamFrame[], extra: Delta = {}): void {
     const st = this.state(idx);
     if (st.started) {
@@ -245,7 +241,7 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
   }
 
   private delta(idx: number, delta: Delta, out: StreamFrame[], holdable = false): void {
-    if (!this.state(idx).started) this.role(idx, 'text', out);
+    this.role(idx, 'text', out);
     const choice: ChunkChoice = { index: idx, delta, logprobs: null, finish_reason: null };
     if (holdable && this.wantsLogprobs) this.held = choice;
     else out.push(this.chunk([choice]));
@@ -254,7 +250,7 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
   private finishChoice(idx: number, reason: FinishReason, out: StreamFrame[]): void {
     const st = this.state(idx);
     if (st.finished) return;
-    if (!st.started) this.role(idx, 'text', out);
+    this.role(idx, 'text', out);
     st.finished = true;
     out.push(
       this.chunk([{ index: idx, delta: {}, logprobs: null, finish_reason: encodeFinishReason(reason, this.legacy) }]),
