@@ -93,3 +93,10 @@ test('signed thoughts without text send details only; a Gemini text signature go
   expect(attachTextSignature(noText)).toBe(noText);
   expect(attachTextSignature([{ type: 'text', text: 'first' }, { type: 'reasoning', text: '', signature: gem }])).toEqual([{ type: 'text', text: 'first', signature: gem }]);
 });
+
+test('a detail without its text or summary is an empty thought (a signed one keeps its signature)', () => {
+  expect(decodeReasoning([{ type: 'reasoning.text', signature: encodeSignature(sig) }, { type: 'reasoning.summary', summary: null }], undefined)).toStrictEqual([
+    { type: 'reasoning', text: '', signature: sig },
+    { type: 'reasoning', text: '' },
+  ]);
+});

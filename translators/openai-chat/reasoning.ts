@@ -61,8 +61,6 @@ export function decodeReasoning(
         if (redacted) parts.push({ type: 'reasoning', text: '', redacted });
         break;
       }
-      default:
-        break;
     }
   }
   if (parts.length === 0 && text) parts.push({ type: 'reasoning', text });
@@ -74,7 +72,6 @@ export function encodeReasoning(parts: readonly ReasoningPart[]): {
   reasoning_content?: string;
   reasoning_details?: OpenAIChatOutReasoningDetail[];
 } {
-  if (parts.length === 0) return {};
   const text = parts.map((p) => p.text).join('');
   const signed = parts.some((p) => p.signature || p.redacted);
   const out: { reasoning_content?: string; reasoning_details?: OpenAIChatOutReasoningDetail[] } = {};
