@@ -28,7 +28,7 @@ function requestedAudioFormat(req: ChatRequest): string | undefined {
 
 function decodeMessage(m: OpenAIChatResponseMessage, req: ChatRequest, ctx: TranslateContext): Part[] {
   const content = splitContent(m.content);
-  const thought = m.reasoning_content ?? m.reasoning ?? (content.reasoning || undefined);
+  const thought = m.reasoning_content ?? m.reasoning ?? content.reasoning;
   const parts: Part[] = [...decodeReasoning(m.reasoning_details, thought)];
   if (content.text !== '') {
     const citations = m.annotations && m.annotations.length > 0 ? { citations: m.annotations } : {};
