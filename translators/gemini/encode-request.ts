@@ -215,23 +215,14 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget, _ctx: Tr
 export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget, _ctx: TranslateContext): UpstreamHttpRequest {
   const path = methodPath(target, 'countTokens');
   const model = modelName(target.model);
-  const { value } = encodeBody(req, model);
-  const inner: Record<string, unknown> = { model: `models/${model}`, contents: value.contents };
-  if (value.systemInstruction) inner.systemInstruction = value.systemInstruction;
-  if (value.tools) inner.tools = value.tools;
-  if (value.toolConfig) inner.toolConfig = value.toolConfig;
-  if (target.options.countTokensBody === 'direct') {
-    // Vertex AI takes the fields themselves (and refuses the wrapper with a 400).
-    const { model: _m, toolConfig: _t, ...direct } = inner;
-    return { method: 'POST', path, headers: upstreamHeaders(target), body: JSON.stringify({ ...direct, ...(value.generationConfig ? { generationConfig: value.generationConfig } : {}) }), stream: false };
-  }
-  return {
-    method: 'POST',
-    path,
-    headers: upstreamHeaders(target),
-    body: JSON.stringify({ generateContentRequest: inner }),
-    stream: false,
-  };
+  const { contents, systemInstruction, tools, toolConfig, generationConfig } = encodeBody(req, model).value;
+  // Fields the body does not have are undefined here, and JSON leaves them out.
+  const body =
+    target.options.countTokensBody === 'direct'
+      ? // Vertex AI takes the fields themselves (and refuses the wrapper with a 400).
+        { contents, systemInstruction, tools, generationConfig }
+      : { generateContentRequest: { model: `models/${model}`, contents, systemInstruction, tools, toolConfig } };
+  return { method: 'POST', path, headers: upstreamHeaders(target), body: JSON.stringify(body), stream: false };
 }
 
 /** The fields a Gemini countTokens answer may carry (v1beta and Vertex). */
