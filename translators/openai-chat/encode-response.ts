@@ -84,9 +84,7 @@ function encodeChoice(
           };
         }
         break;
-      default:
-        // images, files and tool results have no place in an assistant message
-        break;
+      // images, files and tool results have no place in an assistant message
     }
   }
   if (extras['audio'] && typeof extras['audio'] === 'object') audio = extras['audio'] as Record<string, unknown>;

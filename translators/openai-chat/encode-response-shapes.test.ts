@@ -1,0 +1,51 @@
+/**
+ * Canonical response → chat.completion, for what the fixtures do not show: a missing id, a
+ * Gemini-signed answer text, several refusals, images in an answer, a blocked prompt that still
+ * has choices, and no choices at all.
+ */
+import { expect, test } from 'vitest';
+import { encodeSignature, type ChatRequest, type ChatResponse, type Choice } from '../../src/canonical/index.ts';
+import { testContext } from '../../test/support/fixtures.ts';
+import { encodeResponse } from './encode-response.ts';
+
+const req: ChatRequest = { model: 'm', system: [], messages: [], stream: false };
+const encode = (res: ChatResponse) => encodeResponse(res, req, testContext()) as any;
+const res = (choices: Choice[], extra: Partial<ChatResponse> = {}): ChatResponse => ({ id: 'chatcmpl-1', model: 'm', created: 1, choices, ...extra });
+const choice = (content: Choice['content']): Choice => ({ index: 0, content, finishReason: { unified: 'stop' } });
+
+test('a response without an id gets a fresh chatcmpl- id; a foreign id gets the prefix', () => {
+  expect(encode(res([], { id: '' })).id).toBe('chatcmpl-test0001');
+  expect(encode(res([], { id: 'msg_1' })).id).toBe('chatcmpl-msg_1');
+});
+
+test("a Gemini signature on the answer text rides as an empty signed reasoning detail", () => {
+  const gem = { origin: 'gemini' as const, value: 'G' };
+  expect(encode(res([choice([{ type: 'text', text: 'Hi', signature: gem }])])).choices[0].message).toEqual({
+    role: 'assistant',
+    content: 'Hi',
+    refusal: null,
+    reasoning_details: [{ type: 'reasoning.text', text: '', signature: encodeSignature(gem) }],
+    annotations: [],
+  });
+});
+
+test('several refusals are one string; images and files in an answer are left out', () => {
+  const message = encode(
+    res([
+      choice([
+        { type: 'refusal', text: 'No, ' },
+        { type: 'image', source: { type: 'url', url: 'https://x/y.png' } },
+        { type: 'refusal', text: 'sorry.' },
+        { type: 'file', source: { type: 'file-id', id: 'file_1' } },
+      ]),
+    ]),
+  ).choices[0].message;
+  expect(message).toEqual({ role: 'assistant', content: null, refusal: 'No, sorry.', annotations: [] });
+});
+
+test('a blocked prompt that still has choices keeps them; no choices and no block is an empty list', () => {
+  const blocked = encode(res([choice([{ type: 'text', text: 'partial' }])], { promptBlocked: { reason: 'SAFETY' } }));
+  expect(blocked.choices).toHaveLength(1);
+  expect(blocked.choices[0].message.content).toBe('partial');
+  expect(encode(res([])).choices).toEqual([]);
+});
