@@ -103,3 +103,41 @@ describe('decodeResponse', () => {
     }
   });
 });
+
+describe('decodeResponse: logprobs, odd items, usage', () => {
+  const lp = (token: string) => [{ token, logprob: -1, top_logprobs: [] }];
+  const body = (output: unknown[], over: Record<string, unknown> = {}) => ({ object: 'response', id: 'resp_1', model: 'm', created_at: 3, status: 'completed', output, ...over });
+
+  it('log probabilities of every output text, in order; none is no logprobs at all', () => {
+    const res = decodeResponse(
+      body([
+        { type: 'message', content: [{ type: 'output_text', text: 'A', logprobs: lp('A') }, { type: 'refusal', refusal: 'r' }] },
+        { type: 'message', content: [{ type: 'output_text', text: 'B', logprobs: lp('B') }, { type: 'output_text', text: 'C', logprobs: [] }] },
+      ]),
+      req,
+      testContext(),
+    );
+    expect(res.choices[0]!.logprobs).toEqual({ content: [{ token: 'A', logprob: -1, top: [] }, { token: 'B', logprob: -1, top: [] }] });
+    expect(res.choices[0]!.finishReason).toEqual({ unified: 'stop', raw: 'completed' });
+    expect(decodeResponse(body([{ type: 'message', content: [{ type: 'output_text', text: 'A' }] }]), req, testContext()).choices[0]).not.toHaveProperty('logprobs');
+  });
+
+  it('an item this dialect cannot read is kept like a built-in, at its place; citations only when there are some', () => {
+    const odd = { type: 'message', content: 'not a list' };
+    const res = decodeResponse(body([{ type: 'message', content: [{ type: 'output_text', text: 'A', annotations: [] }] }, odd, { type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' }]), req, testContext());
+    expect(res.choices[0]!.content).toEqual([{ type: 'text', text: 'A' }, { type: 'tool-call', id: 'c', name: 'f', arguments: '{}' }]);
+    expect(res.choices[0]!.extras).toEqual({ dialect: 'openai-responses', fields: { hosted: [{ at: 1, item: odd }] } });
+    expect(decodeResponse(body([]), req, testContext()).choices[0]).not.toHaveProperty('extras');
+  });
+
+  it('usage only when given; an incomplete Response without a reason', () => {
+    const res = decodeResponse(body([], { usage: { input_tokens: 4, output_tokens: 1, total_tokens: 5, input_tokens_details: { cached_tokens: 2, cache_write_tokens: 1 } } }), req, testContext());
+    expect(res).toEqual({ id: 'resp_1', model: 'm', created: 3, choices: [{ index: 0, content: [], finishReason: { unified: 'stop', raw: 'completed' } }], usage: { inputTokens: 4, outputTokens: 1, totalTokens: 5, cachedInputTokens: 2, cacheWriteTokens: 1 } });
+    expect(decodeResponse(body([]), req, testContext())).not.toHaveProperty('usage');
+    expect(decodeResponse(body([], { status: 'incomplete', incomplete_details: null }), req, testContext()).choices[0]!.finishReason).toEqual({ unified: 'other', raw: 'incomplete' });
+  });
+
+  it('a failed Response without an error object is still its error', () => {
+    expect(() => decodeResponse(body([], { status: 'failed' }), req, testContext())).toThrow(expect.objectContaining({ kind: 'upstream', message: 'The upstream response failed.', raw: JSON.stringify(body([], { status: 'failed' })) }));
+  });
+});
