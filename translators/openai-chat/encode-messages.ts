@@ -39,7 +39,6 @@ function textContent(texts: string[], e: Encoding): string | WirePart[] {
 function encodeUserPart(part: Part, path: string, warnings: Warning[]): WirePart | undefined {
   switch (part.type) {
     case 'text':
-      return { type: 'text', text: part.text };
     case 'refusal':
       return { type: 'text', text: part.text };
     case 'image': {
