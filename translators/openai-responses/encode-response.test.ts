@@ -178,3 +178,37 @@ describe('encodeResponse', () => {
     expect(foreign).toMatchObject({ store: true, truncation: 'disabled' });
   });
 });
+
+describe('the Codex catalogue', () => {
+  it('each selectable model is a whole ModelInfo entry, by priority in the configured order', () => {
+    const list = encodeModelList([{ id: 'claude-x', ownedBy: 'anthropic', created: 1 }, { id: 'gpt-*', ownedBy: 'openai', created: 2 }, { id: 'gemini-y', ownedBy: 'google', created: 3 }]) as Data;
+    expect(list['data'].map((m: Data) => m['owned_by'])).toEqual(['anthropic', 'openai', 'google']);
+    expect(list['models'].map((m: Data) => [m['slug'], m['priority']])).toEqual([['claude-x', 0], ['gemini-y', 1]]);
+    expect(list['models'][1]).toEqual({
+      slug: 'gemini-y',
+      display_name: 'gemini-y',
+      description: 'gemini-y via google',
+      default_reasoning_level: 'medium',
+      supported_reasoning_levels: [
+        { effort: 'low', description: 'Quicker answers, lighter reasoning' },
+        { effort: 'medium', description: 'Balanced speed and depth' },
+        { effort: 'high', description: 'Deeper reasoning for harder problems' },
+      ],
+      shell_type: 'shell_command',
+      visibility: 'list',
+      minimal_client_version: [0, 0, 0],
+      supported_in_api: true,
+      priority: 1,
+      upgrade: null,
+      base_instructions: '',
+      supports_reasoning_summaries: true,
+      support_verbosity: false,
+      default_verbosity: null,
+      apply_patch_tool_type: 'freeform',
+      truncation_policy: { mode: 'bytes', limit: 10000 },
+      supports_parallel_tool_calls: true,
+      experimental_supported_tools: [],
+      input_modalities: ['text', 'image'],
+    });
+  });
+});
