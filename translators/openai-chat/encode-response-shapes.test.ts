@@ -49,3 +49,11 @@ test('a blocked prompt that still has choices keeps them; no choices and no bloc
   expect(blocked.choices[0].message.content).toBe('partial');
   expect(encode(res([])).choices).toEqual([]);
 });
+
+test('a caller whose request carried other Chat extras, but not legacy functions, gets tool_calls', () => {
+  const withExtras: ChatRequest = { ...req, extras: { dialect: 'openai-chat', fields: { store: true } } };
+  const out = encodeResponse(res([{ index: 0, content: [{ type: 'tool-call', id: 'call_a', name: 'f', arguments: '{}' }], finishReason: { unified: 'tool-calls' } }]), withExtras, testContext()) as any;
+  expect(out.choices[0].message.tool_calls).toEqual([{ id: 'call_a', type: 'function', function: { name: 'f', arguments: '{}' } }]);
+  expect(out.choices[0].message.function_call).toBeUndefined();
+  expect(out.choices[0].finish_reason).toBe('tool_calls');
+});

@@ -29,6 +29,11 @@ test.each([
   [{ unified: 'content-filter' }, 'content_filter'],
   [{ unified: 'error' }, 'error'],
   [{ unified: 'other', raw: 'length' }, 'length'],
+  [{ unified: 'other', raw: 'stop' }, 'stop'],
+  [{ unified: 'other', raw: 'tool_calls' }, 'tool_calls'],
+  [{ unified: 'other', raw: 'content_filter' }, 'content_filter'],
+  [{ unified: 'other', raw: 'function_call' }, 'function_call'],
+  [{ unified: 'other' }, 'stop'],
   [{ unified: 'other', raw: 'FINISH_REASON_UNSPECIFIED' }, 'stop'],
 ] as Array<[FinishReason, string]>)('encode %j → %s', (reason, wire) => {
   expect(encodeFinishReason(reason)).toBe(wire);
@@ -36,4 +41,8 @@ test.each([
 
 test('encode: legacy functions callers get function_call', () => {
   expect(encodeFinishReason({ unified: 'tool-calls' }, true)).toBe('function_call');
+});
+
+test('encode: a reason the dialect does not know is a programming error, not a silent stop', () => {
+  expect(() => encodeFinishReason({ unified: 'mystery' } as unknown as FinishReason)).toThrow('unhandled finish reason: "mystery"');
 });

@@ -62,7 +62,6 @@ export function encodeFinishReason(reason: FinishReason, legacyFunctions = false
       return 'error';
     case 'other':
       switch (reason.raw) {
-        case 'stop':
         case 'length':
         case 'tool_calls':
         case 'content_filter':

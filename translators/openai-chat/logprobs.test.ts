@@ -19,3 +19,11 @@ it("OpenAI's own logprobs round-trip; nothing stays nothing", () => {
   expect(decodeLogprobs('nope')).toBeUndefined();
   expect(encodeLogprobs(undefined)).toBeNull();
 });
+
+it('logprobs with no tokens at all still send content as an empty list', () => {
+  expect(encodeLogprobs({ content: [] })).toEqual({ content: [], refusal: null });
+  expect(encodeLogprobs({ content: [], refusal: [{ token: 'No', logprob: -1, bytes: [78, 111], top: [] }] })).toEqual({
+    content: null,
+    refusal: [{ token: 'No', logprob: -1, bytes: [78, 111], top_logprobs: [] }],
+  });
+});

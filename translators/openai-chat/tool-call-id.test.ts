@@ -18,3 +18,9 @@ test('plain ids, carrier ids, Gemini extra_content, missing ids', () => {
   expect(googleSignatureOf({ google: { thought_signature: '' } })).toBeUndefined();
   expect(googleSignatureOf('x')).toBeUndefined();
 });
+
+test('extra_content without a usable Google signature carries none', () => {
+  for (const extra of [null, undefined, 5, { google: null }, { google: 'x' }, { google: {} }, { google: { thought_signature: 7 } }]) {
+    expect(googleSignatureOf(extra)).toBeUndefined();
+  }
+});
