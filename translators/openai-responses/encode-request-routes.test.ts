@@ -59,6 +59,16 @@ describe('encodeRequest: limits and extras', () => {
   });
 });
 
+describe('encodeRequest: fields riding in extras', () => {
+  it('are sent unless a canonical setting replaces them; an absent setting does not erase them', () => {
+    const fields = { instructions: 'X', parallel_tool_calls: true, max_output_tokens: 7, temperature: 0.5, top_p: 0.5, safety_identifier: 'sid', metadata: { a: 'b' }, top_logprobs: 3 };
+    const { body } = encode(req({ extras: extras(fields) }));
+    expect(body).toMatchObject(fields);
+    const replaced = encode(req({ system: [{ type: 'text', text: 'S' }], parallelToolCalls: false, maxOutputTokens: 9, temperature: 1, topP: 1, user: 'u', metadata: { c: 'd' }, extras: extras(fields) })).body;
+    expect(replaced).toMatchObject({ instructions: 'S', parallel_tool_calls: false, max_output_tokens: 9, temperature: 1, top_p: 1, safety_identifier: 'u', metadata: { c: 'd' } });
+  });
+});
+
 describe('encodePassthrough: routes, headers, bodies', () => {
   const input = (over: { params?: Record<string, string>; query?: Record<string, string>; headers?: Record<string, string>; body?: unknown } = {}) => ({
     body: { model: 'gpt-5.1', input: 'hi' },

@@ -92,9 +92,9 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget, _ctx?: T
 const COUNT_FIELDS = ['model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning', 'text', 'truncation', 'conversation', 'previous_response_id'];
 
 export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget): UpstreamHttpRequest {
-  const { value } = encodeBody({ ...req, stream: false }, target);
+  const { value } = encodeBody(req, target);
   const body: Wire = {};
-  for (const key of COUNT_FIELDS) if (value[key] !== undefined) body[key] = value[key];
+  for (const key of COUNT_FIELDS) body[key] = value[key]; // unset ones vanish in JSON
   return { method: 'POST', path: '/responses/input_tokens', headers: upstreamHeaders(target), body: JSON.stringify(body), stream: false };
 }
 
