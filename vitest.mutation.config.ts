@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['translators/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/cross-dialect/**/*.test.ts', 'test/schema/**/*.test.ts', 'src/canonical/**/*.test.ts'],
-    testTimeout: 20_000,
+    testTimeout: 60_000, // property suites over every fixture stream take seconds alone and far more on a loaded machine
     pool: 'forks',
   },
 });
