@@ -1,4 +1,5 @@
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { peekJson } from '../../src/canonical/index.ts';
 import { fixtureJson, fixtureSse, testContext } from '../../test/support/fixtures.ts';
 import { openaiChat } from './index.ts';
 
@@ -47,4 +48,36 @@ test('OpenAI caller through an OpenAI upstream, stream without include_usage: us
     .concat(enc.finish());
   expect(frames.at(-1)).toEqual({ data: '[DONE]' });
   expect(frames.some((f) => f.data.includes('"usage"'))).toBe(false);
+});
+
+describe('forwarding a same-dialect body as bytes', () => {
+  const bytes = (body: unknown) => new TextEncoder().encode(JSON.stringify(body));
+
+  test('the model and stream flag come from the top level only when plainly there', () => {
+    const f = openaiChat.forward!;
+    expect(f.model(input(undefined), undefined)).toBeUndefined();
+    expect(f.model(input(undefined), peekJson(bytes({ model: 'gpt-4o', stream: true, messages: [] })))).toEqual({ model: 'gpt-4o', stream: true });
+    expect(f.model(input(undefined), peekJson(bytes({ model: 'gpt-4o', messages: [] })))).toEqual({ model: 'gpt-4o', stream: false });
+  });
+
+  test('the check decodes every parameter but the conversation (the upstream checks that)', () => {
+    const check = (body: unknown) => {
+      const b = bytes(body);
+      return openaiChat.forward!.check(input(undefined), { bytes: b, top: peekJson(b)! }, testContext());
+    };
+    expect(check({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], temperature: 1 })).toBe(true);
+    expect(check({ model: 'gpt-4o', messages: [{ role: 'robot', content: 5 }] })).toBe(true);
+    expect(check({ model: 'gpt-4o', messages: [], temperature: 9 })).toBe(false);
+    expect(check({ model: 'gpt-4o', messages: [], tool_choice: 'required' })).toBe(false);
+  });
+
+  test('the upstream request without reading the body; the model given only on a rename; none for a host that adapts bodies', () => {
+    const caller = { get body(): never { throw new Error('body read') }, headers: { 'openai-project': 'p1' }, params: {}, query: {} };
+    expect(openaiChat.forwardRequest!(caller, { model: target.model, stream: true }, target)).toEqual({
+      request: { method: 'POST', path: '/chat/completions', headers: { 'content-type': 'application/json', authorization: 'Bearer sk', 'openai-project': 'p1' }, stream: true },
+      model: undefined,
+    });
+    expect(openaiChat.forwardRequest!(caller, { model: 'alias', stream: false }, target)?.model).toBe(target.model);
+    expect(openaiChat.forwardRequest!(caller, { model: 'alias', stream: false }, { ...target, options: { maxTokensField: 'max_tokens' } })).toBeUndefined();
+  });
 });
