@@ -16,6 +16,9 @@ describe('readForwarded: what is read of a forwarded frame', () => {
   it.each([
     ['{"type":"x","sequence_number": 12}', { type: 'x', sequenceNumber: 12 }],
     ['{"type":"x","sequence_number":0}', { type: 'x', sequenceNumber: 0 }],
+    ['{"type":"x","sequence_number":9}', { type: 'x', sequenceNumber: 9 }],
+    ['{"type":"x","sequence_number":  907,"a":1}', { type: 'x', sequenceNumber: 907 }],
+    ['{"type":"x","sequence_number":"3"}', { type: 'x' }],
     ['{"type":"x","sequence_number":null}', { type: 'x' }],
     ['{"type":"x"}', { type: 'x' }],
     [' { "type" : "y" }', { type: 'y' }],

@@ -43,8 +43,8 @@ describe('Responses stream encoder, event by event', () => {
   });
 
   it('only choice 0 is written', () => {
-    const fs = frames([start, { type: 'text-delta', text: 'other', choice: 1 }, { type: 'text-delta', text: 'mine', choice: 0 }, { type: 'finish', reason: { unified: 'length' }, choice: 1 }, stop]);
-    expect(brief(fs).filter((b) => b.startsWith('output_text.delta'))).toEqual(['output_text.delta mine']);
+    const fs = frames([start, { type: 'text-delta', text: 'other', choice: 1 }, { type: 'text-delta', text: 'mine', choice: 0 }, { type: 'text-delta', text: '!', choice: undefined }, { type: 'finish', reason: { unified: 'length' }, choice: 1 }, stop]);
+    expect(brief(fs).filter((b) => b.startsWith('output_text.delta'))).toEqual(['output_text.delta mine', 'output_text.delta !']);
     expect(last(fs)['status']).toBe('completed');
   });
 
@@ -65,6 +65,8 @@ describe('Responses stream encoder, event by event', () => {
       'completed completed',
     ]);
     expect(fs.find((f) => f['type'] === 'response.refusal.delta')).toMatchObject({ item_id: 'msg_test0001', output_index: 0, content_index: 1 });
+    expect(fs.filter((f) => f['type'] === 'response.content_part.added').map((f) => f['part'])).toEqual([{ type: 'output_text', annotations: [], logprobs: [], text: '' }, { type: 'refusal', refusal: '' }]);
+    expect(fs.find((f) => f['type'] === 'response.output_item.added')!['item']).toEqual({ id: 'msg_test0001', type: 'message', status: 'in_progress', content: [], role: 'assistant' });
     expect(fs.find((f) => f['type'] === 'response.output_text.delta')).toMatchObject({ item_id: 'msg_test0001', output_index: 0, content_index: 0, logprobs: [] });
     expect(last(fs)['output']).toEqual([
       { id: 'msg_test0001', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', annotations: [], logprobs: [], text: 'AB' }, { type: 'refusal', refusal: 'No' }] },
@@ -107,6 +109,8 @@ describe('Responses stream encoder, event by event', () => {
       'completed completed',
     ]);
     expect(frames(events, codex).find((f) => f['type'] === 'response.reasoning_summary_part.done')).toMatchObject({ item_id: 'rs_test0001', output_index: 0, summary_index: 0, part: { type: 'summary_text', text: 'ab' } });
+    expect(frames(events, codex).find((f) => f['type'] === 'response.reasoning_summary_part.added')).toEqual({ type: 'response.reasoning_summary_part.added', sequence_number: 3, item_id: 'rs_test0001', output_index: 0, summary_index: 0, part: { type: 'summary_text', text: '' } });
+    expect(frames(events, codex).find((f) => f['type'] === 'response.reasoning_summary_text.done')).toEqual({ type: 'response.reasoning_summary_text.done', sequence_number: 6, item_id: 'rs_test0001', output_index: 0, summary_index: 0, text: 'ab' });
     expect(brief(frames(events, plain))).toEqual(['output_item.added rs_test0001', 'output_item.done rs_test0001', 'completed completed']);
     // A delta with no reasoning open opens one.
     expect(brief(frames([start, { type: 'reasoning-delta', text: 'x' }, stop], plain))).toEqual(['output_item.added rs_test0001', 'output_item.done rs_test0001', 'completed completed']);
@@ -170,7 +174,21 @@ describe('Responses stream encoder, event by event', () => {
   it('a generation error as the finish reason fails the Response, with the items done so far', () => {
     const fs = frames([start, { type: 'text-delta', text: 'Hi' }, { type: 'finish', reason: { unified: 'error', raw: 'MALFORMED_FUNCTION_CALL' } }]);
     expect(fs.at(-1)).toMatchObject({ type: 'response.failed', response: { status: 'failed', error: { code: 'server_error', message: "The model's output ended in an error (MALFORMED_FUNCTION_CALL)." } } });
-    expect(last(fs)['output'].map((i: Data) => i['type'])).toEqual(['message']);
+    expect(last(fs)['output'].map((i: Data) => [i['type'], i['status']])).toEqual([['message', 'incomplete']]);
+  });
+
+  it('a call that starts while others wait its turn queues behind them, even with a message in between', () => {
+    const fs = frames([
+      start,
+      { type: 'tool-call-start', index: 0, id: 'a', name: 'f' },
+      { type: 'tool-call-start', index: 1, id: 'b', name: 'f' },
+      { type: 'text-delta', text: 'T' },
+      { type: 'tool-call-start', index: 2, id: 'c', name: 'f' },
+      { type: 'tool-call-end', index: 1 },
+      { type: 'tool-call-end', index: 2 },
+      { type: 'finish', reason: { unified: 'tool-calls' } },
+    ]);
+    expect(last(fs)['output'].map((i: Data) => i['call_id'] ?? i['type'])).toEqual(['a', 'message', 'b', 'c']);
   });
 
   it('logprobs go on the open text part only, when asked', () => {
