@@ -92,3 +92,17 @@ describe('geminiSchemaToJsonSchema: nullable and the keywords around it', () => 
     expect(geminiSchemaToJsonSchema(schema)).toEqual(json);
   });
 });
+
+describe('geminiSchemaToJsonSchema: the edges of each rewrite', () => {
+  it.each([
+    ['TYPE_UNSPECIFIED leaves a type list', { type: ['STRING', 'TYPE_UNSPECIFIED'] }, { type: ['string'] }],
+    ['a format that is not a string is kept as sent', { type: 'NUMBER', format: 5 }, { type: 'number', format: 5 }],
+    ['the OpenAPI precision formats go, others stay', { anyOf: [{ format: 'double' }, { format: 'int32' }, { format: 'email' }] }, { anyOf: [{}, {}, { format: 'email' }] }],
+    ['an enum that already holds null gets no second one', { type: 'STRING', enum: ['a', null], nullable: true }, { type: ['string', 'null'], enum: ['a', null] }],
+    ['a list where one schema belongs is kept as sent (only items may be a list)', { not: [{ type: 'STRING' }], items: { type: 'NULL' } }, { not: [{ type: 'STRING' }], items: { type: 'null' } }],
+    ['every list keyword and map keyword is rewritten', { allOf: [{ type: 'OBJECT' }], prefixItems: [{ type: 'STRING' }], patternProperties: { '^a': { type: 'INTEGER' } }, definitions: { d: { type: 'BOOLEAN' } } }, { allOf: [{ type: 'object' }], prefixItems: [{ type: 'string' }], patternProperties: { '^a': { type: 'integer' } }, definitions: { d: { type: 'boolean' } } }],
+    ['a non-object schema is no schema', 'STRING', {}],
+  ])('%s', (_label, schema, json) => {
+    expect(geminiSchemaToJsonSchema(schema)).toEqual(json);
+  });
+});
