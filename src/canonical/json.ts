@@ -18,3 +18,24 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
   for (const k in obj) if (nestsDeeperThan(obj[k], max - 1)) return true;
   return false;
 }
+
+const BLANK = new Set([0x20, 0x09, 0x0a, 0x0d]);
+const STARTS = '{["-0123456789';
+
+/**
+ * `JSON.parse(text)`, or `undefined` where it throws. Text whose first non-blank character can
+ * start no JSON value (most tool output: code, prose) is refused without calling it, since each
+ * thrown SyntaxError costs microseconds, hundreds of times in an agent's conversation.
+ */
+export function parseJsonOrUndefined(text: string): unknown {
+  let i = 0;
+  while (i < text.length && BLANK.has(text.charCodeAt(i))) i++;
+  const c = text[i];
+  if (c === undefined) return undefined;
+  if (!STARTS.includes(c) && !text.startsWith('true', i) && !text.startsWith('false', i) && !text.startsWith('null', i)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

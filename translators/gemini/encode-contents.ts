@@ -20,6 +20,7 @@ import {
   assertNever,
   decodeToolCallId,
   parseDataUrl,
+  parseJsonOrUndefined,
   ProxyError,
   signatureFor,
   type Message,
@@ -86,12 +87,8 @@ export function toolResponseOf(result: ToolResultPart): { response: Record<strin
   }
   // Several text parts (blocks of one tool result) keep their separation.
   const text = texts.join('\n');
-  let value: unknown = text;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = text;
-  }
+  const parsed = parseJsonOrUndefined(text);
+  const value = parsed === undefined ? text : parsed;
   if (result.isError) return { response: { error: value }, media };
   return { response: isRecord(value) ? value : { output: value }, media };
 }

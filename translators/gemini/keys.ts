@@ -12,9 +12,22 @@ function camel(key: string): string {
   return key.includes('_') ? key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : key;
 }
 
+/**
+ * Every function here returns its argument itself when nothing in it changes (a camelCase body,
+ * nearly always): a 2 MB conversation is not copied object by object to rename nothing.
+ */
+
 /** Shallow: rename the keys of one object; a camelCase key wins over its snake_case twin. */
 export function camelKeys(value: unknown): unknown {
   if (!isRecord(value)) return value;
+  let snake = false;
+  for (const k in value) {
+    if (k.includes('_')) {
+      snake = true;
+      break;
+    }
+  }
+  if (!snake) return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     const c = camel(k);
@@ -27,21 +40,37 @@ export function camelKeys(value: unknown): unknown {
 type Shape = { [key: string]: Shape | 'schema' | 'raw' } | 'schema' | 'raw';
 
 function mapArray(v: unknown, f: (x: unknown) => unknown): unknown {
-  return Array.isArray(v) ? v.map(f) : v;
+  if (!Array.isArray(v)) return v;
+  let out: unknown[] | undefined;
+  for (let i = 0; i < v.length; i++) {
+    const x: unknown = v[i];
+    const y = f(x);
+    if (y !== x && !out) out = v.slice(0, i);
+    out?.push(y);
+  }
+  return out ?? v;
+}
+
+/** `obj` with `key` set to `next`, copied first unless it is already a fresh copy of `original`. */
+function withKey(obj: Record<string, unknown>, original: unknown, key: string, next: unknown): Record<string, unknown> {
+  if (obj[key] === next) return obj;
+  const out = obj === original ? { ...obj } : obj;
+  out[key] = next;
+  return out;
 }
 
 /** Gemini `Schema` (OpenAPI subset): camelise keywords, keep property names. */
 export function normalizeGeminiSchema(value: unknown): unknown {
   const s = camelKeys(value);
   if (!isRecord(s)) return s;
-  const out: Record<string, unknown> = { ...s };
+  let out = s;
   if (isRecord(s.properties)) {
-    const props: Record<string, unknown> = {};
-    for (const [name, sub] of Object.entries(s.properties)) props[name] = normalizeGeminiSchema(sub);
-    out.properties = props;
+    let props: Record<string, unknown> = s.properties;
+    for (const [name, sub] of Object.entries(s.properties)) props = withKey(props, s.properties, name, normalizeGeminiSchema(sub));
+    out = withKey(out, value, 'properties', props);
   }
-  if (s.items !== undefined) out.items = normalizeGeminiSchema(s.items);
-  if (s.anyOf !== undefined) out.anyOf = mapArray(s.anyOf, normalizeGeminiSchema);
+  if (s.items !== undefined) out = withKey(out, value, 'items', normalizeGeminiSchema(s.items));
+  if (s.anyOf !== undefined) out = withKey(out, value, 'anyOf', mapArray(s.anyOf, normalizeGeminiSchema));
   return out;
 }
 
@@ -50,10 +79,10 @@ function apply(value: unknown, shape: Shape): unknown {
   if (shape === 'schema') return normalizeGeminiSchema(value);
   const obj = camelKeys(value);
   if (!isRecord(obj)) return obj;
-  const out: Record<string, unknown> = { ...obj };
+  let out = obj;
   for (const [key, sub] of Object.entries(shape)) {
-    if (out[key] === undefined) continue;
-    out[key] = apply(out[key], sub);
+    if (obj[key] === undefined) continue;
+    out = withKey(out, value, key, apply(obj[key], sub));
   }
   return out;
 }
@@ -75,10 +104,9 @@ const part: Shape = {
 function normalizePart(p: unknown): unknown {
   const out = apply(p, part);
   if (isRecord(out) && isRecord(out.functionResponse) && out.functionResponse.parts !== undefined) {
-    out.functionResponse = {
-      ...out.functionResponse,
-      parts: applyEach(out.functionResponse.parts, { inlineData: blob, fileData: blob }),
-    };
+    const fr = out.functionResponse;
+    const parts = applyEach(fr.parts, { inlineData: blob, fileData: blob });
+    if (parts !== fr.parts) return withKey(out, p, 'functionResponse', { ...fr, parts });
   }
   return out;
 }
@@ -86,22 +114,24 @@ function normalizePart(p: unknown): unknown {
 export function normalizeContent(c: unknown): unknown {
   const out = camelKeys(c);
   if (!isRecord(out)) return out;
-  return out.parts === undefined ? out : { ...out, parts: mapArray(out.parts, normalizePart) };
+  return out.parts === undefined ? out : withKey(out, c, 'parts', mapArray(out.parts, normalizePart));
 }
 
 function normalizeTool(t: unknown): unknown {
   const out = camelKeys(t);
   if (!isRecord(out)) return out;
   if (out.functionDeclarations === undefined) return out;
-  return {
-    ...out,
-    functionDeclarations: applyEach(out.functionDeclarations, {
+  return withKey(
+    out,
+    t,
+    'functionDeclarations',
+    applyEach(out.functionDeclarations, {
       parameters: 'schema',
       response: 'schema',
       parametersJsonSchema: 'raw',
       responseJsonSchema: 'raw',
     }),
-  };
+  );
 }
 
 const generationConfig: Shape = {
@@ -115,13 +145,13 @@ const generationConfig: Shape = {
 export function normalizeRequest(body: unknown): unknown {
   const out = camelKeys(body);
   if (!isRecord(out)) return out;
-  const r: Record<string, unknown> = { ...out };
-  if (r.contents !== undefined) r.contents = mapArray(r.contents, normalizeContent);
-  if (r.systemInstruction !== undefined) r.systemInstruction = normalizeContent(r.systemInstruction);
-  if (r.tools !== undefined) r.tools = mapArray(r.tools, normalizeTool);
-  if (r.toolConfig !== undefined) r.toolConfig = apply(r.toolConfig, { functionCallingConfig: {} });
-  if (r.generationConfig !== undefined) r.generationConfig = apply(r.generationConfig, generationConfig);
-  if (r.safetySettings !== undefined) r.safetySettings = applyEach(r.safetySettings, {});
-  if (r.generateContentRequest !== undefined) r.generateContentRequest = normalizeRequest(r.generateContentRequest);
+  let r = out;
+  if (out.contents !== undefined) r = withKey(r, body, 'contents', mapArray(out.contents, normalizeContent));
+  if (out.systemInstruction !== undefined) r = withKey(r, body, 'systemInstruction', normalizeContent(out.systemInstruction));
+  if (out.tools !== undefined) r = withKey(r, body, 'tools', mapArray(out.tools, normalizeTool));
+  if (out.toolConfig !== undefined) r = withKey(r, body, 'toolConfig', apply(out.toolConfig, { functionCallingConfig: {} }));
+  if (out.generationConfig !== undefined) r = withKey(r, body, 'generationConfig', apply(out.generationConfig, generationConfig));
+  if (out.safetySettings !== undefined) r = withKey(r, body, 'safetySettings', applyEach(out.safetySettings, {}));
+  if (out.generateContentRequest !== undefined) r = withKey(r, body, 'generateContentRequest', normalizeRequest(out.generateContentRequest));
   return r;
 }
