@@ -47,7 +47,7 @@ function floor(bytes: Buffer): number {
 
 function translate(caller: ChatCaller, up: Dialect, from: Dialect, bytes: Buffer): number {
   const body: unknown = JSON.parse(bytes.toString('utf8'));
-  const params = from === 'gemini' ? { model: 'agent-model', method: 'generateContent' } : {};
+  const params: Record<string, string> = from === 'gemini' ? { model: 'agent-model', method: 'generateContent' } : {};
   const decoded = caller.decodeRequest({ body, headers: HEADERS[from], params, query: {} }, ctx);
   const enc = registry.chatUpstreams[UPSTREAM_ID[up]].encodeRequest(decoded.value, target, ctx);
   return Buffer.from(enc.value.body as string).byteLength;
@@ -95,7 +95,7 @@ for (const size of sizes) {
         add('utf8 decode', a);
         const [body, b] = timed(() => JSON.parse(text) as unknown);
         add('JSON.parse', b);
-        const params = from === 'gemini' ? { model: 'agent-model', method: 'generateContent' } : {};
+        const params: Record<string, string> = from === 'gemini' ? { model: 'agent-model', method: 'generateContent' } : {};
         const [decoded, d] = timed(() => caller.decodeRequest({ body, headers: HEADERS[from], params, query: {} }, ctx));
         add('decodeRequest', d);
         const [enc, e] = timed(() => registry.chatUpstreams[UPSTREAM_ID[up]].encodeRequest(decoded.value, target, ctx));
