@@ -35,6 +35,11 @@ describe('Responses stream decoder, event by event', () => {
     expect([...dec.push(completed), ...dec.finish()]).toEqual([]);
   });
 
+  it('added and done events without an item or its place say nothing', () => {
+    const rs = { type: 'reasoning', id: 'rs', summary: [{ type: 'summary_text', text: 'r' }] };
+    expect(run([created, ev({ type: 'response.output_item.added', item: rs }), ev({ type: 'response.output_item.added', output_index: 0 }), ev({ type: 'response.output_item.done', item: rs }), ev({ type: 'response.output_item.done', output_index: 0, item: null }), completed])).toEqual([head, stop]);
+  });
+
   it('queued and in-progress events start the message once; unknown events only start it', () => {
     expect(run([ev({ type: 'response.queued', response: { id: 'resp_q', model: 'mq', created_at: 1 } }), ev({ type: 'response.in_progress', response: { id: 'resp_x' } }), ev({ type: 'response.audio.delta', delta: 'AAA' }), completed])).toEqual([
       { type: 'message-start', id: 'resp_q', model: 'mq', created: 1 },

@@ -98,15 +98,10 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
   }
 
   private event(e: ResponsesStreamEvent, json: Record<string, unknown>, raw: string, out: StreamEvent[]): void {
+    // Any event but a failure starts the message (its head from the first `response` seen).
     if (e.type !== 'error' && e.type !== 'response.failed') this.start(e, out);
     switch (e.type) {
-      case 'response.created':
-      case 'response.in_progress':
-      case 'response.queued':
-        this.start(e, out);
-        return;
       case 'response.output_item.added':
-        this.start(e, out);
         if (e.item && e.output_index != null) this.added(e.output_index, e.item, out);
         return;
       case 'response.content_part.added': {
@@ -169,7 +164,6 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
         return;
       case 'response.completed':
       case 'response.incomplete': {
-        this.start(e, out);
         this.closeAll(out);
         this.ended = true;
         const r = e.response;
@@ -192,7 +186,7 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
         out.push({ type: 'error', error: errorOfEvent(json, raw) });
         return;
       default:
-        return; // built-in tool progress, annotations, audio… nothing canonical
+        return; // created, in_progress, queued (the start only); built-in tool progress, annotations, audio…
     }
   }
 
@@ -247,7 +241,6 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
    * none for a late event of an item already ended, which says nothing.
    */
   private message(e: ResponsesStreamEvent, out: StreamEvent[]): Extract<Item, { kind: 'message' }> | undefined {
-    this.start(e, out);
     const at = e.output_index ?? -1;
     const item = this.items.get(at);
     if (item?.kind === 'message') return item;
