@@ -50,6 +50,8 @@ describe('output items of a choice', () => {
       ['function_call', 'completed', undefined],
     ]);
     expect(outputOf(parts, [], 'completed', none, testContext()).map((i) => i['type'])).toEqual(['message', 'function_call']);
+    // An unsigned text after the signed one in the same message keeps the signature pending.
+    expect(outputOf([{ type: 'text', text: 'a', signature }, { type: 'text', text: 'b' }], [], 'completed', all, testContext()).map((i) => i['type'])).toEqual(['message', 'reasoning']);
     // Once written, the signature is not written again by a later message.
     expect(outputOf([...parts, { type: 'text', text: 'b' }], [], 'completed', all, testContext()).map((i) => i['type'])).toEqual(['message', 'reasoning', 'function_call', 'message']);
   });
@@ -106,6 +108,15 @@ describe('encodeResponse: log probabilities', () => {
     expect(out.filter((i) => i['type'] === 'message').map((i) => i['content'].map((c: Data) => c['logprobs']))).toEqual([[undefined], [lp], [[]]]);
     const without = (encodeResponse(res(content), plain, testContext()) as Data)['output'] as Data[];
     expect(without.filter((i) => i['type'] === 'message').map((i) => i['content'].map((c: Data) => c['logprobs']))).toEqual([[undefined], [[]], [[]]]);
+  });
+
+  it('no choice: completed and empty unless the prompt was blocked; a choice with extras but no built-in items', () => {
+    const none = encodeResponse({ ...res([]), choices: [] }, plain, testContext()) as Data;
+    expect(none).toMatchObject({ status: 'completed', incomplete_details: null, output: [] });
+    const blockedWithChoice = encodeResponse({ ...res([{ type: 'text', text: 'A' }]), promptBlocked: { reason: 'SAFETY' } }, plain, testContext()) as Data;
+    expect(blockedWithChoice).toMatchObject({ status: 'completed', output: [{ type: 'message' }] });
+    const choice = { index: 0, content: [{ type: 'text', text: 'A' }] as Part[], finishReason: { unified: 'stop' as const }, extras: { dialect: 'openai-responses' as const, fields: {} } };
+    expect(((encodeResponse({ ...res([]), choices: [choice] }, plain, testContext()) as Data)['output'] as Data[]).map((i) => i['type'])).toEqual(['message']);
   });
 
   it('an id already a Response id is kept; none gets a new one', () => {

@@ -173,6 +173,10 @@ describe('encodeResponse', () => {
     const fieldWins = encodeResponse(res([]), { ...plain, reasoning: { effort: 'high', includeThoughts: true }, toolChoice: { type: 'required' }, extras: { dialect: 'openai-responses', fields: { store: true, tool_choice: { type: 'web_search' } }, hints: { store: false } } as never }, testContext()) as Data;
     expect(fieldWins).toMatchObject({ store: true, tool_choice: { type: 'web_search' }, reasoning: { effort: 'high', summary: 'auto' } });
     expect(fieldWins).not.toHaveProperty('user');
+    // Hints of the wrong shape are ignored.
+    const odd = encodeResponse(res([]), { ...plain, reasoning: { effort: 'low' }, extras: { dialect: 'openai-responses', fields: {}, hints: { text: ['high'], reasoning: ['x'] } } as never }, testContext()) as Data;
+    expect(odd).toMatchObject({ text: { format: { type: 'text' }, verbosity: 'medium' } });
+    expect(odd['reasoning']).toEqual({ effort: 'low', summary: null });
     // Another dialect's extras are not this dialect's fields.
     const foreign = encodeResponse(res([]), { ...plain, extras: { dialect: 'anthropic', fields: { store: false, truncation: 'auto' } } as never }, testContext()) as Data;
     expect(foreign).toMatchObject({ store: true, truncation: 'disabled' });

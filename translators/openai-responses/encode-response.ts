@@ -3,7 +3,7 @@
  * request settings the SDK types require (tools, tool_choice, text, reasoning, instructions…).
  * The stream encoder builds its `response.created` … `response.completed` objects here too.
  */
-import type { ChatRequest, ChatResponse, ProxyError, TokenLogprob, Usage } from '../../src/canonical/index.ts';
+import type { ChatRequest, ChatResponse, ProxyError, TokenLogprob, Usage, Warning } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { responsesExtras } from './decode-request.ts';
 import type { HostedItem } from './decode-response.ts';
@@ -33,7 +33,9 @@ function echo(req: ChatRequest): Wire {
   const extras = responsesExtras(req);
   const fields = { ...extras?.hints, ...extras?.fields };
   const system = req.system.flatMap((p) => (p.type === 'text' ? [p.text] : []));
-  const reasoning = { effort: null, summary: null, ...(req.reasoning ? encodeReasoning(req.reasoning, []) : {}), ...obj(fields['reasoning']) };
+  // Stryker disable next-line ArrayDeclaration: never read; the echo's warnings were the request's, reported when it was encoded
+  const unreported: Warning[] = [];
+  const reasoning = { effort: null, summary: null, ...(req.reasoning ? encodeReasoning(req.reasoning, unreported) : {}), ...obj(fields['reasoning']) };
   return {
     instructions: system.length > 0 ? system.join('\n\n') : null,
     max_output_tokens: req.maxOutputTokens ?? null,
@@ -47,7 +49,7 @@ function echo(req: ChatRequest): Wire {
     temperature: req.temperature ?? 1,
     text: { format: req.responseFormat ? encodeFormat(req.responseFormat) : { type: 'text' }, verbosity: obj(fields['text'])['verbosity'] ?? 'medium' },
     tool_choice: fields['tool_choice'] ?? (req.toolChoice ? encodeToolChoice(req.toolChoice, req.tools ?? []) : 'auto'),
-    tools: encodeTools(req, []),
+    tools: encodeTools(req, unreported),
     top_logprobs: req.topLogprobs ?? 0,
     top_p: req.topP ?? 1,
     truncation: fields['truncation'] ?? 'disabled',
