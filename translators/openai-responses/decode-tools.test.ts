@@ -49,6 +49,11 @@ describe('decodeToolChoice', () => {
     { type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'f' }, { type: 'web_search' }] },
     { type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function' }] },
     { type: 'mcp', server_label: 'x', name: 'tool' },
+    { type: 'function' },
+    { type: 'custom', name: 5 },
+    { type: 'allowed_tools', mode: 'auto', tools: 'f' },
+    { type: 'allowed_tools', mode: 'auto' },
+    { type: 'allowed_tools', mode: 'auto', tools: [{ type: 'web_search', name: 'w' }] },
   ])('no canonical form, kept as it is: %j', (raw) => {
     expect(decodeToolChoice(raw, true)).toEqual({ native: raw });
   });
