@@ -4,6 +4,7 @@
  * through `TranslateContext`, no mutation of inputs, no import of Hono or another dialect.
  */
 import type {
+  ByteParts,
   ChatRequest,
   ChatResponse,
   Converted,
@@ -122,8 +123,11 @@ export interface UpstreamHttpRequest {
   /** Path and query, relative to the upstream's base URL; starts with `/`. */
   path: string;
   headers: Record<string, string>;
-  /** JSON text; bytes only when a same-dialect body is forwarded without decoding (`forwardRequest`). */
-  body?: string | FormData | Uint8Array;
+  /**
+   * JSON text; bytes only when a same-dialect body is forwarded without decoding (`forwardRequest`),
+   * in parts when its model is renamed.
+   */
+  body?: string | FormData | Uint8Array | ByteParts;
   /** The response is SSE. */
   stream: boolean;
 }

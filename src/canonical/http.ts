@@ -37,7 +37,35 @@ export type FetchLike = ((
    * so the flow need not build an AbortController and a timer per attempt.
    */
   handlesTimeouts?: boolean;
+  /** The client sends a `ByteParts` body as it is (any other client is given the parts joined). */
+  takesByteParts?: boolean;
 };
+
+/**
+ * A request body in pieces that go out one after the other: a forwarded body with its model
+ * renamed is the caller's bytes before the model, the new model, and the caller's bytes after it,
+ * sent without copying the caller's bytes into a new buffer (src/flows/forward.ts).
+ */
+export class ByteParts {
+  readonly byteLength: number;
+
+  constructor(readonly parts: readonly Uint8Array[]) {
+    let n = 0;
+    for (const p of parts) n += p.byteLength;
+    this.byteLength = n;
+  }
+
+  /** The pieces as one array (for a client that takes bodies whole). */
+  join(): Uint8Array {
+    const out = new Uint8Array(this.byteLength);
+    let at = 0;
+    for (const p of this.parts) {
+      out.set(p, at);
+      at += p.byteLength;
+    }
+    return out;
+  }
+}
 
 /**
  * All bytes of a body, refused with `tooBig()` past `limit` — checked against a declared

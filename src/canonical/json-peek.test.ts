@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mayCarrySignatureBytes, mayCarrySignatures } from './carrier.ts';
-import { checkedExcept, modelAndStream, parsedExcept, peekJson, withModel } from './json-peek.ts';
+import { checkedExcept, modelAndStream, parsedExcept, peekJson, withModel, withModelParts } from './json-peek.ts';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -178,6 +178,19 @@ describe('withModel', () => {
   it('writes a model that needs escaping as JSON', () => {
     const b = bytes('{"model":"a"}');
     expect(text(withModel(b, peekJson(b)!, 'we"ird\\né'))).toBe('{"model":"we\\"ird\\\\né"}');
+  });
+
+  it('as parts: views of the body around the new token, nothing of the body copied', () => {
+    const body = '{"model":"alias-1","messages":[{"role":"user","content":"x"}]}';
+    const b = bytes(body);
+    const parts = withModelParts(b, peekJson(b)!, 'real-2');
+    expect(parts.parts.map(text)).toEqual(['{"model":', '"real-2"', ',"messages":[{"role":"user","content":"x"}]}']);
+    expect(parts.byteLength).toBe(body.length - 1);
+    expect(text(parts.join())).toBe(body.replace('alias-1', 'real-2'));
+    const [head, , tail] = parts.parts;
+    expect(head!.buffer).toBe(b.buffer);
+    expect(tail!.buffer).toBe(b.buffer);
+    expect(tail!.byteOffset).toBe(b.byteOffset + body.indexOf(',"messages"'));
   });
 });
 

@@ -12,6 +12,7 @@
  * string) it answers undefined and the caller parses the body as usual, which also gives bad JSON
  * its usual 400.
  */
+import { ByteParts } from './http.ts';
 import { MAX_JSON_DEPTH } from './json.ts';
 
 export interface PeekedJson {
@@ -223,14 +224,18 @@ export function peekJson(b: Uint8Array): PeekedJson | undefined {
 
 /** `b` with the top-level model token replaced by `model` (a JSON string). */
 export function withModel(b: Uint8Array, peeked: PeekedJson, model: string): Uint8Array {
+  return withModelParts(b, peeked, model).join();
+}
+
+/**
+ * `withModel` as pieces, none of `b` copied: the bytes before the model token, the new token, the
+ * bytes after it (views of `b`, which must not change while the pieces are in use).
+ */
+export function withModelParts(b: Uint8Array, peeked: PeekedJson, model: string): ByteParts {
   const at = peeked.model;
   if (!at) throw new Error('withModel: no top-level model to replace');
   const token = new TextEncoder().encode(JSON.stringify(model));
-  const out = new Uint8Array(b.length - (at.end - at.start) + token.length);
-  out.set(b.subarray(0, at.start), 0);
-  out.set(token, at.start);
-  out.set(b.subarray(at.end), at.start + token.length);
-  return out;
+  return new ByteParts([b.subarray(0, at.start), token, b.subarray(at.end)]);
 }
 
 /**

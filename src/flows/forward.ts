@@ -12,7 +12,7 @@
  * inspector, telemetry, carried signatures from another vendor, a stream framed otherwise on the
  * way, a host that wants the body otherwise, an image model answering a chat call.
  */
-import { leadingModel, mayCarrySignatureBytes, peekJson, withModel, type ChatRequest, type PeekedJson } from '../canonical/index.ts';
+import { leadingModel, mayCarrySignatureBytes, peekJson, withModelParts, type ChatRequest, type PeekedJson } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { providerOf } from '../upstream/providers/index.ts';
 import { resolveModel, type ResolvedRoute } from '../upstream/resolve.ts';
@@ -70,7 +70,8 @@ export function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall)
   let i = 0;
   const attempts = planCall(scope, targets, () => {
     const { target, warnings, shell } = shells[i++]!;
-    const bytes = shell!.model === undefined ? rawBytes : withModel(rawBytes, body, shell!.model);
+    // Renamed: the caller's bytes around the new model, uncopied (sent piece by piece on Node).
+    const bytes = shell!.model === undefined ? rawBytes : withModelParts(rawBytes, body, shell!.model);
     return { request: withTargetHeaders({ ...shell!.request, body: bytes }, target.options.headers), warnings, passthrough: true };
   });
   return { req: { model: peeked.model, stream: peeked.stream, system: [], messages: [] }, attempts, defaultMaxTokens };

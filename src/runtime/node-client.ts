@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type https from 'node:https';
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
-import { ProxyError } from '../canonical/index.ts';
+import { ByteParts, ProxyError } from '../canonical/index.ts';
 import type { Cancel, FetchLike } from '../canonical/index.ts';
 import { tooLarge } from '../http/inbound.ts';
 import { UpstreamResponse } from './node-response.ts';
@@ -39,10 +39,14 @@ export function closeAgents(): void {
   for (const a of [httpAgent, pinnedHttpAgent, tls?.agent, tls?.pinned]) a?.destroy();
 }
 
-/** The request body as bytes: at once for a string or bytes (every JSON call), else encoded. */
-function bodyOf(body: RequestInit['body'], headers: Record<string, string>): Buffer | undefined | Promise<Buffer> {
+/**
+ * The request body as bytes: at once for a string or bytes (every JSON call) or parts (a renamed
+ * forwarded body, written piece by piece), else encoded.
+ */
+function bodyOf(body: RequestInit['body'] | ByteParts, headers: Record<string, string>): Buffer | ByteParts | undefined | Promise<Buffer> {
   if (body === undefined || body === null) return undefined;
   if (typeof body === 'string') return Buffer.from(body);
+  if (body instanceof ByteParts) return body;
   if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   return encodedBody(body, headers);
 }
@@ -59,6 +63,7 @@ export const nodeFetch: FetchLike = async (input, init) => {
   return nodeRequest(input, init);
 };
 nodeFetch.handlesTimeouts = true;
+nodeFetch.takesByteParts = true;
 
 interface Target {
   https: boolean;
@@ -91,9 +96,9 @@ function targetOf(input: string): Target {
 async function nodeRequest(input: string, init: Parameters<FetchLike>[1]): Promise<Response> {
   const url = targetOf(input);
   const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined) };
-  const body = bodyOf(init.body, headers);
+  const body = bodyOf(init.body as RequestInit['body'] | ByteParts, headers);
   const payload = body instanceof Promise ? await body : body;
-  if (Buffer.isBuffer(payload)) headers['content-length'] = String(payload.byteLength);
+  if (payload) headers['content-length'] = String(payload.byteLength);
   // The request's abort: the flow's cheap `cancel`, or a Web signal.
   const cancel = init.cancel ?? (init.signal ? signalCancel(init.signal) : undefined);
   if (cancel?.aborted) throw cancel.reason;
@@ -143,7 +148,11 @@ async function nodeRequest(input: string, init: Parameters<FetchLike>[1]): Promi
       const nullBody = status === 204 || status === 304 || init.method === 'HEAD';
       resolve(new UpstreamResponse(res, status, nullBody) as unknown as Response);
     });
-    req.end(payload);
+    if (payload instanceof ByteParts) {
+      // Written before the socket is assigned, the pieces go out together (one writev), uncopied.
+      for (const p of payload.parts) if (p.byteLength > 0) req.write(p);
+      req.end();
+    } else req.end(payload);
   });
 }
 
@@ -169,14 +178,22 @@ function signalCancel(signal: AbortSignal): Cancel {
   };
 }
 
-/** The IncomingMessage's body, refused past `limit` bytes (declared or read). */
+/**
+ * The IncomingMessage's body, refused past `limit` bytes (declared or read). A body that comes in
+ * one chunk is that chunk; a longer one with a declared length is copied, chunk by chunk as they
+ * come, into one buffer of that length, so each socket chunk can be collected at once: the body
+ * is held once while it arrives, not as its chunks and then their concatenation too.
+ */
 export function readIncoming(msg: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(msg.headers['content-length'] ?? 0);
   if (declared > limit) return Promise.reject(tooLarge(limit));
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    let first: Buffer | undefined;
+    let body: Buffer | undefined;
+    let chunks: Buffer[] | undefined;
     let size = 0;
     msg.on('data', (c: Buffer) => {
+      const at = size;
       size += c.byteLength;
       if (size > limit) {
         msg.removeAllListeners('data');
@@ -184,9 +201,22 @@ export function readIncoming(msg: IncomingMessage, limit: number): Promise<Buffe
         reject(tooLarge(limit));
         return;
       }
-      chunks.push(c);
+      if (at === 0) first = c;
+      else if (body || (!chunks && size <= declared)) {
+        if (!body) {
+          body = Buffer.allocUnsafe(declared);
+          first!.copy(body, 0);
+          first = undefined;
+        }
+        if (size <= declared) c.copy(body, at);
+        else {
+          // More than declared (Node's parser stops that; kept whole all the same).
+          chunks = [body.subarray(0, at), c];
+          body = undefined;
+        }
+      } else (chunks ??= [first!]).push(c);
     });
-    msg.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    msg.once('end', () => resolve(body ? body.subarray(0, size) : chunks ? Buffer.concat(chunks, size) : (first ?? Buffer.alloc(0))));
     msg.once('error', reject);
   });
 }

@@ -2,7 +2,7 @@
  * Calling upstream: first-byte timeout, retries with backoff and jitter (honouring retry-after),
  * fallback through the planned attempts, all before the first byte reaches the caller.
  */
-import { ProxyError, retryAfterOfHeaders, type FetchLike, type Warning } from '../canonical/index.ts';
+import { ByteParts, ProxyError, retryAfterOfHeaders, type FetchLike, type Warning } from '../canonical/index.ts';
 import type { UpstreamHttpRequest } from '../../translators/types.ts';
 import type { ResolvedTarget } from './resolve.ts';
 import { jsonOrText } from '../observe/debug.ts';
@@ -72,6 +72,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** A request body as `fetch` takes it: parts joined unless the client sends them as they are. */
+function bodyFor(fetch: FetchLike, body: UpstreamHttpRequest['body']): BodyInit | undefined {
+  if (body instanceof ByteParts && !fetch.takesByteParts) return body.join() as Uint8Array<ArrayBuffer>;
+  return body as BodyInit | undefined;
+}
+
 async function fetchOnce(
   fetch: FetchLike,
   url: string,
@@ -85,7 +91,7 @@ async function fetchOnce(
       return await fetch(url, {
         method: req.method,
         headers: req.headers,
-        body: req.body as BodyInit | undefined,
+        body: bodyFor(fetch, req.body),
         cancel: scope,
         connectTimeoutMs: timeouts.connectMs,
         firstByteTimeoutMs: firstByteMs,
@@ -109,7 +115,7 @@ async function fetchOnce(
     return await fetch(url, {
       method: req.method,
       headers: req.headers,
-      body: req.body as BodyInit | undefined,
+      body: bodyFor(fetch, req.body),
       signal,
       connectTimeoutMs: timeouts.connectMs,
     });
@@ -141,7 +147,7 @@ export async function callUpstream<A extends Attempt>(
       method: request.method,
       url: attempt.url,
       headers: redactHeaders(request.headers, secretHeaders),
-      body: jsonOrText(request.body),
+      body: jsonOrText(request.body instanceof ByteParts ? new TextDecoder().decode(request.body.join()) : request.body),
     });
     const provider = providerOf(target.upstream);
     for (let n = 1; n <= retry.attempts; n++) {

@@ -19,7 +19,7 @@ export interface OutgoingRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body?: string | FormData | Uint8Array;
+  body?: UpstreamHttpRequest['body'];
 }
 
 export interface AuthorizeContext extends ProviderContext {
