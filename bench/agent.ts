@@ -293,18 +293,23 @@ async function memory(n: number) {
 }
 
 /**
- * `--profile PAIR SIZE [N]`: N requests of one case (SIZE, or `stream2000`) to a proxy started with
- * `--cpu-prof`; prints the top functions by self and inclusive time per request. The
- * .cpuprofile stays in .tmp/bench/prof/ (Chrome DevTools opens it).
+ * `--profile PAIR SIZE [N]`: N requests of one case (SIZE, or `streamN`: N events) to a proxy started with
+ * `--cpu-prof`; prints the top functions by self and inclusive time per request. PAIR
+ * `raw→DIALECT` profiles the raw passthrough. The .cpuprofile stays in .tmp/bench/prof/ (Chrome DevTools opens it).
  */
 async function profile(pair: string, size: string, n: number) {
-  const [caller, up] = pair.split('→') as [Dialect, Dialect];
+  const [caller, up] = pair.split('→') as [Dialect | 'raw', Dialect];
   const dir = join(out, 'prof');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const mock = await start('agent-mock.mjs', [], 1);
-  const proxy = await start('proxy.mjs', [proxyConfig(mock.port)], 0, [...START_FLAGS, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250']);
-  const r = size === 'stream2000' ? proxyReq(caller, up, 30_000, true, 2000) : proxyReq(caller, up, SIZES[size]!, false);
+  // `raw→DIALECT` profiles the raw passthrough instead, sent that dialect's own body.
+  const profFlags = ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'];
+  const proxy = caller === 'raw' ? await start('passthrough.mjs', [String(mock.port)], 0, profFlags) : await start('proxy.mjs', [proxyConfig(mock.port)], 0, [...START_FLAGS, ...profFlags]);
+  const stream = size.startsWith('stream');
+  const events = stream ? Number(size.slice(6)) : 50;
+  const bytes = stream ? 30_000 : SIZES[size]!;
+  const r = caller === 'raw' ? upstreamReq(up, bytes, stream, events) : proxyReq(caller, up, bytes, stream, events);
   for (let i = 0; i < n; i++) await once(proxy.port, r);
   mock.stop();
   await new Promise<void>((done) => {

@@ -6,6 +6,9 @@
 export interface ProcStats {
   /** User + system CPU time in µs since the process started. */
   cpuUs: number;
+  /** The user and system parts of it. */
+  userUs: number;
+  systemUs: number;
   rss: number;
   heapUsed: number;
   /** Peak resident set size in bytes (getrusage). */
@@ -15,7 +18,7 @@ export interface ProcStats {
 export function stats(): ProcStats {
   const cpu = process.cpuUsage();
   const mem = process.memoryUsage();
-  return { cpuUs: cpu.user + cpu.system, rss: mem.rss, heapUsed: mem.heapUsed, maxRss: process.resourceUsage().maxRSS * 1024 };
+  return { cpuUs: cpu.user + cpu.system, userUs: cpu.user, systemUs: cpu.system, rss: mem.rss, heapUsed: mem.heapUsed, maxRss: process.resourceUsage().maxRSS * 1024 };
 }
 
 /** Answer `{ id, op: 'stats' | 'gc' }` messages; announce `{ ready: port }`. */
