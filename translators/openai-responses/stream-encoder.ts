@@ -185,7 +185,10 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
     if (f.response && !this.head) {
       const r = f.response;
       this.upstreamResponse = r;
-      this.head = { id: r['id'] as string, model: typeof r['model'] === 'string' ? r['model'] : this.req.model, createdAt: typeof r['created_at'] === 'number' ? r['created_at'] : Math.floor(this.ctx.now() / 1000) };
+      // The stream is open: no created/in_progress of ours. The ending is `r` continued (terminal),
+      // so no field of this head is ever written.
+      // Stryker disable next-line ObjectLiteral: only its presence is read
+      this.head = { id: r['id'] as string, model: this.req.model, createdAt: 0 };
     }
     if (f.item) {
       this.output[f.item.at] = f.item.item;
