@@ -1,0 +1,32 @@
+/** Gemini request encoding on what the main tests leave out: metadata, extras beside a tool choice, undefined extras. */
+import { describe, expect, it } from 'vitest';
+import type { ChatRequest } from '../../src/canonical/index.ts';
+import { testContext } from '../../test/support/fixtures.ts';
+import { gemini } from './index.ts';
+
+const base = (over: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'c', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false, ...over });
+const encode = (req: ChatRequest) => {
+  const { value, warnings } = gemini.encodeRequest(req, { name: 'g', model: 'gemini-2.5-flash', apiKey: 'k', options: {} }, testContext());
+  return { body: JSON.parse(value.body as string), warnings };
+};
+
+describe('gemini request encoding: more', () => {
+  it('metadata has no Gemini field: dropped and reported', () => {
+    expect(encode(base({ metadata: { run: '1' } }))).toEqual({ body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }, warnings: [{ code: 'dropped', path: 'metadata' }] });
+  });
+
+  it('a toolConfig extra joins the tool choice; undefined extras are skipped; a later extra of the same object adds to it', () => {
+    const { body, warnings } = encode(
+      base({
+        tools: [{ name: 'f' }],
+        toolChoice: { type: 'allowed', names: ['f'], mode: 'required' },
+        extras: { dialect: 'gemini', fields: { 'toolConfig.retrievalConfig': { languageCode: 'en' }, labels: undefined, 'generationConfig.seed': undefined, 'x.a': 1, 'x.b': 2 } },
+      }),
+    );
+    expect(body.toolConfig).toEqual({ functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['f'] }, retrievalConfig: { languageCode: 'en' } });
+    expect(body.x).toEqual({ a: 1, b: 2 });
+    expect(body).not.toHaveProperty('labels');
+    expect(body).not.toHaveProperty('generationConfig');
+    expect(warnings).toEqual([]);
+  });
+});
