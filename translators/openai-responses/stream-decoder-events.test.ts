@@ -27,6 +27,12 @@ describe('Responses stream decoder, event by event', () => {
     expect(dec.push(completed)).toEqual([{ type: 'message-start', id: 'resp_test0001', model: 'caller', created: 1_700_000_000 }, stop]);
   });
 
+  it('an event without a string type ends the stream as an upstream error keeping the frame', () => {
+    const dec = new OpenAIResponsesStreamDecoder(req, testContext());
+    expect(dec.push({ data: '{"type":5}' })).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream', message: 'The upstream sent a stream event of the wrong shape.', raw: '{"type":5}' }) }]);
+    expect([...dec.push(completed), ...dec.finish()]).toEqual([]);
+  });
+
   it('a failure before anything else is only the error: no message is started', () => {
     const failed = run([ev({ type: 'response.failed', response: { error: { code: 'server_error', message: 'boom' } } })]);
     expect(failed).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream', code: 'server_error', message: 'boom' }) }]);

@@ -63,7 +63,7 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
       return this.fail(new ProxyError('upstream', 'The upstream sent an unparsable stream frame.', { raw: data }));
     }
     const parsed = v.safeParse(StreamEventSchema, json);
-    if (!parsed.success || Array.isArray(json)) {
+    if (!parsed.success) {
       return this.fail(new ProxyError('upstream', 'The upstream sent a stream event of the wrong shape.', { raw: data }));
     }
     const out: StreamEvent[] = [];
