@@ -294,3 +294,26 @@ describe('bodyFields: only the fields a host accepts (Mistral)', () => {
     expect(fitFields({ seed: 1, random_seed: 2 }, mistral)).toEqual({ body: { random_seed: 2 }, dropped: ['seed'] });
   });
 });
+
+describe('passthrough bodies a host takes as they are', () => {
+  const call = (id: unknown) => ({ id, type: 'function', function: { name: 'f', arguments: '{}' } });
+
+  test('Mistral: a history of its own ids is not rewritten, malformed entries notwithstanding; one foreign id among them is mapped alone', () => {
+    const own = { model: 'm', messages: [{ role: 'assistant', content: null, tool_calls: [call('aB3xK9mP2'), call(5), null] }, { role: 'tool', tool_call_id: 'aB3xK9mP2', content: 'r' }] };
+    expect(adaptBody(own, { toolCallIds: 'alphanumeric-9' })).toBeUndefined();
+    const mixed = { model: 'm', messages: [{ role: 'assistant', content: null, tool_calls: [call('aB3xK9mP2'), call('call_x')] }] };
+    const ids = (adaptBody(mixed, { toolCallIds: 'alphanumeric-9' })!['messages'] as any[])[0].tool_calls.map((c: any) => c.id);
+    expect(ids).toEqual(['aB3xK9mP2', alphanumericIds(['aB3xK9mP2', 'call_x'])('call_x')]);
+  });
+
+  test('a host without the id rule keeps every id; one without the string rule keeps text arrays', () => {
+    const body = { model: 'm', messages: [{ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }, { role: 'assistant', content: null, tool_calls: [call('call_x')] }, { role: 'tool', tool_call_id: 'call_x', content: 'r' }] };
+    expect(adaptBody(body, { streamOptions: false })).toBeUndefined();
+    expect(adaptBody(body, GROQ)).toEqual({ ...body, messages: [{ role: 'user', content: 'a\n\nb' }, body.messages[1], body.messages[2]] });
+  });
+
+  test('bodyFields: a field with no rename, or a rename to a field the host does not take, is dropped', () => {
+    expect(fitFields({ model: 'm', store: true }, { bodyFields: { allow: ['model'] } })).toEqual({ body: { model: 'm' }, dropped: ['store'] });
+    expect(fitFields({ model: 'm', seed: 1 }, { bodyFields: { allow: ['model'], rename: { seed: 'random_seed' } } })).toEqual({ body: { model: 'm' }, dropped: ['seed'] });
+  });
+});

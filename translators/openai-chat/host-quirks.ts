@@ -42,7 +42,8 @@ function alphanumeric9(id: string, salt: number): string {
  */
 export function alphanumericIds(ids: Iterable<string>): (id: string) => string {
   const all = [...ids];
-  const taken = new Set(all.filter((id) => ALPHANUMERIC_9.test(id)));
+  // Every id of the request is taken (a hash, always valid, can only meet the valid ones).
+  const taken = new Set(all);
   const map = new Map<string, string>();
   for (const id of all) {
     if (map.has(id)) continue;
