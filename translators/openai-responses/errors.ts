@@ -24,7 +24,7 @@ export function encodeError(err: ProxyError): EncodedError {
   return encodeOpenAIError(err);
 }
 
-const text = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : v != null && typeof v === 'number' ? String(v) : undefined);
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : undefined);
 
 /**
  * An in-stream `error` event → ProxyError. The API reference documents `code`, `message`, `param`
