@@ -29,4 +29,32 @@ describe('gemini request encoding: more', () => {
     expect(body).not.toHaveProperty('generationConfig');
     expect(warnings).toEqual([]);
   });
+
+  it("results in separate messages make one turn, responses first, even when the first result carries media", () => {
+    const { body } = encode(
+      base({
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'go' }] },
+          { role: 'assistant', content: [{ type: 'tool-call', id: 'a', name: 'f', arguments: '{}' }, { type: 'tool-call', id: 'b', name: 'g', arguments: '{}' }] },
+          { role: 'user', content: [{ type: 'tool-result', callId: 'a', content: [{ type: 'text', text: 'A' }, { type: 'image', source: { type: 'file-id', id: 'files/i', mediaType: 'image/png' } }] }] },
+          { role: 'user', content: [{ type: 'tool-result', callId: 'b', content: [{ type: 'text', text: 'B' }] }] },
+        ],
+      }),
+    );
+    expect(body.contents.slice(2)).toEqual([
+      {
+        role: 'user',
+        parts: [
+          { functionResponse: { name: 'f', response: { output: 'A' } } },
+          { functionResponse: { name: 'g', response: { output: 'B' } } },
+          { fileData: { fileUri: 'files/i', mimeType: 'image/png' } },
+        ],
+      },
+    ]);
+  });
+
+  it('an empty text part that carries a Gemini signature is sent, signature and all', () => {
+    const { body } = encode(base({ messages: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }, { role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'text', text: '', signature: { origin: 'gemini', value: 'S' } }] }] }));
+    expect(body.contents[1]).toEqual({ role: 'model', parts: [{ text: 'a' }, { text: '', thoughtSignature: 'S' }] });
+  });
 });
