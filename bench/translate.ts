@@ -7,7 +7,7 @@
  * garbage collection included) per request; the two interleaved, medians of the runs. A quick
  * loop for the agent bench's "× floor" of translated requests, without sockets or processes.
  * `--phases` also times each step alone (wall clock, after a collection; GC of a step's garbage
- * may land in a later step).
+ * may land in a later step). `--only floor` or `--only translated` runs one side alone.
  */
 import { conversation, render, type Dialect } from './agent-bodies.ts';
 import { registry, type UpstreamDialect } from '../translators/index.ts';
@@ -27,6 +27,8 @@ const pairs = arg('--pairs')?.split(',') ?? all;
 const sizes = arg('--sizes')?.split(',') ?? Object.keys(SIZES);
 const RUNS = Number(arg('--runs') ?? 5);
 const phases = args.includes('--phases');
+/** `--only floor|translated`: run one side alone (for a profile or `--trace-gc` of it). */
+const only = arg('--only');
 
 const CALLER_ID: Record<Dialect, keyof typeof registry.chatCallers> = { openai: 'openai-chat', anthropic: 'anthropic', gemini: 'gemini', responses: 'openai-responses' };
 const UPSTREAM_ID: Record<Dialect, UpstreamDialect> = { openai: 'openai', anthropic: 'anthropic', gemini: 'gemini', responses: 'openai-responses' };
@@ -81,8 +83,8 @@ for (const size of sizes) {
     const tr: number[] = [];
     for (let i = 0; i < 2; i++) (floor(bytes), translate(caller, up, from, bytes)); // warm-up
     for (let r = 0; r < RUNS; r++) {
-      fl.push(cpu(() => floor(bytes), count));
-      tr.push(cpu(() => translate(caller, up, from, bytes), count));
+      fl.push(only === 'translated' ? 1 : cpu(() => floor(bytes), count));
+      tr.push(only === 'floor' ? 1 : cpu(() => translate(caller, up, from, bytes), count));
     }
     const [f, t] = [median(fl), median(tr)];
     console.log(`| ${pair} | ${size} | ${f.toFixed(0)} | ${t.toFixed(0)} | **${(t / f).toFixed(2)}** |`);

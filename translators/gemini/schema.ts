@@ -83,6 +83,17 @@ export function compileSchema(schema: unknown, path: string): { value: Json; war
   return { value: compile(schema, path, ctx), warnings: ctx.warnings };
 }
 
+const BRANCHES = ['anyOf', 'oneOf'] as const;
+
+/** Add a declared type (lower-cased) to `types` unless unknown (warned); true for 'null'. */
+function addType(types: string[], declared: string, path: string, ctx: Ctx): boolean {
+  if (declared === 'null') return true;
+  const t = declared.toLowerCase();
+  if (TYPES.has(t)) types.push(t);
+  else ctx.warnings.push({ code: 'dropped', path: `${path}.type`, detail: t });
+  return false;
+}
+
 /** `inAllOf`: a branch of an allOf, whose required names may be properties of another branch. */
 function compile(node: unknown, path: string, ctx: Ctx, inAllOf = false): Json {
   if (node === true || node === undefined) return {};
@@ -95,19 +106,14 @@ function compile(node: unknown, path: string, ctx: Ctx, inAllOf = false): Json {
   const out: Json = {};
   let nullable = node.nullable === true;
 
-  // type: string | string[]
-  let types: string[] = [];
-  if (typeof node.type === 'string') types = [node.type];
-  else if (Array.isArray(node.type)) types = node.type.filter((t): t is string => typeof t === 'string');
-  if (types.includes('null')) {
-    nullable = true;
-    types = types.filter((t) => t !== 'null');
+  // type: string | string[] ('null' makes it nullable; unknown types are dropped with a warning)
+  const types: string[] = [];
+  const declared = node.type;
+  if (typeof declared === 'string') nullable = addType(types, declared, path, ctx) || nullable;
+  else if (Array.isArray(declared)) {
+    if (declared.includes('null')) nullable = true;
+    for (const t of declared) if (typeof t === 'string') addType(types, t, path, ctx);
   }
-  types = types.map((t) => t.toLowerCase()).filter((t) => {
-    if (TYPES.has(t)) return true;
-    ctx.warnings.push({ code: 'dropped', path: `${path}.type`, detail: t });
-    return false;
-  });
 
   // const → one-value enum (strings only: Gemini enums are string enums)
   let enumValues: unknown[] | undefined = Array.isArray(node.enum) ? node.enum : undefined;
@@ -123,7 +129,7 @@ function compile(node: unknown, path: string, ctx: Ctx, inAllOf = false): Json {
     if (enumValues.every((e) => typeof e === 'string')) {
       if (node.const !== undefined) ctx.warnings.push({ code: 'approximated', path: `${path}.const`, detail: 'enum' });
       out.enum = enumValues;
-      if (types.length === 0) types = ['string'];
+      if (types.length === 0) types.push('string');
     } else {
       ctx.warnings.push({ code: 'dropped', path: `${path}.${node.const !== undefined ? 'const' : 'enum'}` });
     }
@@ -131,13 +137,13 @@ function compile(node: unknown, path: string, ctx: Ctx, inAllOf = false): Json {
 
   // Infer a missing type from the keywords present.
   if (types.length === 0) {
-    if (isRecord(node.properties)) types = ['object'];
-    else if (node.items !== undefined) types = ['array'];
+    if (isRecord(node.properties)) types.push('object');
+    else if (node.items !== undefined) types.push('array');
   }
 
   // anyOf / oneOf: null branches become `nullable`; one branch left is merged in (this schema's own
   // keywords, copied below, win over the branch's).
-  for (const key of ['anyOf', 'oneOf'] as const) {
+  for (const key of BRANCHES) {
     const list = node[key];
     if (!Array.isArray(list)) continue;
     if (key === 'oneOf') ctx.warnings.push({ code: 'approximated', path: `${path}.oneOf`, detail: 'anyOf' });
@@ -169,9 +175,8 @@ function compile(node: unknown, path: string, ctx: Ctx, inAllOf = false): Json {
     // handled per branch above
   } else if (isRecord(node.properties)) {
     const props: Json = {};
-    for (const [name, sub] of Object.entries(node.properties)) {
-      props[name] = compile(sub, `${path}.properties.${name}`, ctx);
-    }
+    const given = node.properties;
+    for (const name in given) props[name] = compile(given[name], `${path}.properties.${name}`, ctx);
     out.properties = props;
   }
   // allOf: merged in (properties and required united; any other keyword from this schema itself,
@@ -181,7 +186,8 @@ function compile(node: unknown, path: string, ctx: Ctx, inAllOf = false): Json {
     if (node.allOf.length > 1) ctx.warnings.push({ code: 'approximated', path: `${path}.allOf`, detail: 'merged' });
     node.allOf.forEach((b, i) => mergeInto(out, compile(b, `${path}.allOf[${i}]`, ctx, true)));
   }
-  if (types.length <= 1) {
+  // (Neither list: nothing required, nothing to warn about; `out.required` is only ever a list.)
+  if (types.length <= 1 && (Array.isArray(node.required) || Array.isArray(out.required))) {
     const named = [...(Array.isArray(node.required) ? node.required : []), ...(Array.isArray(out.required) ? out.required : [])];
     const props = isRecord(out.properties) ? out.properties : {};
     const required = named.filter((r): r is string => typeof r === 'string' && (inAllOf || r in props));
@@ -203,7 +209,8 @@ function compile(node: unknown, path: string, ctx: Ctx, inAllOf = false): Json {
   // "format: Any value is allowed, but most do not trigger any special functionality."
   if (typeof node.format === 'string') out.format = node.format;
 
-  for (const [key, value] of Object.entries(node)) {
+  for (const key in node) {
+    const value = node[key];
     if (CONSUMED.has(key) || value === undefined) continue;
     if (KEPT.has(key)) {
       if (key === 'nullable') continue;
