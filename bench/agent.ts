@@ -54,7 +54,8 @@ const started = Date.now();
 
 const PIN = availableParallelism() >= 2 && (() => { try { execFileSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }); return true; } catch { return false; } })();
 const pin = (pid: number, core: number) => PIN && execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
-const START_FLAGS: string[] = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.match(/--max-[\w-]+=\d+/g) ?? [];
+// BENCH_PROXY_FLAGS: V8 flags for the proxy instead of those of package.json's start script (to try heap sizes).
+const START_FLAGS: string[] = process.env.BENCH_PROXY_FLAGS?.split(' ').filter(Boolean) ?? (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.match(/--max-[\w-]+=\d+/g) ?? [];
 
 const live = new Set<ChildProcess>();
 interface Child { port: number; pid: number; ask(op: 'stats' | 'gc'): Promise<ProcStats>; stop(): void }
