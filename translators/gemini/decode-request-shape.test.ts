@@ -55,4 +55,18 @@ describe('gemini request → canonical, whole', () => {
     expect(both.value.messages).toEqual(messages);
     expect(() => gemini.decodeRequest({ body: { generateContentRequest: { contents } }, headers: {}, params: { model: 'gemini-x', method: 'generateContent' }, query: {} }, testContext())).toThrow();
   });
+
+  it.each<[string, unknown, string, string]>([
+    ['a body that is no object', [1], 'Invalid JSON payload received. Expected an object.', 'body'],
+    ['a system part that is not text', { contents, systemInstruction: { parts: [{ text: 'a' }, { inlineData: { mimeType: 'image/png', data: 'x' } }] } }, 'systemInstruction accepts text parts only.', 'systemInstruction.parts[1]'],
+    ['an unknown response modality', { contents, generationConfig: { responseModalities: ['TEXT', 'VIDEO'] } }, "Invalid responseModalities value 'VIDEO'.", 'generationConfig.responseModalities[1]'],
+  ])('refused in Gemini words: %s', (_label, body, message, param) => {
+    let err: unknown;
+    try {
+      gemini.decodeRequest({ body, headers: {}, params: { model: 'gemini-x', method: 'generateContent' }, query: {} }, testContext());
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ kind: 'invalid-request', status: 400, message, param });
+  });
 });
