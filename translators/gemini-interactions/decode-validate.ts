@@ -14,9 +14,9 @@ export function invalid(message: string, param: string): ProxyError {
 /** `input[2].content` from a prefix and an issue's path. */
 function paramOf(prefix: string, issue: v.BaseIssue<unknown>): string {
   let out = prefix;
+  // Every record here has string keys and JSON keys are strings: no issue is ever about a key.
   for (const item of issue.path ?? []) {
     const key = (item as { key?: unknown }).key;
-    if (item.origin === 'key' && item.value !== undefined) break;
     out += typeof key === 'number' ? `[${key}]` : out ? `.${String(key)}` : String(key);
   }
   return out || 'body';
@@ -44,7 +44,9 @@ export function parseAt<S extends v.GenericSchema>(schema: S, value: unknown, pr
   if (issue.kind === 'schema') {
     throw invalid(`Invalid value at '${param}': expected ${issue.expected}, got ${kindOf(issue.input)}.`, param);
   }
-  throw invalid(`Invalid value at '${param}': expected a value ${issue.expected ?? 'of another kind'}, got ${issue.received}.`, param);
+  // A validation: a bound (`>=1`) names what it expects; `integer` does not.
+  const expected = issue.expected ? `a value ${issue.expected}` : `a valid ${issue.type}`;
+  throw invalid(`Invalid value at '${param}': expected ${expected}, got ${issue.received}.`, param);
 }
 
 export const isRecord = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);

@@ -61,4 +61,14 @@ describe('the Interaction a stream told, rebuilt for the store', () => {
     const answer = collect(frame('interaction.completed', { interaction: { id: 'y', status: 'failed' } })) as { steps: unknown[] };
     expect(answer.steps).toEqual([{ type: 'function_call', id: 'c', name: 'f', arguments: {} }]);
   });
+
+  it('a summary content that is not text is kept as it came, after the text before it', () => {
+    const collect = collectInteraction();
+    collect(frame('step.start', { index: 0, step: { type: 'thought' } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'thought_summary', content: { type: 'text', text: 'a' } } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'thought_summary', content: { type: 'image', data: 'AA==', mime_type: 'image/png' } } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'thought_summary', content: 'not a content' } }));
+    const answer = collect(frame('interaction.completed', { interaction: { id: 'x', status: 'completed' } })) as { steps: unknown[] };
+    expect(answer.steps).toEqual([{ type: 'thought', summary: [{ type: 'text', text: 'a' }, { type: 'image', data: 'AA==', mime_type: 'image/png' }] }]);
+  });
 });

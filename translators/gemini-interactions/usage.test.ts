@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeStatus, encodeStatus } from './status.ts';
-import { decodeUsage, encodeUsage } from './usage.ts';
+import { decodeUsage, encodeUsage, hasUsage } from './usage.ts';
 
 describe('Interactions usage', () => {
   it('decodes: output includes thoughts canonically, cached kept (the thinking guide: 11 + 90 + 245 = 346)', () => {
@@ -49,5 +49,21 @@ describe('Interactions status', () => {
     expect(encodeStatus({ unified: 'content-filter' }, false)).toBe('incomplete');
     expect(encodeStatus({ unified: 'error' }, false)).toBe('failed');
     expect(encodeStatus({ unified: 'refusal' }, false)).toBe('completed');
+  });
+});
+
+describe('Interactions usage and status: the edges', () => {
+  it('any one total is enough to count as a usage', () => {
+    expect(hasUsage({ total_output_tokens: 3 })).toBe(true);
+    expect(hasUsage({ total_tokens: 3 })).toBe(true);
+    expect(hasUsage({ total_input_tokens: 0 })).toBe(true);
+    expect(hasUsage({ total_thought_tokens: 3, total_output_tokens: null })).toBe(false);
+    expect(hasUsage(null)).toBe(false);
+  });
+
+  it('no finish reason at all: requires_action after calls, otherwise completed; an unknown reason is a programming error', () => {
+    expect(encodeStatus(undefined, true)).toBe('requires_action');
+    expect(encodeStatus(undefined, false)).toBe('completed');
+    expect(() => encodeStatus({ unified: 'bogus' } as never, false)).toThrow('unhandled finish reason');
   });
 });

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { ProxyError } from '../../src/canonical/index.ts';
+import { decodeRequest } from './decode-request.ts';
+
+const base = { model: 'gemini-3-flash-preview', input: 'x' };
+
+function failure(body: unknown): { param: string | undefined; message: string; status: number } {
+  try {
+    decodeRequest({ body, headers: {}, params: {}, query: {} });
+  } catch (e) {
+    expect(e).toBeInstanceOf(ProxyError);
+    const err = e as ProxyError;
+    expect(err.kind).toBe('invalid-request');
+    return { param: err.param, message: err.message, status: err.status };
+  }
+  throw new Error('expected a 400');
+}
+
+describe('caller errors: the 400 says where, what was expected and what came', () => {
+  it.each([
+    // a missing field
+    [{ ...base, input: [{ type: 'user_input', content: [{ type: 'text' }] }] }, 'input[0].content[0].text', "Invalid value at 'input[0].content[0].text': required field is missing."],
+    [{ ...base, tools: [{ type: 'function' }] }, 'tools[0].name', "Invalid value at 'tools[0].name': required field is missing."],
+    // a value outside a closed list: the value and the list
+    [{ ...base, generation_config: { thinking_level: 'extreme' } }, 'generation_config.thinking_level', `Invalid value at 'generation_config.thinking_level' ("extreme"): expected ("minimal" | "low" | "medium" | "high").`],
+    [{ ...base, input: [{ type: 'user_input', content: [{ type: 'bogus' }] }] }, 'input[0].content[0].type', `Invalid value at 'input[0].content[0].type' ("bogus"): expected ("text" | ("image" | "audio" | "document" | "video")).`],
+    // a value of the wrong kind, each kind named
+    [{ ...base, stream: 'yes' }, 'stream', "Invalid value at 'stream': expected boolean, got a string."],
+    [{ ...base, stream: [true] }, 'stream', "Invalid value at 'stream': expected boolean, got a list."],
+    [{ ...base, stream: {} }, 'stream', "Invalid value at 'stream': expected boolean, got an object."],
+    [{ ...base, input: [{ type: 'user_input', content: [{ type: 'text', text: null }] }] }, 'input[0].content[0].text', "Invalid value at 'input[0].content[0].text': expected string, got null."],
+    [{ ...base, input: 5 }, 'input', "Invalid value at 'input': expected (string | Array | Object), got a number."],
+    [{ ...base, generation_config: { stop_sequences: ['a', 5] } }, 'generation_config.stop_sequences[1]', "Invalid value at 'generation_config.stop_sequences[1]': expected string, got a number."],
+    [{ ...base, response_format: [{ type: 'text', mime_type: 5 }] }, 'response_format[0].mime_type', "Invalid value at 'response_format[0].mime_type': expected string, got a number."],
+    [{ ...base, model: 5 }, 'model', "Invalid value at 'model': expected string, got a number."],
+    // a number out of its range, or not whole
+    [{ ...base, generation_config: { max_output_tokens: 0 } }, 'generation_config.max_output_tokens', "Invalid value at 'generation_config.max_output_tokens': expected a value >=1, got 0."],
+    [{ ...base, generation_config: { temperature: 3 } }, 'generation_config.temperature', "Invalid value at 'generation_config.temperature': expected a value <=2, got 3."],
+    [{ ...base, generation_config: { max_output_tokens: 1.5 } }, 'generation_config.max_output_tokens', "Invalid value at 'generation_config.max_output_tokens': expected a valid integer, got 1.5."],
+  ])('%j', (body, param, message) => {
+    expect(failure(body)).toEqual({ param, message, status: 400 });
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatRequest, SseEvent, StreamEvent } from '../../src/canonical/index.ts';
+import { testContext } from '../../test/support/fixtures.ts';
+import { InteractionsStreamDecoder } from './stream-decoder.ts';
+
+const req: ChatRequest = { model: 'caller', system: [], messages: [], stream: true };
+const ev = (data: Record<string, unknown>): SseEvent => ({ event: String(data['event_type']), data: JSON.stringify(data) });
+const created = ev({ event_type: 'interaction.created', interaction: { id: 'v1_up', status: 'in_progress', model: 'gemini-3-flash-preview', created: '2023-11-14T22:13:20Z' } });
+const completed = ev({ event_type: 'interaction.completed', interaction: { id: 'v1_up', status: 'completed' } });
+const delta = (index: number, d: Record<string, unknown>) => ev({ event_type: 'step.delta', index, delta: d });
+const stepStart = (index: number, step: Record<string, unknown>) => ev({ event_type: 'step.start', index, step });
+const stepStop = (index: number) => ev({ event_type: 'step.stop', index });
+
+/** The canonical events after message-start and before the finish. */
+function body(frames: SseEvent[]): StreamEvent[] {
+  const dec = new InteractionsStreamDecoder(req, testContext());
+  const events = [...[created, ...frames, completed].flatMap((f) => dec.push(f)), ...dec.finish()];
+  expect(events[0]!.type).toBe('message-start');
+  expect(events.at(-1)!.type).toBe('finish');
+  return events.slice(1, -1);
+}
+
+describe('Interactions stream decoder: less common frames', () => {
+  it('deltas for a step never started: the step is inferred from the delta kind', () => {
+    expect(body([delta(0, { type: 'text', text: 'hi' }), stepStop(0)])).toEqual([{ type: 'text-start' }, { type: 'text-delta', text: 'hi' }, { type: 'text-end' }]);
+    expect(body([delta(0, { type: 'thought_summary', content: { type: 'text', text: 'hmm' } }), stepStop(0)])).toEqual([
+      { type: 'reasoning-start' },
+      { type: 'reasoning-delta', text: 'hmm' },
+      { type: 'reasoning-end' },
+    ]);
+    expect(body([delta(0, { type: 'thought_signature', signature: 'EqS' }), stepStop(0)])).toEqual([
+      { type: 'reasoning-start' },
+      { type: 'reasoning-end', signature: { origin: 'gemini', value: 'EqS' } },
+    ]);
+    expect(body([delta(0, { type: 'arguments_delta', arguments: '{"a":1}' }), delta(1, { type: 'image', data: 'AA==' }), stepStop(0)])).toEqual([]);
+  });
+
+  it('a thought signed in its step.start, with no deltas, still ends with its signature', () => {
+    expect(body([stepStart(0, { type: 'thought', signature: 'EqStart' }), stepStop(0)])).toEqual([
+      { type: 'reasoning-start' },
+      { type: 'reasoning-end', signature: { origin: 'gemini', value: 'EqStart' } },
+    ]);
+  });
+
+  it('a step of a kind it does not map (a hosted tool call) keeps its deltas out of the text', () => {
+    expect(body([stepStart(0, { type: 'google_search_call', id: 'g1' }), delta(0, { type: 'text', text: 'leak' }), stepStop(0), stepStart(1, { type: 'model_output' }), delta(1, { type: 'text', text: 'ok' }), stepStop(1)])).toEqual([
+      { type: 'text-start' },
+      { type: 'text-delta', text: 'ok' },
+      { type: 'text-end' },
+    ]);
+  });
+
+  it('a function_call step.start without its id gets a generated one; without a name, an empty name', () => {
+    expect(body([stepStart(0, { type: 'function_call', name: 'f', arguments: {} }), stepStop(0), stepStart(1, { type: 'function_call', arguments: {} }), stepStop(1)])).toEqual([
+      { type: 'tool-call-start', index: 0, id: 'call_test0001', name: 'f' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{}' },
+      { type: 'tool-call-end', index: 0 },
+      { type: 'tool-call-start', index: 1, id: 'call_test0002', name: '' },
+      { type: 'tool-call-delta', index: 1, argumentsDelta: '{}' },
+      { type: 'tool-call-end', index: 1 },
+    ]);
+  });
+
+  it('a stream without interaction.created starts with a generated v1_ id and the caller’s model; done frames and empty data are nothing', () => {
+    const dec = new InteractionsStreamDecoder(req, testContext());
+    expect(dec.push({ event: 'message', data: '' })).toEqual([]);
+    expect(dec.push({ event: 'message', data: '[DONE]' })).toEqual([]);
+    expect(dec.push({ event: 'done', data: '{}' })).toEqual([]);
+    expect(dec.push(delta(0, { type: 'text', text: 'x' }))).toEqual([
+      { type: 'message-start', id: 'v1_test0001', model: 'caller', created: 1_700_000_000 },
+      { type: 'text-start' },
+      { type: 'text-delta', text: 'x' },
+    ]);
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { decodeReasoning, type ChatRequest, type StreamEvent, type StreamFrame } from '../../src/canonical/index.ts';
+import { testContext } from '../../test/support/fixtures.ts';
+import { InteractionsStreamEncoder } from './stream-encoder.ts';
+
+const req: ChatRequest = { model: 'gemini-3-flash-preview', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: true };
+const summaries: ChatRequest = { ...req, reasoning: { includeThoughts: true } };
+const start: StreamEvent = { type: 'message-start', id: 'msg_1', model: 'm', created: 1 };
+const stop: StreamEvent = { type: 'finish', reason: { unified: 'stop' } };
+
+/** Each push's frames as `event data` lines without event_type, so order and batching both show. */
+function perPush(events: StreamEvent[], r = req): unknown[][] {
+  const enc = new InteractionsStreamEncoder(r, testContext());
+  const show = (frames: StreamFrame[]) =>
+    frames.map((f) => {
+      if (f.data === '[DONE]') return f.event;
+      const { event_type: _t, ...rest } = JSON.parse(f.data) as Record<string, unknown>;
+      return f.event === 'interaction.created' || f.event === 'interaction.completed' ? `${f.event} ${(rest['interaction'] as { status: string }).status}` : [f.event, rest];
+    });
+  return [...events.map((e) => show(enc.push(e))), show(enc.finish())];
+}
+
+describe('Interactions stream encoder: less common event orders', () => {
+  it('a call that ends while an earlier call still streams: it is written, whole and stopped, as soon as the earlier call ends', () => {
+    const out = perPush([
+      start,
+      { type: 'tool-call-start', index: 0, id: 'c0', name: 'a' },
+      { type: 'tool-call-start', index: 1, id: 'c1', name: 'b' },
+      { type: 'tool-call-delta', index: 1, argumentsDelta: '{"y":2}' },
+      { type: 'tool-call-end', index: 1 },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{"x":1}' },
+      { type: 'tool-call-end', index: 0 },
+      { type: 'finish', reason: { unified: 'tool-calls' } },
+    ]);
+    expect(out).toEqual([
+      ['interaction.created in_progress'],
+      [['step.start', { index: 0, step: { type: 'function_call', id: 'c0', name: 'a', arguments: {} } }]],
+      [],
+      [],
+      [],
+      [['step.delta', { index: 0, delta: { type: 'arguments_delta', arguments: '{"x":1}' } }]],
+      [
+        ['step.stop', { index: 0 }],
+        ['step.start', { index: 1, step: { type: 'function_call', id: 'c1', name: 'b', arguments: {} } }],
+        ['step.delta', { index: 1, delta: { type: 'arguments_delta', arguments: '{"y":2}' } }],
+        ['step.stop', { index: 1 }],
+      ],
+      [],
+      ['interaction.completed requires_action', 'done'],
+    ]);
+  });
+
+  it('the end of a call never started changes nothing', () => {
+    const out = perPush([start, { type: 'tool-call-end', index: 7 }, { type: 'text-delta', text: 'a' }, stop]);
+    expect(out.slice(1, 3)).toEqual([[], [['step.start', { index: 0, step: { type: 'model_output' } }], ['step.delta', { index: 0, delta: { type: 'text', text: 'a' } }]]]);
+  });
+
+  it('reasoning deltas without a reasoning-start open a thought step after the text (stopping the text step)', () => {
+    const out = perPush([start, { type: 'text-delta', text: 'a' }, { type: 'reasoning-delta', text: 'b' }, { type: 'reasoning-delta', text: 'c' }, { type: 'reasoning-end' }, stop], summaries);
+    expect(out.slice(2, 5)).toEqual([
+      [
+        ['step.stop', { index: 0 }],
+        ['step.start', { index: 1, step: { type: 'thought' } }],
+        ['step.delta', { index: 1, delta: { type: 'thought_summary', content: { type: 'text', text: 'b' } } }],
+      ],
+      [['step.delta', { index: 1, delta: { type: 'thought_summary', content: { type: 'text', text: 'c' } } }]],
+      [['step.stop', { index: 1 }]],
+    ]);
+  });
+
+  it('an unsummarised thought cut by text has no step to stop; a summarised one is stopped before the text', () => {
+    const events: StreamEvent[] = [start, { type: 'reasoning-start' }, { type: 'reasoning-delta', text: 'r' }, { type: 'text-delta', text: 't' }, stop];
+    expect(perPush(events)[3]).toEqual([['step.start', { index: 0, step: { type: 'model_output' } }], ['step.delta', { index: 0, delta: { type: 'text', text: 't' } }]]);
+    expect(perPush(events, summaries)[3]).toEqual([
+      ['step.stop', { index: 0 }],
+      ['step.start', { index: 1, step: { type: 'model_output' } }],
+      ['step.delta', { index: 1, delta: { type: 'text', text: 't' } }],
+    ]);
+  });
+
+  it('a signed reasoning-end without its start is a thought step of its own; an unsigned one writes nothing', () => {
+    const out = perPush([start, { type: 'reasoning-end', signature: { origin: 'gemini', value: 'EqSig' } }, { type: 'reasoning-end' }, stop]);
+    expect(out[1]).toEqual([
+      ['step.start', { index: 0, step: { type: 'thought' } }],
+      ['step.delta', { index: 0, delta: { type: 'thought_signature', signature: 'EqSig' } }],
+      ['step.stop', { index: 0 }],
+    ]);
+    expect(out[2]).toEqual([]);
+  });
+
+  it('redacted reasoning is a whole thought step whose signature carries the redacted data and no text', () => {
+    const enc = new InteractionsStreamEncoder(req, testContext());
+    const frames = [...enc.push(start), ...enc.push({ type: 'reasoning-start', redacted: { origin: 'anthropic', value: 'RED' } }), ...enc.push(stop), ...enc.finish()];
+    expect(frames.map((f) => f.event)).toEqual(['interaction.created', 'step.start', 'step.delta', 'step.stop', 'interaction.completed', 'done']);
+    const signature = (JSON.parse(frames[2]!.data) as { delta: { signature: string } }).delta.signature;
+    expect(decodeReasoning(signature)).toEqual({ text: '', redacted: { origin: 'anthropic', value: 'RED' } });
+  });
+
+  it('nothing is written after the stream ended, whether by done or by an error', () => {
+    const enc = new InteractionsStreamEncoder(req, testContext());
+    enc.push(start);
+    enc.push(stop);
+    expect(enc.finish().map((f) => f.event)).toEqual(['interaction.completed', 'done']);
+    expect(enc.push({ type: 'text-delta', text: 'late' })).toEqual([]);
+    expect(enc.finish()).toEqual([]);
+  });
+
+  it('an event type it does not know is a programming error, not a silent drop', () => {
+    const enc = new InteractionsStreamEncoder(req, testContext());
+    expect(() => enc.push({ type: 'bogus' } as unknown as StreamEvent)).toThrow('unhandled stream event');
+  });
+});
