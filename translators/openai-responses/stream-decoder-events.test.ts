@@ -129,6 +129,29 @@ describe('Responses stream decoder, event by event', () => {
     ]);
   });
 
+  it('text events aimed at an item of another kind say nothing: that item still ends properly', () => {
+    expect(
+      run([
+        created,
+        ev({ type: 'response.output_item.added', output_index: 0, item: { type: 'reasoning', id: 'rs' } }),
+        ev({ type: 'response.output_text.delta', output_index: 0, delta: 'a' }),
+        ev({ type: 'response.output_item.added', output_index: 1, item: { type: 'function_call', call_id: 'c', name: 'f' } }),
+        ev({ type: 'response.refusal.delta', output_index: 1, delta: 'b' }),
+        ev({ type: 'response.content_part.added', output_index: 1, part: { type: 'output_text', text: '' } }),
+        ev({ type: 'response.output_item.added', output_index: 2, item: { type: 'web_search_call', id: 'ws' } }),
+        ev({ type: 'response.output_text.done', output_index: 2, text: 'c' }),
+        completed,
+      ]),
+    ).toEqual([
+      head,
+      { type: 'reasoning-start' },
+      { type: 'reasoning-end' },
+      { type: 'tool-call-start', index: 0, id: 'c', name: 'f' },
+      { type: 'tool-call-end', index: 0 },
+      { type: 'finish', reason: { unified: 'tool-calls', raw: 'completed' } },
+    ]);
+  });
+
   it('reasoning: summary parts apart by a blank line (not before the first, nor after an empty one); events of no reasoning item ignored', () => {
     const rs = { type: 'reasoning', id: 'rs', summary: [] };
     const part = ev({ type: 'response.reasoning_summary_part.added', output_index: 0, part: { type: 'summary_text', text: '' } });

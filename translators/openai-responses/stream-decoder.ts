@@ -192,7 +192,7 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
 
   private added(at: number, item: ResponsesOutputItem, out: StreamEvent[]): void {
     if (this.finished.has(at) || this.items.has(at)) return;
-    this.closeOthers(at, out);
+    this.closeOthers(out);
     switch (item.type) {
       case 'message':
         this.items.set(at, { kind: 'message', said: '', spoke: false });
@@ -224,9 +224,8 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
   }
 
   /** Canonical framing: a text or reasoning block ends before another item starts. */
-  private closeOthers(at: number, out: StreamEvent[]): void {
+  private closeOthers(out: StreamEvent[]): void {
     for (const [k, item] of this.items) {
-      if (k === at) continue;
       if (item.kind === 'message') this.closeBlock(item, out);
       if (item.kind === 'reasoning') {
         out.push({ type: 'reasoning-end' });
@@ -238,15 +237,15 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
 
   /**
    * The message item of an event (one is assumed when its `output_item.added` never came);
-   * none for a late event of an item already ended, which says nothing.
+   * none for an event aimed at an item of another kind or already ended, which says nothing.
    */
   private message(e: ResponsesStreamEvent, out: StreamEvent[]): Extract<Item, { kind: 'message' }> | undefined {
     const at = e.output_index ?? -1;
     const item = this.items.get(at);
-    if (item?.kind === 'message') return item;
+    if (item) return item.kind === 'message' ? item : undefined;
     if (this.finished.has(at)) return undefined;
     const created: Extract<Item, { kind: 'message' }> = { kind: 'message', said: '', spoke: false };
-    this.closeOthers(at, out);
+    this.closeOthers(out);
     this.items.set(at, created);
     return created;
   }
