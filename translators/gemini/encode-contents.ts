@@ -223,9 +223,9 @@ export function encodeContents(messages: Message[], model: string, warnings: War
       return;
     }
     if (hasResponses) {
-      // One function-response turn: responses are put first, in call order, at flush time.
-      const last = contents[contents.length - 1];
-      if (responseTurn && last === responseTurn) {
+      // One function-response turn: responses are put first, in call order, at flush time. (Until
+      // the next model turn flushes it, the response turn is the last content.)
+      if (responseTurn) {
         responseTurn.parts.push(...parts);
       } else {
         responseTurn = { role: 'user', parts };
@@ -233,13 +233,12 @@ export function encodeContents(messages: Message[], model: string, warnings: War
       }
       return;
     }
-    if (parts.length > 0) {
-      if (responseTurn && contents[contents.length - 1] === responseTurn) responseTurn.parts.push(...parts);
-      else appendContent(contents, { role, parts });
-    }
+    // A user turn right after the response turn joins it (both are the user's).
+    if (parts.length > 0) appendContent(contents, { role, parts });
   });
   flushResponses();
-  return contents.filter((c) => c.parts.length > 0);
+  // No content is empty: turns are added with parts, and a flushed response turn has its responses.
+  return contents;
 }
 
 function appendContent(contents: GeminiOutContent[], content: GeminiOutContent): void {
