@@ -284,6 +284,10 @@ describe('Responses stream decoder, event by event', () => {
     dec.push(created);
     dec.push(completed);
     expect([...dec.push(ev({ type: 'response.output_text.delta', output_index: 0, delta: 'x' })), ...dec.push({ data: '{bad' }), ...dec.finish()]).toEqual([]);
+    const cut = new OpenAIResponsesStreamDecoder(req, testContext());
+    cut.push(created);
+    expect(cut.finish().map((e) => e.type)).toEqual(['error']);
+    expect([...cut.finish(), ...cut.push(completed)]).toEqual([]);
     const errored = new OpenAIResponsesStreamDecoder(req, testContext());
     errored.push(ev({ type: 'error', message: 'boom' }));
     expect([...errored.push(created), ...errored.finish()]).toEqual([]);
