@@ -39,7 +39,7 @@ export function decodeTools(raw: readonly unknown[] | null | undefined): { tools
     }
     const f = parseAt(FunctionToolSchema, t, at);
     const fields: Record<string, unknown> = {};
-    for (const [k, value] of Object.entries(f)) if (!FUNCTION_TOOL_FIELDS.has(k) && value !== undefined) fields[k] = value;
+    for (const [k, value] of Object.entries(f)) if (!FUNCTION_TOOL_FIELDS.has(k)) fields[k] = value; // JSON has no undefined
     tools.push({
       name: f.name,
       ...(f.description != null ? { description: f.description } : {}),

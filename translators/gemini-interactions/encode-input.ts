@@ -169,7 +169,7 @@ export function encodeInput(req: ChatRequest, warnings: Warning[]): { system_ins
         default:
           return assertNever(p, 'part');
       }
-      warnings.push({ code: 'dropped', path, detail: `${p.type} in a ${m.role} message`, lossy: true });
+      warnings.push({ code: 'dropped', path, detail: `${p.type} in ${m.role === 'assistant' ? 'an' : 'a'} ${m.role} message`, lossy: true });
     });
     flushUnsigned();
     if (m.role === 'user' && m.content.length === 0) steps.push({ type: 'user_input', content: [{ type: 'text', text: '' }] });
