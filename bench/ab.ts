@@ -8,7 +8,7 @@
  * `npx tsx bench/ab.ts [--rev REV] [--pairs 'anthropic→anthropic,…'] [--sizes 30KB,2MB|none]
  * [--stream 2000|none] [--rounds 5] [--n30 150] [--only src/a.ts,src/b.ts] [--flags-before '…'] [--flags-after '…'] [--same]` (`--same`: both sides built
  * from the revision, to compare flags) (`--only`: the "after" side is the
- * revision with only these files taken from the working tree).
+ * revision with only these files taken from the working tree; `path=other` takes `other` as `path`).
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
@@ -61,7 +61,10 @@ async function bundles() {
     afterDir = join(out, 'only');
     rmSync(afterDir, { recursive: true, force: true });
     execFileSync('cp', ['-a', rev, afterDir]);
-    for (const f of ONLY) copyFileSync(join(root, f), join(afterDir, f));
+    for (const f of ONLY) {
+      const [dest, from = dest] = f.split('=') as [string, string?];
+      copyFileSync(join(root, from), join(afterDir, dest));
+    }
   }
   await build({ ...common, entryPoints: { after: 'bench/proxy-entry.ts' }, absWorkingDir: afterDir, outdir: out });
   await build({ ...common, entryPoints: { before: 'bench/proxy-entry.ts' }, absWorkingDir: rev, outdir: out });

@@ -7,6 +7,7 @@ import {
   MAX_JSON_DEPTH,
   ProxyError,
   chainSteps,
+  customToolNames,
   lowerCustomTools,
   mayCarrySignatures,
   nestsDeeperThan,
@@ -228,7 +229,8 @@ export function streamReply(
     decoders: successes.map((s) => {
       const upstream = chatUpstreamOf(deps, s.attempt.target);
       const decoder = upstream.createStreamDecoder(req, scope);
-      return upstream.customTools ? decoder : chainSteps(decoder, raiseCustomToolStream(req));
+      // (Without freeform tools in the request there is nothing to raise: no step per event for it.)
+      return upstream.customTools || customToolNames(req).size === 0 ? decoder : chainSteps(decoder, raiseCustomToolStream(req));
     }),
     // A host with its own stream framing (Bedrock) hands over SSE events the same way.
     parsers: successes.map((s) => providerOf(s.attempt.target.upstream).streamParser?.(maxFrameBytes)),
