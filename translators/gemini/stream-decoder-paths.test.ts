@@ -173,4 +173,20 @@ describe('gemini stream decoder: candidates and parts', () => {
       { type: 'error', error: expect.objectContaining({ kind: 'upstream' }) },
     ]);
   });
+
+  it('broken JSON: the error says so and keeps what was sent; whitespace-only events say nothing', () => {
+    expect(run(['  ', ' [DONE] ', '{"candidates": ['])).toEqual([
+      { type: 'error', error: expect.objectContaining({ kind: 'upstream', message: 'Gemini sent a stream chunk that is not JSON', raw: '{"candidates": [' }) },
+    ]);
+  });
+
+  it('a stream with usage and no candidate at all is incomplete', () => {
+    const events = run([{ usageMetadata: { promptTokenCount: 1, totalTokenCount: 1 } }]);
+    expect(events.map((e) => e.type)).toEqual(['message-start', 'usage', 'error']);
+    expect(events.at(-1)).toMatchObject({ error: { kind: 'upstream', message: expect.stringContaining('no finishReason') } });
+  });
+
+  it('a chunk of the wrong shape keeps what was sent', () => {
+    expect(run(['{"hello":1}'])).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream', message: 'Gemini sent a stream chunk that is not a GenerateContentResponse', raw: '{"hello":1}' }) }]);
+  });
 });
