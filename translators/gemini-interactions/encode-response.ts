@@ -71,7 +71,7 @@ export function thoughtStep(summary: string | undefined, signature: string | und
 /** A call's JSON argument text as the object the wire wants (`{}` when it is not a JSON object). */
 export function argumentsObject(text: string): Record<string, unknown> {
   try {
-    const v: unknown = JSON.parse(text || '{}');
+    const v: unknown = JSON.parse(text); // '' throws: {}
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
   } catch {
     return {};
