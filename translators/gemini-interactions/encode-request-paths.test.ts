@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { ProxyError, type ChatRequest } from '../../src/canonical/index.ts';
+import type { CallerInput, UpstreamTarget } from '../types.ts';
+import { encodePassthrough, encodeRequest } from './encode-request.ts';
+
+const target: UpstreamTarget = { name: 'g', model: 'gemini-3-flash-preview', apiKey: 'AIza-test', options: {} };
+const req = (over: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'm', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], stream: false, ...over });
+const encoded = (r: ChatRequest) => {
+  const { value, warnings } = encodeRequest(r, target);
+  return { body: JSON.parse(value.body as string) as Record<string, unknown>, warnings };
+};
+const caller = (body: unknown, over: Partial<CallerInput> = {}): CallerInput => ({ body, headers: {}, params: {}, query: {}, ...over });
+const mine = (fields: Record<string, unknown>): ChatRequest['extras'] => ({ dialect: 'gemini-interactions', fields });
+
+describe('encodeRequest: this dialect’s own fields', () => {
+  it('generation_config.* extras go back into generation_config, next to the encoded settings; others at the top', () => {
+    const { body } = encoded(req({ temperature: 0.2, extras: mine({ 'generation_config.speech_config': { voice: 'Kore' }, service_tier: 'flex' }) }));
+    expect(body['generation_config']).toEqual({ speech_config: { voice: 'Kore' }, temperature: 0.2 });
+    expect(body['service_tier']).toBe('flex');
+    expect(body).not.toHaveProperty(['generation_config.speech_config']);
+  });
+
+  it('an empty extra makes no generation_config', () => {
+    expect(encoded(req({ extras: mine({ 'generation_config.speech_config': undefined }) })).body).not.toHaveProperty('generation_config');
+  });
+
+  it('store: the caller’s boolean is kept, anything else is false', () => {
+    expect(encoded(req({ extras: mine({ store: true }) })).body['store']).toBe(true);
+    expect(encoded(req({ extras: mine({ store: 'yes' }) })).body['store']).toBe(false);
+    expect(encoded(req()).body['store']).toBe(false);
+  });
+
+  it('cache hints have no place here and are reported', () => {
+    const { warnings } = encoded(req({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache: {} }] }] }));
+    expect(warnings).toEqual([{ code: 'dropped', path: 'cache_control' }]);
+  });
+});
+
+describe('encodePassthrough: the edges', () => {
+  it('a refused id says which, as a 400 on id', () => {
+    let err: ProxyError | undefined;
+    try {
+      encodePassthrough(caller(undefined, { params: { method: 'retrieve', id: '..' } }), '', target);
+    } catch (e) {
+      err = e as ProxyError;
+    }
+    expect(err).toBeInstanceOf(ProxyError);
+    expect({ status: err!.status, param: err!.param, message: err!.message }).toEqual({ status: 400, param: 'id', message: "The interaction id '..' cannot be sent to the upstream." });
+    expect(() => encodePassthrough(caller(undefined, { params: { method: 'delete' } }), '', target)).toThrow("The interaction id '' cannot be sent to the upstream.");
+  });
+
+  it('only GET streams and carries the query; cancel and delete do neither', () => {
+    const query = { stream: 'true', include_input: 'true' };
+    expect(encodePassthrough(caller(undefined, { params: { method: 'cancel', id: 'v1_a' }, query }), '', target)).toEqual({
+      method: 'POST',
+      path: '/v1beta/interactions/v1_a/cancel',
+      headers: { 'x-goog-api-key': 'AIza-test' },
+      stream: false,
+    });
+    expect(encodePassthrough(caller(undefined, { params: { method: 'delete', id: 'v1_a' }, query }), '', target).path).toBe('/v1beta/interactions/v1_a');
+  });
+
+  it('no api-revision from the caller sends none; one configured on the upstream wins over the caller’s', () => {
+    expect(Object.keys(encodePassthrough(caller({ model: target.model }), '{}', target).headers).sort()).toEqual(['content-type', 'x-goog-api-key']);
+    const pinned = { ...target, options: { headers: { 'api-revision': 'configured' } } };
+    expect(encodePassthrough(caller({ model: target.model }, { headers: { 'api-revision': 'callers' } }), '{}', pinned).headers['api-revision']).toBe('configured');
+  });
+
+  it('a body that is not an object is forwarded as it came, not streaming', () => {
+    expect(encodePassthrough(caller(null), 'null', target)).toEqual({ method: 'POST', path: '/v1beta/interactions', headers: { 'content-type': 'application/json', 'x-goog-api-key': 'AIza-test' }, body: 'null', stream: false });
+  });
+});
