@@ -1,14 +1,16 @@
 /**
  * Does a value pass a valibot schema *as it is*? A caller's request is checked against its
  * dialect's valibot schema, which always builds a full copy of what it checks (every object and
- * array of a 2 MB conversation, only to be thrown away). `passesAsIs` walks the schema's own
- * description (its `type`, `entries`, `item`, `wrapped`, `options`, `pipe`, …) without
- * allocating, and says true only when valibot would accept the value and give back an equal
- * value: then the value itself serves as the output. Anything it does not know (a transformation,
- * a default, a fallback, a regex, a key valibot would drop, an array where an object is wanted)
- * makes it say false, and the caller runs valibot as before, so a rejected request gets valibot's
- * own issue, path and message. Key order may differ from valibot's copy (which puts the schema's
- * keys first); nothing reads it. Imports nothing: it reads the schema objects' plain fields.
+ * array of a 2 MB conversation, only to be thrown away). `passesAsIs` reads the schema's own
+ * description (its `type`, `entries`, `item`, `wrapped`, `options`, `pipe`, …) and says true only
+ * when valibot would accept the value and give back an equal value: then the value itself serves
+ * as the output. Anything it does not know (a transformation, a default, a fallback, a regex, a
+ * key valibot would drop, an array where an object is wanted) makes it say false, and the caller
+ * runs valibot as before, so a rejected request gets valibot's own issue, path and message. Key
+ * order may differ from valibot's copy (which puts the schema's keys first); nothing reads it.
+ *
+ * Each schema is turned once into a tree of small check functions (kept per schema object), which
+ * walk the value without allocating. Imports nothing: it reads the schema objects' plain fields.
  */
 
 /** The parts of a valibot schema or action this reads. */
@@ -28,179 +30,238 @@ interface Described {
   fallback?: unknown;
 }
 
-/** Keys valibot leaves out of its copy of an object or record. */
-const DROPPED = new Set(['__proto__', 'prototype', 'constructor']);
-const has = Object.prototype.hasOwnProperty;
+type Check = (value: unknown) => boolean;
 
+const has = Object.prototype.hasOwnProperty;
+/** Keys valibot leaves out of its copy of an object or record. */
+const dropped = (key: string) => key === '__proto__' || key === 'prototype' || key === 'constructor';
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const never: Check = () => false;
+const always: Check = () => true;
+
+const checks = new WeakMap<object, Check>();
 
 /** True when `value` passes `schema` and valibot's output would equal `value`. */
 export function passesAsIs(schema: unknown, value: unknown): boolean {
-  const s = schema as Described;
-  if (s.default !== undefined || s.fallback !== undefined) return false;
-  if (s.pipe) return passesPipe(s.pipe, value);
+  return checkOf(schema as Described)(value);
+}
+
+function checkOf(s: Described): Check {
+  let check = checks.get(s);
+  if (!check) {
+    check = build(s);
+    checks.set(s, check);
+  }
+  return check;
+}
+
+function build(s: Described): Check {
+  if (s.default !== undefined || s.fallback !== undefined) return never;
+  if (s.pipe) return piped(s.pipe);
   switch (s.type) {
     case 'unknown':
     case 'any':
-      return true;
+      return always;
     case 'string':
-      return typeof value === 'string';
+      return (v) => typeof v === 'string';
     case 'number':
-      return typeof value === 'number' && !Number.isNaN(value);
+      return (v) => typeof v === 'number' && !Number.isNaN(v);
     case 'boolean':
-      return typeof value === 'boolean';
+      return (v) => typeof v === 'boolean';
     case 'null':
-      return value === null;
-    case 'literal':
-      return value === s.literal;
-    case 'picklist':
-      return Array.isArray(s.options) && s.options.includes(value);
+      return (v) => v === null;
+    case 'literal': {
+      const literal = s.literal;
+      return (v) => v === literal;
+    }
+    case 'picklist': {
+      const options = s.options;
+      return Array.isArray(options) ? (v) => options.includes(v) : never;
+    }
     case 'optional':
-    case 'exact_optional':
-      return value === undefined || passesAsIs(s.wrapped, value);
-    case 'nullable':
-      return value === null || passesAsIs(s.wrapped, value);
-    case 'nullish':
-      return value === null || value === undefined || passesAsIs(s.wrapped, value);
-    case 'array':
-      return Array.isArray(value) && passesEach(s.item!, value);
+    case 'exact_optional': {
+      const inner = checkOf(s.wrapped!);
+      return (v) => v === undefined || inner(v);
+    }
+    case 'nullable': {
+      const inner = checkOf(s.wrapped!);
+      return (v) => v === null || inner(v);
+    }
+    case 'nullish': {
+      const inner = checkOf(s.wrapped!);
+      return (v) => v === null || v === undefined || inner(v);
+    }
+    case 'array': {
+      const item = checkOf(s.item!);
+      return (v) => {
+        if (!Array.isArray(v)) return false;
+        for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
+        return true;
+      };
+    }
     case 'loose_object':
-      return isObject(value) && passesEntries(s.entries!, value, true);
+      return entriesCheck(s.entries!, true);
     case 'object':
     case 'strict_object':
-      return isObject(value) && passesEntries(s.entries!, value, false);
-    case 'record':
-      return isObject(value) && passesRecord(s.key as Described, s.value!, value);
-    case 'union':
-      return passesUnion(s.options as Described[], value);
-    case 'variant':
-      return isObject(value) && passesVariant(String(s.key), s.options as Described[], value);
-    default:
-      return false;
-  }
-}
-
-function passesEach(item: Described, list: unknown[]): boolean {
-  for (let i = 0; i < list.length; i++) if (!passesAsIs(item, list[i])) return false;
-  return true;
-}
-
-function passesEntries(entries: Record<string, Described>, value: Record<string, unknown>, loose: boolean): boolean {
-  for (const key in entries) {
-    const sub = entries[key]!;
-    if (key in value) {
-      if (!passesAsIs(sub, value[key])) return false;
-    } else if (!(sub.type === 'optional' || sub.type === 'exact_optional' || sub.type === 'nullish') || sub.default !== undefined || sub.fallback !== undefined) {
-      return false;
+      return entriesCheck(s.entries!, false);
+    case 'record': {
+      const key = checkOf(s.key as Described);
+      const item = checkOf(s.value!);
+      return (v) => {
+        if (!isObject(v)) return false;
+        for (const k in v) if (!has.call(v, k) || dropped(k) || !key(k) || !item(v[k])) return false;
+        return true;
+      };
     }
+    case 'union':
+      return unionCheck(s.options as Described[]);
+    case 'variant':
+      return variantCheck(String(s.key), s.options as Described[]);
+    default:
+      return never;
   }
-  for (const key in value) {
-    if (!has.call(value, key)) return false;
-    if (DROPPED.has(key)) return false;
-    if (!loose && !has.call(entries, key)) return false;
-  }
-  return true;
 }
 
-function passesRecord(key: Described, item: Described, value: Record<string, unknown>): boolean {
-  for (const k in value) {
-    if (!has.call(value, k) || DROPPED.has(k)) return false;
-    if (!passesAsIs(key, k) || !passesAsIs(item, value[k])) return false;
-  }
-  return true;
+function entriesCheck(entries: Record<string, Described>, loose: boolean): Check {
+  const keys = Object.keys(entries);
+  const subs = keys.map((k) => checkOf(entries[k]!));
+  // A key that may be absent: optional without a default or fallback (valibot then adds nothing).
+  const mayLack = keys.map((k) => {
+    const e = entries[k]!;
+    return (e.type === 'optional' || e.type === 'exact_optional' || e.type === 'nullish') && e.default === undefined && e.fallback === undefined;
+  });
+  return (v) => {
+    if (!isObject(v)) return false;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (k in v) {
+        if (!subs[i]!(v[k])) return false;
+      } else if (!mayLack[i]) return false;
+    }
+    for (const k in v) {
+      if (!has.call(v, k) || dropped(k)) return false;
+      if (!loose && !has.call(entries, k)) return false;
+    }
+    return true;
+  };
 }
 
 /** valibot's union takes the first option that passes: an earlier option must surely fail. */
-function passesUnion(options: Described[], value: unknown): boolean {
-  for (const option of options) {
-    if (passesAsIs(option, value)) return true;
-    if (!surelyFails(option, value)) return false;
-  }
-  return false;
+function unionCheck(options: Described[]): Check {
+  const passes = options.map(checkOf);
+  const fails = options.map(failsOf);
+  return (v) => {
+    for (let i = 0; i < passes.length; i++) {
+      if (passes[i]!(v)) return true;
+      if (!fails[i]!(v)) return false;
+    }
+    return false;
+  };
 }
 
 /** valibot's variant tries the options whose discriminator matches, in order. */
-function passesVariant(key: string, options: Described[], value: Record<string, unknown>): boolean {
+function variantCheck(key: string, options: Described[]): Check {
+  const discriminators: Check[] = [];
+  const passes: Check[] = [];
   for (const option of options) {
-    if (option.type !== 'loose_object' && option.type !== 'object' && option.type !== 'strict_object') return false;
-    const discriminator = option.entries?.[key];
-    if (!discriminator || (discriminator.type !== 'literal' && discriminator.type !== 'picklist') || discriminator.pipe) return false;
-    if (!(key in value) || !passesAsIs(discriminator, value[key])) continue;
-    return passesAsIs(option, value);
+    if (option.type !== 'loose_object' && option.type !== 'object' && option.type !== 'strict_object') return never;
+    const d = option.entries?.[key];
+    if (!d || (d.type !== 'literal' && d.type !== 'picklist') || d.pipe) return never;
+    discriminators.push(checkOf(d));
+    passes.push(checkOf(option));
   }
-  return false;
+  return (v) => {
+    if (!isObject(v) || !(key in v)) return false;
+    const d = v[key];
+    for (let i = 0; i < passes.length; i++) if (discriminators[i]!(d)) return passes[i]!(v);
+    return false;
+  };
 }
 
-/** True only when the value's kind alone makes valibot reject it. */
-function surelyFails(schema: Described, value: unknown): boolean {
+/** A check that is true only when the value's kind alone makes valibot reject it. */
+function failsOf(schema: Described): Check {
   const s = schema.pipe ? schema.pipe[0]! : schema;
-  if (s.default !== undefined || s.fallback !== undefined) return false;
+  if (s.default !== undefined || s.fallback !== undefined) return never;
   switch (s.type) {
     case 'string':
-      return typeof value !== 'string';
+      return (v) => typeof v !== 'string';
     case 'number':
-      return typeof value !== 'number' || Number.isNaN(value);
+      return (v) => typeof v !== 'number' || Number.isNaN(v);
     case 'boolean':
-      return typeof value !== 'boolean';
+      return (v) => typeof v !== 'boolean';
     case 'null':
-      return value !== null;
-    case 'literal':
-      return value !== s.literal && !(typeof value === 'number' && Number.isNaN(value));
-    case 'picklist':
-      return Array.isArray(s.options) && !s.options.includes(value);
+      return (v) => v !== null;
+    case 'literal': {
+      const literal = s.literal;
+      return (v) => v !== literal && !(typeof v === 'number' && Number.isNaN(v));
+    }
+    case 'picklist': {
+      const options = s.options;
+      return Array.isArray(options) ? (v) => !options.includes(v) : never;
+    }
     case 'array':
-      return !Array.isArray(value);
+      return (v) => !Array.isArray(v);
     case 'loose_object':
     case 'object':
     case 'strict_object':
     case 'record':
     case 'variant':
-      return value === null || typeof value !== 'object';
+      return (v) => v === null || typeof v !== 'object';
     case 'optional':
-    case 'exact_optional':
-      return value !== undefined && surelyFails(s.wrapped!, value);
-    case 'nullable':
-      return value !== null && surelyFails(s.wrapped!, value);
-    case 'nullish':
-      return value !== null && value !== undefined && surelyFails(s.wrapped!, value);
+    case 'exact_optional': {
+      const inner = failsOf(s.wrapped!);
+      return (v) => v !== undefined && inner(v);
+    }
+    case 'nullable': {
+      const inner = failsOf(s.wrapped!);
+      return (v) => v !== null && inner(v);
+    }
+    case 'nullish': {
+      const inner = failsOf(s.wrapped!);
+      return (v) => v !== null && v !== undefined && inner(v);
+    }
     default:
-      return false;
+      return never;
   }
 }
 
-function passesPipe(pipe: Described[], value: unknown): boolean {
-  if (!passesAsIs(pipe[0], value)) return false;
+function piped(pipe: Described[]): Check {
+  const base = checkOf(pipe[0]!);
+  const actions: Check[] = [];
   for (let i = 1; i < pipe.length; i++) {
     const a = pipe[i]!;
     if (a.kind === 'metadata') continue;
-    if (a.kind !== 'validation') return false;
-    const r = a.requirement;
-    const v = value as { length: number } & number;
-    switch (a.type) {
-      case 'integer':
-        if (!Number.isInteger(value)) return false;
-        break;
-      case 'min_value':
-        if (!(v >= (r as number))) return false;
-        break;
-      case 'max_value':
-        if (!(v <= (r as number))) return false;
-        break;
-      case 'min_length':
-        if (!(v.length >= (r as number))) return false;
-        break;
-      case 'max_length':
-        if (!(v.length <= (r as number))) return false;
-        break;
-      case 'length':
-        if (v.length !== r) return false;
-        break;
-      case 'check':
-        if (typeof r !== 'function' || !r(value)) return false;
-        break;
-      default:
-        return false;
-    }
+    const action = a.kind === 'validation' ? actionOf(a) : undefined;
+    if (!action) return never;
+    actions.push(action);
   }
-  return true;
+  return (v) => {
+    if (!base(v)) return false;
+    for (let i = 0; i < actions.length; i++) if (!actions[i]!(v)) return false;
+    return true;
+  };
+}
+
+/** A validation action as a check of an already typed value; undefined for one not known here. */
+function actionOf(a: Described): Check | undefined {
+  const r = a.requirement;
+  type Sized = { length: number };
+  switch (a.type) {
+    case 'integer':
+      return (v) => Number.isInteger(v);
+    case 'min_value':
+      return (v) => (v as number) >= (r as number);
+    case 'max_value':
+      return (v) => (v as number) <= (r as number);
+    case 'min_length':
+      return (v) => (v as Sized).length >= (r as number);
+    case 'max_length':
+      return (v) => (v as Sized).length <= (r as number);
+    case 'length':
+      return (v) => (v as Sized).length === r;
+    case 'check':
+      return typeof r === 'function' ? (v) => Boolean((r as (x: unknown) => unknown)(v)) : undefined;
+    default:
+      return undefined;
+  }
 }

@@ -115,13 +115,9 @@ export function decodeContents(contents: GeminiContent[]): Message[] {
     }
     const turn = messages.length - 1;
 
+    const ctx: PartCtx = { nextCallId: () => syntheticCallId(turn, callPosition++), open };
     parts.forEach((part, pi) => {
-      const p = `${path}.parts[${pi}]`;
-      const decoded = decodePart(part, p, canonicalRole, {
-        nextCallId: () => syntheticCallId(turn, callPosition++),
-        open,
-      });
-      for (const d of decoded) appendPart(message.content, d);
+      for (const d of decodePart(part, `${path}.parts[${pi}]`, canonicalRole, ctx)) appendPart(message.content, d);
     });
   });
   return messages;

@@ -74,13 +74,18 @@ export function normalizeGeminiSchema(value: unknown): unknown {
   return out;
 }
 
+/** Each shape's entries, listed once (the shapes are this module's constants). */
+const shapeEntries = new WeakMap<object, Array<[string, Shape]>>();
+
 function apply(value: unknown, shape: Shape): unknown {
   if (shape === 'raw') return value;
   if (shape === 'schema') return normalizeGeminiSchema(value);
   const obj = camelKeys(value);
   if (!isRecord(obj)) return obj;
+  let entries = shapeEntries.get(shape);
+  if (!entries) shapeEntries.set(shape, (entries = Object.entries(shape)));
   let out = obj;
-  for (const [key, sub] of Object.entries(shape)) {
+  for (const [key, sub] of entries) {
     if (obj[key] === undefined) continue;
     out = withKey(out, value, key, apply(obj[key], sub));
   }
@@ -101,11 +106,13 @@ const part: Shape = {
   codeExecutionResult: {},
 };
 
+const responsePart: Shape = { inlineData: blob, fileData: blob };
+
 function normalizePart(p: unknown): unknown {
   const out = apply(p, part);
   if (isRecord(out) && isRecord(out.functionResponse) && out.functionResponse.parts !== undefined) {
     const fr = out.functionResponse;
-    const parts = applyEach(fr.parts, { inlineData: blob, fileData: blob });
+    const parts = applyEach(fr.parts, responsePart);
     if (parts !== fr.parts) return withKey(out, p, 'functionResponse', { ...fr, parts });
   }
   return out;
@@ -121,18 +128,17 @@ function normalizeTool(t: unknown): unknown {
   const out = camelKeys(t);
   if (!isRecord(out)) return out;
   if (out.functionDeclarations === undefined) return out;
-  return withKey(
-    out,
-    t,
-    'functionDeclarations',
-    applyEach(out.functionDeclarations, {
-      parameters: 'schema',
-      response: 'schema',
-      parametersJsonSchema: 'raw',
-      responseJsonSchema: 'raw',
-    }),
-  );
+  return withKey(out, t, 'functionDeclarations', applyEach(out.functionDeclarations, functionDeclaration));
 }
+
+const functionDeclaration: Shape = {
+  parameters: 'schema',
+  response: 'schema',
+  parametersJsonSchema: 'raw',
+  responseJsonSchema: 'raw',
+};
+const toolConfig: Shape = { functionCallingConfig: {} };
+const safetySetting: Shape = {};
 
 const generationConfig: Shape = {
   thinkingConfig: {},
@@ -149,9 +155,9 @@ export function normalizeRequest(body: unknown): unknown {
   if (out.contents !== undefined) r = withKey(r, body, 'contents', mapArray(out.contents, normalizeContent));
   if (out.systemInstruction !== undefined) r = withKey(r, body, 'systemInstruction', normalizeContent(out.systemInstruction));
   if (out.tools !== undefined) r = withKey(r, body, 'tools', mapArray(out.tools, normalizeTool));
-  if (out.toolConfig !== undefined) r = withKey(r, body, 'toolConfig', apply(out.toolConfig, { functionCallingConfig: {} }));
+  if (out.toolConfig !== undefined) r = withKey(r, body, 'toolConfig', apply(out.toolConfig, toolConfig));
   if (out.generationConfig !== undefined) r = withKey(r, body, 'generationConfig', apply(out.generationConfig, generationConfig));
-  if (out.safetySettings !== undefined) r = withKey(r, body, 'safetySettings', applyEach(out.safetySettings, {}));
+  if (out.safetySettings !== undefined) r = withKey(r, body, 'safetySettings', applyEach(out.safetySettings, safetySetting));
   if (out.generateContentRequest !== undefined) r = withKey(r, body, 'generateContentRequest', normalizeRequest(out.generateContentRequest));
   return r;
 }
