@@ -46,4 +46,15 @@ describe('Interactions errors', () => {
     expect(proxyErrorOfEvent({ code: 'something_new' }, '{}')).toMatchObject({ kind: 'upstream', message: 'The upstream interaction failed.' });
     expect(errorOfFailedInteraction([{ code: 'internal', message: 'Boom.' }], '{}')).toMatchObject({ kind: 'upstream', message: 'Boom.' });
   });
+
+  it('stream error events: an upstream 504 or 408 is gateway_timeout too; a failed interaction without a readable error gets the default words, its code and raw kept', () => {
+    expect(errorEventOf(new ProxyError('upstream', 'Gateway.', { status: 504 })).code).toBe('gateway_timeout');
+    expect(errorEventOf(new ProxyError('upstream', 'Request timeout.', { status: 408 })).code).toBe('gateway_timeout');
+    expect(errorEventOf(new ProxyError('upstream', 'Bad gateway.', { status: 502 })).code).not.toBe('gateway_timeout');
+    for (const errors of [null, [], [{ code: 5 }], ['x']]) {
+      expect(errorOfFailedInteraction(errors, 'RAW')).toMatchObject({ kind: 'upstream', message: 'The upstream interaction failed.', raw: 'RAW' });
+    }
+    expect(proxyErrorOfEvent({ code: 'invalid_argument', message: '' }, 'R')).toMatchObject({ kind: 'invalid-request', code: 'invalid_argument', message: 'The upstream interaction failed.', raw: 'R' });
+    expect(proxyErrorOfEvent(null, 'R').code).toBeUndefined();
+  });
 });

@@ -107,6 +107,20 @@ describe('interactionsState: a continuation rebuilt from the store', () => {
   });
 });
 
+describe('interactionsState: an answer kept without its steps (a stream stored from its completed frame)', () => {
+  it('continues from the stored input alone, and GET shows the input alone', () => {
+    const kept = keep({ model: 'm', input: 'Hi' }, { id: 'v1_bare', status: 'completed' });
+    expect(state.expand({ model: 'm', previous_interaction_id: 'v1_bare', input: 'Again' }, kept)).toEqual({
+      model: 'm',
+      input: [
+        { type: 'user_input', content: [{ type: 'text', text: 'Hi' }] },
+        { type: 'user_input', content: [{ type: 'text', text: 'Again' }] },
+      ],
+    });
+    expect(state.retrieved(kept.get('interaction:v1_bare')!)).toEqual({ id: 'v1_bare', status: 'completed', steps: [{ type: 'user_input', content: [{ type: 'text', text: 'Hi' }] }] });
+  });
+});
+
 describe('interactionsState: inputSteps', () => {
   it('a string, one content, a content list, steps', () => {
     const text = { type: 'text', text: 'a' };

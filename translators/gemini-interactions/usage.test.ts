@@ -66,4 +66,25 @@ describe('Interactions usage and status: the edges', () => {
     expect(encodeStatus(undefined, false)).toBe('completed');
     expect(() => encodeStatus({ unified: 'bogus' } as never, false)).toThrow('unhandled finish reason');
   });
+
+  it('decodes the rest: no status is a completed one; budget and continuation stops are length; encodes: output never below zero, other and pause', () => {
+    expect(decodeStatus(null, false)).toEqual({ unified: 'stop', raw: 'completed' });
+    expect(decodeStatus(undefined, true)).toEqual({ unified: 'tool-calls', raw: 'completed' });
+    expect(decodeStatus('budget_exceeded', false)).toEqual({ unified: 'length', raw: 'budget_exceeded' });
+    expect(decodeStatus('requires_continuation', false)).toEqual({ unified: 'length', raw: 'requires_continuation' });
+    expect(decodeStatus('failed', false)).toEqual({ unified: 'error', raw: 'failed' });
+    expect(encodeStatus({ unified: 'other' }, true)).toBe('requires_action');
+    expect(encodeStatus({ unified: 'other' }, false)).toBe('completed');
+    expect(encodeStatus({ unified: 'pause' }, true)).toBe('completed');
+    expect(encodeStatus({ unified: 'refusal' }, true)).toBe('completed');
+    expect(encodeStatus({ unified: 'length' }, true)).toBe('incomplete');
+    expect(encodeUsage({ inputTokens: 1, outputTokens: 2, totalTokens: 3, reasoningTokens: 5 })).toEqual({
+      total_input_tokens: 1,
+      total_output_tokens: 0,
+      total_thought_tokens: 5,
+      total_cached_tokens: 0,
+      total_tokens: 6,
+    });
+    expect(decodeUsage({ total_input_tokens: 3, total_output_tokens: 4, total_thought_tokens: 0, total_cached_tokens: null })).toEqual({ inputTokens: 3, outputTokens: 4, totalTokens: 7, reasoningTokens: 0 });
+  });
 });
