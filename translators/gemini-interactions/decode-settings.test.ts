@@ -74,3 +74,21 @@ describe('generation_config and function tools: what canonical has no home for r
     ]);
   });
 });
+
+describe('decodeRequest: the whole request’s fields', () => {
+  it('a plain request carries no extras; background false and null fields are nothing; stream asks for usage', () => {
+    const plain = decode({ background: false, previous_interaction_id: null, stream: true, system_instruction: '' });
+    expect(plain).toEqual({ model: 'm', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }], stream: true, streamUsage: true });
+    expect(decode({ stream: false })).not.toHaveProperty('streamUsage');
+  });
+
+  it('hints alone make extras with empty fields; sampling, seed and stop decoded', () => {
+    const req = decode({ store: false, generation_config: { seed: 7, stop_sequences: ['END'], temperature: 0, max_output_tokens: 9, thinking_level: 'high' } });
+    expect(req.extras).toEqual({ dialect: 'gemini-interactions', fields: {}, hints: { store: false } });
+    expect([req.seed, req.stop, req.temperature, req.maxOutputTokens, req.reasoning]).toEqual([7, ['END'], 0, 9, { effort: 'high' }]);
+  });
+
+  it('a kept response_format with no other field makes extras without hints', () => {
+    expect(decode({ response_format: { type: 'video' } }).extras).toEqual({ dialect: 'gemini-interactions', fields: { response_format: { type: 'video' } } });
+  });
+});
