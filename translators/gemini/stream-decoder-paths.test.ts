@@ -109,7 +109,7 @@ describe('gemini stream decoder: candidates and parts', () => {
   });
 
   it('empty logprobs send no event; parts that are not objects and candidates without content are skipped', () => {
-    const events = run([{ candidates: [{ finishReason: 'STOP', logprobsResult: { chosenCandidates: [] } }, cand([5, 'x', { text: 'ok' }], { finishReason: 'STOP' })] }]);
+    const events = run([{ candidates: [{ finishReason: 'STOP', logprobsResult: { chosenCandidates: [] } }, cand([5, 'x', null, { text: 'ok' }], { finishReason: 'STOP' })] }]);
     expect(events.slice(1)).toEqual([
       { type: 'text-start', choice: 1 },
       { type: 'text-delta', choice: 1, text: 'ok' },
@@ -188,5 +188,47 @@ describe('gemini stream decoder: candidates and parts', () => {
 
   it('a chunk of the wrong shape keeps what was sent', () => {
     expect(run(['{"hello":1}'])).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream', message: 'Gemini sent a stream chunk that is not a GenerateContentResponse', raw: '{"hello":1}' }) }]);
+  });
+
+  it('a null chunk, alone or in an array, is an error event, never a throw', () => {
+    for (const bad of ['null', '[null]']) expect(run([bad]).map((e) => e.type)).toEqual(['error']);
+  });
+
+  it('prompt feedback without a block reason blocks nothing', () => {
+    const events = run([{ promptFeedback: { safetyRatings: [] } }, chunk(cand([{ text: 'a' }], { finishReason: 'STOP' }))]);
+    expect(events.map((e) => e.type)).toEqual(['message-start', 'text-start', 'text-delta', 'text-end', 'finish']);
+  });
+
+  it("a candidate's own index wins over its position in the list", () => {
+    const events = run([chunk(cand([{ text: 'b' }], { index: 1 })), chunk(cand([{ text: 'a' }], { index: 0, finishReason: 'STOP' }), cand([], { index: 1, finishReason: 'STOP' }))]);
+    expect(events.slice(1, 3)).toEqual([
+      { type: 'text-start', choice: 1 },
+      { type: 'text-delta', choice: 1, text: 'b' },
+    ]);
+    expect(events.filter((e) => e.type === 'finish')).toEqual([
+      { type: 'finish', reason: { unified: 'stop', raw: 'STOP' } },
+      { type: 'finish', choice: 1, reason: { unified: 'stop', raw: 'STOP' } },
+    ]);
+  });
+
+  it('a call with an empty id gets a synthetic one; partialArgs that are no list are ignored; a name that is no string starts no call (it ends the streamed one)', () => {
+    const events = run([
+      chunk(
+        cand(
+          [
+            { functionCall: { id: '', name: 'f', willContinue: true, partialArgs: { jsonPath: '$.a', stringValue: 'x' } } },
+            { functionCall: { name: 5, args: { z: 1 } } },
+            { functionCall: { partialArgs: [{ jsonPath: '$.b', numberValue: 1 }] } },
+          ],
+          { finishReason: 'STOP' },
+        ),
+      ),
+    ]);
+    expect(events.slice(1)).toEqual([
+      { type: 'tool-call-start', index: 0, id: 'call_1_0', name: 'f' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{}' },
+      { type: 'tool-call-end', index: 0 },
+      { type: 'finish', reason: { unified: 'tool-calls', raw: 'STOP' } },
+    ]);
   });
 });

@@ -281,7 +281,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
     const fc = part.functionCall as Json;
     const choice = index ? { choice: index } : {};
     this.closeBlock(index, state, out);
-    const name = typeof fc.name === 'string' && fc.name ? fc.name : undefined;
+    const name = typeof fc.name === 'string' ? fc.name : undefined;
     const partial = Array.isArray(fc.partialArgs) ? (fc.partialArgs as Json[]) : [];
 
     if (name) {
