@@ -27,6 +27,17 @@ describe('tool results with several text parts', () => {
   it('a single text part is sent as it is', () => {
     expect(outputOf(withToolResult([{ type: 'text', text: 'only' }]))).toBe('only');
   });
+
+  it('an empty result, or one whose parts were all dropped, is an empty string', () => {
+    expect(outputOf(withToolResult([]))).toBe('');
+    expect(outputOf(withToolResult([{ type: 'reasoning', text: 'x' }]))).toBe('');
+  });
+
+  it('a refusal part of a result is text; a custom call’s result is a custom output', () => {
+    const warnings: Warning[] = [];
+    const req: ChatRequest = { ...withToolResult([{ type: 'refusal', text: 'no' }]), messages: [{ role: 'user', content: [{ type: 'tool-result', callId: 'p1', custom: true, content: [{ type: 'refusal', text: 'no' }] }] }] };
+    expect(encodeInput(req, warnings).input).toEqual([{ type: 'custom_tool_call_output', call_id: 'p1', output: 'no' }]);
+  });
 });
 
 describe('encodeInput: parts as input items', () => {
