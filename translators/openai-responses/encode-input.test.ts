@@ -164,6 +164,26 @@ describe('encodeInput: parts as input items', () => {
     ]);
   });
 
+  it('replayed reasoning between texts splits the message; reasoning that is not replayed does not', () => {
+    const { input } = run([
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'reasoning', text: 'r', signature: { origin: 'openai', value: 'gAAA' } },
+          { type: 'text', text: 'b' },
+          { type: 'reasoning', text: 's', signature: { origin: 'anthropic', value: 'EqQB' } },
+          { type: 'refusal', text: 'c' },
+        ],
+      },
+    ]);
+    expect(input).toEqual([
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'a', annotations: [] }] },
+      { type: 'reasoning', summary: [{ type: 'summary_text', text: 'r' }], encrypted_content: 'gAAA' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'b', annotations: [] }, { type: 'refusal', refusal: 'c' }] },
+    ]);
+  });
+
   it('one system text is the instructions; several are a system message', () => {
     const one = run([{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], [{ type: 'text', text: 'A' }]);
     expect(one.instructions).toBe('A');
