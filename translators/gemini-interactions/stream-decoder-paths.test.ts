@@ -73,3 +73,74 @@ describe('Interactions stream decoder: less common frames', () => {
     ]);
   });
 });
+
+describe('Interactions stream decoder: order, usage and endings', () => {
+  const run = (frames: SseEvent[]) => {
+    const dec = new InteractionsStreamDecoder(req, testContext());
+    return [...frames.flatMap((f) => dec.push(f)), ...dec.finish()];
+  };
+
+  it('a step started again at the same index ends the first; a new step ends an open text block', () => {
+    expect(body([stepStart(0, { type: 'model_output', content: [{ type: 'text', text: 'a' }] }), stepStart(0, { type: 'model_output', content: [{ type: 'text', text: 'b' }] }), stepStop(0)])).toEqual([
+      { type: 'text-start' },
+      { type: 'text-delta', text: 'a' },
+      { type: 'text-end' },
+      { type: 'text-start' },
+      { type: 'text-delta', text: 'b' },
+      { type: 'text-end' },
+    ]);
+    expect(body([delta(0, { type: 'text', text: 'a' }), delta(1, { type: 'thought_summary', content: { type: 'text', text: 't' } }), stepStop(1), stepStop(0)])).toEqual([
+      { type: 'text-start' },
+      { type: 'text-delta', text: 'a' },
+      { type: 'text-end' },
+      { type: 'reasoning-start' },
+      { type: 'reasoning-delta', text: 't' },
+      { type: 'reasoning-end' },
+    ]);
+  });
+
+  it('arguments whole in step.start are one delta and later fragments are ignored; empty deltas are nothing', () => {
+    expect(body([stepStart(0, { type: 'function_call', id: 'c', name: 'f', arguments: { a: 1 } }), delta(0, { type: 'arguments_delta', arguments: '{"b":2}' }), stepStop(0), delta(1, { type: 'text', text: '' }), delta(2, { type: 'thought_summary', content: { type: 'text', text: '' } })])).toEqual([
+      { type: 'tool-call-start', index: 0, id: 'c', name: 'f' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{"a":1}' },
+      { type: 'tool-call-end', index: 0 },
+    ]);
+  });
+
+  it('the usage of the last step.stop counts when interaction.completed gives none; the created time is read', () => {
+    const events = run([
+      created,
+      ev({ event_type: 'step.stop', index: 0, usage: { total_input_tokens: 4, total_output_tokens: 2 } }),
+      ev({ event_type: 'interaction.completed', interaction: { id: 'v1_up', status: 'completed', usage: {} } }),
+    ]);
+    expect(events).toEqual([
+      { type: 'message-start', id: 'v1_up', model: 'gemini-3-flash-preview', created: 1_700_000_000 },
+      { type: 'usage', usage: { inputTokens: 4, outputTokens: 2, totalTokens: 6 } },
+      { type: 'finish', reason: { unified: 'stop', raw: 'completed' } },
+    ]);
+  });
+
+  it('the event name is read from the event line when the data names none; nothing is decoded after the end', () => {
+    const dec = new InteractionsStreamDecoder(req, testContext());
+    expect(dec.push({ event: 'interaction.created', data: JSON.stringify({ interaction: { id: 'v1_e', status: 'in_progress' } }) })).toEqual([
+      { type: 'message-start', id: 'v1_e', model: 'caller', created: 1_700_000_000 },
+    ]);
+    expect(dec.push(completed).map((e) => e.type)).toEqual(['finish']);
+    expect(dec.push(delta(0, { type: 'text', text: 'late' }))).toEqual([]);
+    expect(dec.finish()).toEqual([]);
+  });
+
+  it('an error event without a readable error still fails, in general words; nothing after it', () => {
+    const dec = new InteractionsStreamDecoder(req, testContext());
+    const out = dec.push(ev({ event_type: 'error', error: 'boom' }));
+    expect(out).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream', message: 'The upstream interaction failed.' }) }]);
+    expect(dec.push(created)).toEqual([]);
+    expect(dec.finish()).toEqual([]);
+  });
+
+  it('a failed completion is the error its errors name', () => {
+    const events = run([created, ev({ event_type: 'interaction.completed', interaction: { id: 'v1_up', status: 'failed', errors: [{ code: 'resource_exhausted', message: 'Quota exceeded.' }] } })]);
+    expect(events.at(-1)).toEqual({ type: 'error', error: expect.objectContaining({ kind: 'rate-limit', message: 'Quota exceeded.' }) });
+    expect(events.some((e) => e.type === 'finish')).toBe(false);
+  });
+});

@@ -34,7 +34,7 @@ import {
 } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { geminiSignature, partsOfStep, summaryText, unixSeconds } from './decode-response.ts';
-import { proxyErrorOfEvent } from './errors.ts';
+import { errorOfFailedInteraction, proxyErrorOfEvent } from './errors.ts';
 import { decodeStatus } from './status.ts';
 import { decodeUsage, hasUsage } from './usage.ts';
 import { DONE, ErrorEventSchema, LifecycleSchema, StepDeltaSchema, StepStartSchema, StepStopSchema } from './wire-events.ts';
@@ -298,7 +298,8 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
     this.release(false, out);
     const usage = isObject(interaction.usage) && hasUsage(interaction.usage) ? decodeUsage(interaction.usage) : this.usage;
     if (interaction.status === 'failed') {
-      this.fail(proxyErrorOfEvent({ message: 'The upstream interaction failed.' }, raw), out);
+      // Its `errors[0]` says why, as for a failed Interaction answered whole (decode-response.ts).
+      this.fail(errorOfFailedInteraction(Array.isArray(interaction['errors']) ? interaction['errors'] : undefined, raw), out);
       return;
     }
     this.completed = true;
