@@ -104,4 +104,9 @@ describe('gemini stream encoder: events the main tests leave out', () => {
       ],
     ]);
   });
+
+  it('a choice that only finishes still gets its candidate in the last chunk, in index order', () => {
+    const chunks = encode([start, { type: 'text-delta', choice: 2, text: 'c' }, { type: 'finish', choice: 1, reason: { unified: 'length' } }, { type: 'finish', choice: 2, reason: { unified: 'stop' } }]);
+    expect(chunks.at(-1)).toEqual({ candidates: [last(1, 'MAX_TOKENS'), last(2)], ...ids });
+  });
 });
