@@ -67,3 +67,17 @@ test('a function result with no call before it gets an id of its own; without co
     content: [{ type: 'tool-result', callId: 'call_test0001', name: 'f', content: [] }],
   });
 });
+
+test('a legacy function result after a tool result joins the same turn of results', () => {
+  const calls = { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{}' } }] };
+  const { messages } = decode([q, calls, { role: 'tool', tool_call_id: 'a', content: 'ra' }, { role: 'function', name: 'g', content: 'rg' }]);
+  expect(messages.slice(2)).toStrictEqual([
+    {
+      role: 'user',
+      content: [
+        { type: 'tool-result', callId: 'a', content: [{ type: 'text', text: 'ra' }] },
+        { type: 'tool-result', callId: 'call_test0001', name: 'g', content: [{ type: 'text', text: 'rg' }] },
+      ],
+    },
+  ]);
+});

@@ -7,6 +7,7 @@
  */
 import { expect, test } from 'vitest';
 import { ProxyError, type ChatRequest, type Part } from '../../src/canonical/index.ts';
+import { encodePassthrough } from './encode-request.ts';
 import type { UpstreamOptions } from '../types.ts';
 import { encodeRequest } from './encode-request.ts';
 
@@ -72,4 +73,21 @@ test.each<[string, Part, string]>([
     expect(e).toBeInstanceOf(ProxyError);
     expect([(e as ProxyError).kind, (e as ProxyError).param, (e as ProxyError).message]).toEqual(['unsupported', 'messages[0].content[1]', message]);
   }
+});
+
+test('tool_choice required with tools is sent as required', () => {
+  expect(encode({ ...baseReq, tools: [{ name: 'a' }], toolChoice: { type: 'required' } }).body['tool_choice']).toBe('required');
+});
+
+test("a field the host does not take is reported as a lossy drop by the host", () => {
+  const { body, warnings } = encode({ ...baseReq, user: 'u1' }, { bodyFields: { allow: ['model', 'messages'] } });
+  expect(body['user']).toBeUndefined();
+  expect(warnings).toEqual([{ code: 'dropped', path: 'user', detail: 'host', lossy: true }]);
+});
+
+test('passthrough: OpenAI headers the caller did not send are not added', () => {
+  const out = encodePassthrough({ body: { model: 'up', messages: [] }, headers: { 'openai-beta': 'x' }, params: {}, query: {} }, '{"model":"up","messages":[]}', { name: 'h', model: 'up', apiKey: 'k', options: {} });
+  expect(Object.keys(out.headers)).toContain('openai-beta');
+  expect(Object.keys(out.headers)).not.toContain('openai-project');
+  expect(Object.keys(out.headers)).not.toContain('openai-organization');
 });

@@ -57,3 +57,11 @@ test('a caller whose request carried other Chat extras, but not legacy functions
   expect(out.choices[0].message.function_call).toBeUndefined();
   expect(out.choices[0].finish_reason).toBe('tool_calls');
 });
+
+test('a citation of another type is no annotation even with a url_citation object; audio extras must be an object', () => {
+  const chat = { type: 'url_citation', url_citation: { start_index: 0, end_index: 2, url: 'https://a', title: 'A' } };
+  const other = { type: 'web_search_result_location', url_citation: { url: 'https://b' } };
+  const out = encode(res([{ ...choice([{ type: 'text', text: 'Hi', citations: [other, chat] } as never]), extras: { dialect: 'openai-chat', fields: { audio: 'x' } } }]));
+  expect(out.choices[0].message.annotations).toEqual([chat]);
+  expect(Object.keys(out.choices[0].message)).not.toContain('audio');
+});

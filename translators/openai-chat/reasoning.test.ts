@@ -100,3 +100,10 @@ test('a detail without its text or summary is an empty thought (a signed one kee
     { type: 'reasoning', text: '' },
   ]);
 });
+
+test('a Gemini text signature first in the list still goes onto the text; an unsigned empty thought is no signature', () => {
+  const gem = { origin: 'gemini' as const, value: 'G' };
+  expect(attachTextSignature([{ type: 'reasoning', text: '', signature: gem }, { type: 'text', text: 'a' }])).toEqual([{ type: 'text', text: 'a', signature: gem }]);
+  const unsigned = [{ type: 'reasoning' as const, text: '' }, { type: 'text' as const, text: 'a' }];
+  expect(attachTextSignature(unsigned)).toBe(unsigned);
+});

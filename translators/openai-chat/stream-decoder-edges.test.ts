@@ -145,3 +145,21 @@ describe('refusal or answer', () => {
     expect(reasonOf(deltas)).toEqual(reason);
   });
 });
+
+describe('reasoning_details in chunks of their own', () => {
+  test('an unsigned detail after streamed reasoning is more of it; an empty unsigned one opens nothing', () => {
+    const events = run([ch({ reasoning_content: 'a' }), ch({ reasoning_details: [{ type: 'reasoning.text', text: 'b' }] }), ch({ reasoning_details: [{ type: 'reasoning.text', text: '' }] }), ch({ content: 'A' }, 'stop'), '[DONE]']);
+    expect(events.slice(1)).toEqual([
+      { type: 'reasoning-start', choice: 0 },
+      { type: 'reasoning-delta', choice: 0, text: 'a' },
+      { type: 'reasoning-delta', choice: 0, text: 'b' },
+      { type: 'reasoning-end', choice: 0 },
+      { type: 'text-start', choice: 0 },
+      { type: 'text-delta', choice: 0, text: 'A' },
+      { type: 'text-end', choice: 0 },
+      { type: 'finish', choice: 0, reason: { unified: 'stop', raw: 'stop' } },
+    ]);
+    const empty = run([ch({ reasoning_details: [{ type: 'reasoning.text', text: '' }] }), ch({ content: 'A' }, 'stop'), '[DONE]']);
+    expect(empty.map((e) => e.type)).toEqual(['message-start', 'text-start', 'text-delta', 'text-end', 'finish']);
+  });
+});

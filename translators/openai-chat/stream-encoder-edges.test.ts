@@ -79,6 +79,16 @@ describe('logprobs', () => {
     ]);
   });
 
+  test('a held delta followed by another delta lets both go, each in its own chunk', () => {
+    const frames = encodeAll([start, { type: 'text-start' }, { type: 'text-delta', text: 'A' }, { type: 'text-delta', text: 'B' }, { type: 'finish', reason: { unified: 'stop' } }], withLogprobs);
+    expect(rows(frames)).toEqual([
+      [0, textRole, [], null],
+      [0, { content: 'A' }, null, null],
+      [0, { content: 'B' }, null, null],
+      [0, {}, null, 'stop'],
+    ]);
+  });
+
   test('tool-call and reasoning deltas are not held: logprobs after them come in a chunk of their own; block ends add nothing', () => {
     const frames = encodeAll(
       [
