@@ -109,4 +109,69 @@ describe('Interactions stream encoder: less common event orders', () => {
     const enc = new InteractionsStreamEncoder(req, testContext());
     expect(() => enc.push({ type: 'bogus' } as unknown as StreamEvent)).toThrow('unhandled stream event');
   });
+
+  it('a Gemini signature on text ends its output step and is a thought step of its own; unsigned text-end and empty deltas write nothing', () => {
+    const out = perPush([
+      start,
+      { type: 'text-delta', text: 'a' },
+      { type: 'text-delta', text: '' },
+      { type: 'text-end', signature: { origin: 'gemini', value: 'EqT' } },
+      { type: 'text-end' },
+      { type: 'refusal-delta', text: 'No.' },
+      { type: 'tool-call-start', index: 0, id: 'c', name: 'f' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '' },
+      { type: 'tool-call-delta', index: 5, argumentsDelta: '{}' },
+      { type: 'logprobs', logprobs: [] } as unknown as StreamEvent,
+      stop,
+    ]);
+    expect(out.slice(2, 10)).toEqual([
+      [],
+      [
+        ['step.stop', { index: 0 }],
+        ['step.start', { index: 1, step: { type: 'thought' } }],
+        ['step.delta', { index: 1, delta: { type: 'thought_signature', signature: 'EqT' } }],
+        ['step.stop', { index: 1 }],
+      ],
+      [],
+      [['step.start', { index: 2, step: { type: 'model_output' } }], ['step.delta', { index: 2, delta: { type: 'text', text: 'No.' } }]],
+      [['step.stop', { index: 2 }], ['step.start', { index: 3, step: { type: 'function_call', id: 'c', name: 'f', arguments: {} } }]],
+      [],
+      [],
+      [],
+    ]);
+    expect(out.at(-1)).toEqual([['step.stop', { index: 3 }], 'interaction.completed requires_action', 'done']);
+  });
+
+  it('calls still queued at the end are written whole, in order, before the completion', () => {
+    const out = perPush([
+      start,
+      { type: 'tool-call-start', index: 0, id: 'c0', name: 'a' },
+      { type: 'tool-call-start', index: 1, id: 'c1', name: 'b' },
+      { type: 'tool-call-delta', index: 1, argumentsDelta: '{"y":2}' },
+      { type: 'finish', reason: { unified: 'tool-calls' } },
+    ]);
+    expect(out.at(-1)).toEqual([
+      ['step.stop', { index: 0 }],
+      ['step.start', { index: 1, step: { type: 'function_call', id: 'c1', name: 'b', arguments: {} } }],
+      ['step.delta', { index: 1, delta: { type: 'arguments_delta', arguments: '{"y":2}' } }],
+      ['step.stop', { index: 1 }],
+      'interaction.completed requires_action',
+      'done',
+    ]);
+  });
+
+  it('a blocked prompt is incomplete; no usage, no usage field; a message-start without a model names the request’s', () => {
+    const enc = new InteractionsStreamEncoder(req, testContext());
+    const frames = [...enc.push({ type: 'message-start', id: '', model: '', created: 1 }), ...enc.push({ type: 'prompt-blocked', reason: 'SAFETY' }), ...enc.finish()];
+    const interactions = frames.filter((f) => f.event.startsWith('interaction.')).map((f) => (JSON.parse(f.data) as { interaction: Record<string, unknown> }).interaction);
+    expect(interactions[0]).toEqual({ id: 'v1_test0001', status: 'in_progress', object: 'interaction', model: 'gemini-3-flash-preview' });
+    expect(interactions[1]).toEqual({ id: 'v1_test0001', status: 'incomplete', created: '2023-11-14T22:13:20Z', updated: '2023-11-14T22:13:20Z', object: 'interaction', model: 'gemini-3-flash-preview' });
+  });
+
+  it('passthrough: a [DONE] data line ends the stream whatever its event name', () => {
+    const enc = new InteractionsStreamEncoder(req, testContext());
+    enc.forwarded({ event: 'message', data: ' [DONE] ' });
+    expect(enc.finish()).toEqual([]);
+    expect(enc.push({ type: 'text-delta', text: 'x' })).toEqual([]);
+  });
 });
