@@ -163,7 +163,7 @@ describe('Interactions stream encoder: less common event orders', () => {
   it('a blocked prompt is incomplete; no usage, no usage field; a message-start without a model names the request’s', () => {
     const enc = new InteractionsStreamEncoder(req, testContext());
     const frames = [...enc.push({ type: 'message-start', id: '', model: '', created: 1 }), ...enc.push({ type: 'prompt-blocked', reason: 'SAFETY' }), ...enc.finish()];
-    const interactions = frames.filter((f) => f.event.startsWith('interaction.')).map((f) => (JSON.parse(f.data) as { interaction: Record<string, unknown> }).interaction);
+    const interactions = frames.filter((f) => (f.event ?? '').startsWith('interaction.')).map((f) => (JSON.parse(f.data) as { interaction: Record<string, unknown> }).interaction);
     expect(interactions[0]).toEqual({ id: 'v1_test0001', status: 'in_progress', object: 'interaction', model: 'gemini-3-flash-preview' });
     expect(interactions[1]).toEqual({ id: 'v1_test0001', status: 'incomplete', created: '2023-11-14T22:13:20Z', updated: '2023-11-14T22:13:20Z', object: 'interaction', model: 'gemini-3-flash-preview' });
   });
