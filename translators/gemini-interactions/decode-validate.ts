@@ -38,7 +38,8 @@ export function parseAt<S extends v.GenericSchema>(schema: S, value: unknown, pr
   if (issue.kind === 'schema' && issue.input === undefined) {
     throw invalid(`Invalid value at '${param}': required field is missing.`, param);
   }
-  if (issue.kind === 'schema' && (issue.type === 'picklist' || issue.type === 'literal' || issue.type === 'variant')) {
+  // (No literal is ever checked before its step or tool type has been dispatched on: a wrong type is a variant's issue.)
+  if (issue.kind === 'schema' && (issue.type === 'picklist' || issue.type === 'variant')) {
     throw invalid(`Invalid value at '${param}' (${JSON.stringify(issue.input)}): expected ${issue.expected}.`, param);
   }
   if (issue.kind === 'schema') {
