@@ -121,6 +121,29 @@ describe('interactionsState: an answer kept without its steps (a stream stored f
   });
 });
 
+describe('interactionsState: what is not a reference or not kept', () => {
+  it('an empty or null reference is none; null agents are no agents; an empty id expands to the body itself', () => {
+    expect(state.references({ model: 'm', previous_interaction_id: '', agent: null, agent_config: null })).toEqual({ refs: [] });
+    const body = { model: 'm', previous_interaction_id: '', input: 'x' };
+    expect(state.expand(body, new Map())).toBe(body);
+    expect(state.expand('text', new Map())).toBe('text');
+  });
+
+  it('only object requests with an answer id are kept, with only the settings they set', () => {
+    expect(state.record('x', answer1)).toEqual([]);
+    expect(state.record(turn1, 'x')).toEqual([]);
+    const [[key, value]] = state.record({ model: 'm', input: 'q', tools: null, system_instruction: 'S' }, { id: 'v1_k' }) as [[string, string]];
+    expect(key).toBe('interaction:v1_k');
+    expect(JSON.parse(value)).toEqual({ interaction: { id: 'v1_k' }, input: [{ type: 'user_input', content: [{ type: 'text', text: 'q' }] }], settings: { system_instruction: 'S' } });
+  });
+
+  it('finalOf: a completed frame without an interaction object is nothing', () => {
+    expect(state.finalOf({ event: 'interaction.completed', data: JSON.stringify({ interaction: 'x' }) })).toBeUndefined();
+    expect(state.finalOf({ event: 'interaction.completed', data: '[1]' })).toBeUndefined();
+    expect(state.finalOf({ event: 'interaction.created', data: JSON.stringify({ interaction: { id: 'a' } }) })).toBeUndefined();
+  });
+});
+
 describe('interactionsState: inputSteps', () => {
   it('a string, one content, a content list, steps', () => {
     const text = { type: 'text', text: 'a' };
