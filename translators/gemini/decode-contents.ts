@@ -59,9 +59,12 @@ export function outputFence(part: { output?: unknown }): string {
   return `\`\`\`output\n${String(part.output ?? '')}\n\`\`\``;
 }
 
-/** `fileData.fileUri`: Gemini Files API / Cloud Storage URIs are file handles, others URLs. */
+/**
+ * `fileData.fileUri`: Gemini Files API URIs and anything not http(s) (Cloud Storage `gs://`, bare
+ * `files/…` names) are file handles, other http(s) URIs URLs.
+ */
 export function fileDataPart(fileUri: string, mimeType: string | undefined): Part {
-  const isHandle = /^gs:\/\//.test(fileUri) || /generativelanguage\.googleapis\.com\/.*files\//.test(fileUri) || !/^https?:/i.test(fileUri);
+  const isHandle = !/^https?:/i.test(fileUri) || /generativelanguage\.googleapis\.com\/.*files\//.test(fileUri);
   return mediaPart(mimeType ?? '', isHandle ? { type: 'file-id', id: fileUri } : { type: 'url', url: fileUri });
 }
 
