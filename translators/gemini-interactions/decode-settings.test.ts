@@ -77,7 +77,7 @@ describe('generation_config and function tools: what canonical has no home for r
 
 describe('decodeRequest: the whole request’s fields', () => {
   it('a plain request carries no extras; background false and null fields are nothing; stream asks for usage', () => {
-    const plain = decode({ background: false, previous_interaction_id: null, stream: true, system_instruction: '' });
+    const plain = decode({ background: false, previous_interaction_id: null, agent: null, agent_config: null, stream: true, system_instruction: '' });
     expect(plain).toEqual({ model: 'm', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }], stream: true, streamUsage: true });
     expect(decode({ stream: false })).not.toHaveProperty('streamUsage');
   });
