@@ -57,4 +57,18 @@ describe('gemini request encoding: more', () => {
     const { body } = encode(base({ messages: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }, { role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'text', text: '', signature: { origin: 'gemini', value: 'S' } }] }] }));
     expect(body.contents[1]).toEqual({ role: 'model', parts: [{ text: 'a' }, { text: '', thoughtSignature: 'S' }] });
   });
+
+  it('a named result answering by id keeps to that call, even when another call of the name waits', () => {
+    const named = (callId: string, text: string) => ({ type: 'tool-result' as const, callId, name: 'f', content: [{ type: 'text' as const, text }] });
+    const { body } = encode(
+      base({
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'go' }] },
+          { role: 'assistant', content: [{ type: 'tool-call', id: 'a', name: 'f', arguments: '{"n":1}' }, { type: 'tool-call', id: 'b', name: 'f', arguments: '{"n":2}' }] },
+          { role: 'user', content: [named('b', 'second'), named('a', 'first')] },
+        ],
+      }),
+    );
+    expect(body.contents[2].parts).toEqual([{ functionResponse: { name: 'f', response: { output: 'first' } } }, { functionResponse: { name: 'f', response: { output: 'second' } } }]);
+  });
 });
