@@ -57,22 +57,23 @@ export function mediaToWire(source: MediaSource, fallbackType: string): GeminiOu
   }
 }
 
-const EXT_MIME: Record<string, string> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  heic: 'image/heic',
-  pdf: 'application/pdf',
-  mp3: 'audio/mp3',
-  wav: 'audio/wav',
-  mp4: 'video/mp4',
-};
+/** A Map, not an object: a URL ending in `.constructor` must not find Object's own members. */
+const EXT_MIME = new Map([
+  ['png', 'image/png'],
+  ['jpg', 'image/jpeg'],
+  ['jpeg', 'image/jpeg'],
+  ['gif', 'image/gif'],
+  ['webp', 'image/webp'],
+  ['heic', 'image/heic'],
+  ['pdf', 'application/pdf'],
+  ['mp3', 'audio/mp3'],
+  ['wav', 'audio/wav'],
+  ['mp4', 'video/mp4'],
+]);
 
 function guessMime(url: string, fallback: string): string {
-  const ext = /\.([a-z0-9]+)(?:[?#].*)?$/i.exec(url)?.[1]?.toLowerCase();
-  return (ext && EXT_MIME[ext]) || fallback;
+  const ext = /\.([a-z0-9]+)(?:[?#].*)?$/i.exec(url)?.[1];
+  return (ext && EXT_MIME.get(ext.toLowerCase())) || fallback;
 }
 
 /** A tool result's content → `functionResponse.response` (+ media parts to send beside it). */

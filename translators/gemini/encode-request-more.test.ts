@@ -71,4 +71,22 @@ describe('gemini request encoding: more', () => {
     );
     expect(body.contents[2].parts).toEqual([{ functionResponse: { name: 'f', response: { output: 'first' } } }, { functionResponse: { name: 'f', response: { output: 'second' } } }]);
   });
+
+  it("a URL's extension names its type only when it is a known one (never an object member such as .constructor)", () => {
+    const types = encode(
+      base({
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'image', source: { type: 'url', url: 'https://x/a.constructor' } },
+              { type: 'image', source: { type: 'url', url: 'https://x/a.toString?x=1' } },
+              { type: 'file', source: { type: 'url', url: 'https://x/a.MP4' } },
+            ],
+          },
+        ],
+      }),
+    ).body.contents[0].parts.map((p: { fileData: { mimeType: unknown } }) => p.fileData.mimeType);
+    expect(types).toEqual(['image/jpeg', 'image/jpeg', 'video/mp4']);
+  });
 });
