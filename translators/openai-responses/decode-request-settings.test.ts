@@ -15,9 +15,10 @@ describe('decodeRequest: settings', () => {
   });
 
   it('a bare request is the model, the input and nothing else: no extras, not streaming', () => {
-    expect(decode(base)).toEqual({ value: { model: 'gpt-5.1', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false }, warnings: [] });
+    // Absent, not undefined: a canonical request says only what the caller said.
+    expect(decode(base)).toStrictEqual({ value: { model: 'gpt-5.1', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false }, warnings: [] });
     const nulls = { ...base, instructions: null, tools: null, tool_choice: null, parallel_tool_calls: null, max_output_tokens: null, temperature: null, top_p: null, top_logprobs: null, reasoning: null, text: null, include: null, stream: null, metadata: null, user: null, safety_identifier: null, store: null };
-    expect(decode(nulls).value).toEqual(decode(base).value);
+    expect(decode(nulls).value).toStrictEqual(decode(base).value);
   });
 
   it('sampling and limits; stream with usage; instructions as the system prompt', () => {
@@ -28,6 +29,7 @@ describe('decodeRequest: settings', () => {
 
   it('formats: json_schema with a description, without strict; no format is none', () => {
     expect(decode({ ...base, text: { format: { type: 'json_schema', name: 'n', schema: { type: 'object' }, description: 'd', strict: null } } }).value.responseFormat).toEqual({ type: 'json-schema', name: 'n', schema: { type: 'object' }, description: 'd' });
+    expect(decode({ ...base, text: { format: { type: 'json_schema', name: 'n', schema: {}, description: null, strict: false } } }).value.responseFormat).toStrictEqual({ type: 'json-schema', name: 'n', schema: {}, strict: false });
     expect(decode({ ...base, text: { format: { type: 'text' } } }).value.responseFormat).toEqual({ type: 'text' });
     expect(decode({ ...base, text: { verbosity: 'high' } }).value).not.toHaveProperty('responseFormat');
     expect(() => decode({ ...base, text: { format: { type: 'yaml' } } })).toThrow(expect.objectContaining({ param: 'text.format.type' }));

@@ -100,8 +100,8 @@ export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget): Ups
 
 export function decodeCountTokens(body: unknown): number {
   const n = asObject(body)['input_tokens'];
-  if (typeof n !== 'number' || !Number.isFinite(n)) throw new ProxyError('upstream', 'The upstream token count has no input_tokens.');
-  return n;
+  if (!Number.isFinite(n)) throw new ProxyError('upstream', 'The upstream token count has no input_tokens.'); // false for any non-number
+  return n as number;
 }
 
 /** Caller headers worth forwarding to an OpenAI upstream on the passthrough path. */

@@ -68,6 +68,9 @@ describe('in-stream errors', () => {
   it('an error event without a message or with numeric codes; one that is no OpenAI error is an upstream error with the default message', () => {
     expect(errorOfEvent({ type: 'error', code: 500, message: '' }, 'raw')).toMatchObject({ kind: 'upstream', message: 'The upstream stream failed.', code: '500', raw: 'raw' });
     expect(errorOfEvent({ type: 'error', error: { message: 'Nested', type: 7, param: 3 } }, '')).toMatchObject({ message: 'Nested', param: '3' });
+    expect(errorOfEvent({ type: 'error', error: 'boom', message: 'Top level.' }, '')).toMatchObject({ message: 'Top level.' });
+    expect(errorOfEvent({ type: 'error', error: null, message: 'Top level.' }, '')).toMatchObject({ message: 'Top level.' });
+    expect(responseErrorOf(new ProxyError('rate-limit', 'Slow down. Now', { retryAfter: 2 })).message).toBe('Slow down. Now. Please try again in 2s.');
     expect(errorOfFailedResponse({ code: 429, message: 42 }, 'r')).toMatchObject({ code: '429', message: '42', raw: 'r' });
     expect(errorOfFailedResponse({ code: '', message: '' }, '')).toMatchObject({ code: undefined, message: 'The upstream response failed.', retryAfter: undefined });
   });

@@ -33,9 +33,17 @@ describe('readForwarded: what is read of a forwarded frame', () => {
     ['{"type":"response.output_item.done","output_index":2,"item":"i"}', { type: 'response.output_item.done' }],
     ['{"type":"response.output_item.done",', { type: 'response.output_item.done' }],
     ['nope', {}],
+    ['{"type":"x","n":1234567}', { type: 'x' }],
+    ['{"a":{"type":"z"}}', {}],
+    ['{"type":"response.created"}', { type: 'response.created' }],
+    ['{"type":"response.in_progress","output_index":1,"item":{"id":"i"}}', { type: 'response.in_progress' }],
     ['[1]', {}],
   ] as const)('%s', (data, expected) => {
     expect(readForwarded({ data })).toEqual(expected);
+  });
+
+  it('a created frame that is no JSON gives no Response', () => {
+    expect(readForwarded({ event: 'response.created', data: '{bad' })).toEqual({ type: 'response.created' });
   });
 
   it('the event line names the type before the JSON does', () => {

@@ -37,10 +37,10 @@ function typeOf(frame: SseEvent): string | undefined {
   return /^\s*\{\s*"type"\s*:\s*"([^"]+)"/.exec(frame.data)?.[1];
 }
 
-function parsed(data: string): Wire | undefined {
+/** The frame's JSON (a value of another shape reads as having no fields), or undefined. */
+function parsed(data: string): Wire | null | undefined {
   try {
-    const v: unknown = JSON.parse(data);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Wire) : undefined;
+    return JSON.parse(data) as Wire | null;
   } catch {
     return undefined;
   }

@@ -92,12 +92,15 @@ describe('responses state rules', () => {
     expect(s.references({ previous_response_id: '', input: [{ type: 'item_reference', id: 5 }, { type: 'message', id: 'msg_1' }, 'x'], conversation: null })).toEqual({ refs: [] });
     expect(s.references({ background: 'yes', conversation: { id: 'conv_1' } })).toEqual({ refs: [], statefulOnly: 'conversation' });
     expect(s.references([{ previous_response_id: 'resp_1' }])).toEqual({ refs: [] });
+    expect(s.references({ previous_response_id: 7 })).toEqual({ refs: [] });
   });
 
   it('expand leaves a body that is no object alone and needs no store without references; a stored answer without output adds its input only', () => {
     expect(s.expand('text', new Map())).toBe('text');
     expect(s.expand({ model: 'm', previous_response_id: '', input: 'hi' }, new Map())).toEqual({ model: 'm', input: [user('hi')] });
     expect(s.expand({ model: 'm' }, new Map())).toEqual({ model: 'm', input: [] });
+    expect(s.expand({ previous_response_id: 7, input: 'x' }, new Map())).toEqual({ input: [user('x')] });
+    expect(() => s.expand({ input: [{ type: 'item_reference', id: 'gone' }] }, new Map())).toThrow('missing item:gone');
     const found = new Map([['resp:resp_0', JSON.stringify({ response: { id: 'resp_0', output: 'none' }, input: [user('a')] })]]);
     expect(s.expand({ previous_response_id: 'resp_0', input: 'b' }, found)).toEqual({ input: [user('a'), user('b')] });
     expect(() => s.expand({ previous_response_id: 'resp_0' }, new Map([['resp:resp_0', JSON.stringify({ response: {}, input: 'x' })]]))).toThrow(/not a stored response/);
@@ -112,6 +115,7 @@ describe('responses state rules', () => {
     const kept = s.record({ input: [{ type: 'item_reference', id: 'msg_0' }, user('q'), { ...user('r'), id: 'msg_in' }, 'junk'] }, { id: 'resp_2', output: 'none' });
     expect(kept.map(([k]) => k)).toEqual(['resp:resp_2', 'item:msg_in']);
     expect(s.finalOf({ event: 'response.failed', data: JSON.stringify({ response: { id: 'f' } }) })).toEqual({ id: 'f' });
+    expect(s.finalOf({ event: 'response.in_progress', data: JSON.stringify({ response: { id: 'p' } }) })).toBeUndefined();
   });
 
   it('input items: the limit is 1 to 100 (20 when not a number); an item keeps its own id; a non-object item gets one', () => {
@@ -124,6 +128,7 @@ describe('responses state rules', () => {
     expect(page({}).data).toHaveLength(20);
     const first = page({ limit: '2' });
     expect(first.data).toEqual([{ id: 'item_121' }, { ...user('own'), id: 'msg_own' }]);
+    expect(page({ limit: '1', after: 'item_121' }).data).toEqual([{ ...user('own'), id: 'msg_own' }]);
     expect(page({ order: 'desc', limit: '1', after: 'msg_own' }).data).toEqual([{ id: 'item_119', ...user('119') }]);
     expect(page({ order: 'asc', limit: '1', after: 'item_119' }).data).toEqual([{ ...user('own'), id: 'msg_own' }]);
     const last = page({ order: 'asc', after: 'msg_own' });

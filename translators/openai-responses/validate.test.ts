@@ -40,6 +40,16 @@ describe('Responses caller validation: the message, parameter and code of each k
     expect(() => parseAt(schema, { a: [{ b: 2 }] }, '')).toThrow(expect.objectContaining({ param: 'a[0].b' }));
   });
 
+  it('a wrong literal or variant tag is an invalid value, quoted', () => {
+    expect(() => parseAt(v.object({ a: v.literal('x') }), { a: 'y' }, '')).toThrow(expect.objectContaining({ message: `Invalid value for 'a': expected "x", but got "y" instead.`, param: 'a', code: 'invalid_value' }));
+    expect(rejection({ ...base, tools: [{ type: 'custom', name: 'p', format: { type: 'yaml' } }] })).toEqual({
+      kind: 'invalid-request',
+      message: `Invalid value for 'tools[0].format.type': expected ("text" | "grammar"), but got "yaml" instead.`,
+      param: 'tools[0].format.type',
+      code: 'invalid_value',
+    });
+  });
+
   it('a bad key of a record names the record, not the key', () => {
     const schema = v.object({ m: v.record(v.pipe(v.string(), v.maxLength(3)), v.string()) });
     expect(() => parseAt(schema, { m: { toolong: 'x' } }, '')).toThrow(expect.objectContaining({ param: 'm' }));
