@@ -99,6 +99,28 @@ describe('Interactions stream decoder: order, usage and endings', () => {
     ]);
   });
 
+  it('a call started again at the same index ends the first call', () => {
+    expect(body([stepStart(0, { type: 'function_call', id: 'a', name: 'f', arguments: {} }), stepStart(0, { type: 'function_call', id: 'b', name: 'g', arguments: {} }), stepStop(0)])).toEqual([
+      { type: 'tool-call-start', index: 0, id: 'a', name: 'f' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{}' },
+      { type: 'tool-call-end', index: 0 },
+      { type: 'tool-call-start', index: 1, id: 'b', name: 'g' },
+      { type: 'tool-call-delta', index: 1, argumentsDelta: '{}' },
+      { type: 'tool-call-end', index: 1 },
+    ]);
+  });
+
+  it('a thought still open when text starts elsewhere is ended first', () => {
+    expect(body([delta(0, { type: 'thought_summary', content: { type: 'text', text: 't' } }), delta(1, { type: 'text', text: 'a' }), stepStop(1), stepStop(0)])).toEqual([
+      { type: 'reasoning-start' },
+      { type: 'reasoning-delta', text: 't' },
+      { type: 'reasoning-end' },
+      { type: 'text-start' },
+      { type: 'text-delta', text: 'a' },
+      { type: 'text-end' },
+    ]);
+  });
+
   it('arguments whole in step.start are one delta and later fragments are ignored; empty deltas are nothing', () => {
     expect(body([stepStart(0, { type: 'function_call', id: 'c', name: 'f', arguments: { a: 1 } }), delta(0, { type: 'arguments_delta', arguments: '{"b":2}' }), stepStop(0), delta(1, { type: 'text', text: '' }), delta(2, { type: 'thought_summary', content: { type: 'text', text: '' } })])).toEqual([
       { type: 'tool-call-start', index: 0, id: 'c', name: 'f' },

@@ -289,7 +289,8 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
     // A server that sends the steps only on the terminal event (no step events) still gives them.
     if (!this.sawSteps && Array.isArray(interaction['steps'])) {
       interaction['steps'].forEach((step, i) => {
-        if (isObject(step) && step['type'] !== 'user_input') {
+        // (a leading `user_input` step is one this decoder does not map: it gives nothing)
+        if (isObject(step)) {
           this.stepStart(i, step, out);
           this.stepStop(i, out);
         }
