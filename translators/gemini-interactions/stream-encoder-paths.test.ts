@@ -174,4 +174,23 @@ describe('Interactions stream encoder: less common event orders', () => {
     expect(enc.finish()).toEqual([]);
     expect(enc.push({ type: 'text-delta', text: 'x' })).toEqual([]);
   });
+
+  it('calls keep their order when text comes between a call and the calls queued behind it', () => {
+    const enc = new InteractionsStreamEncoder(req, testContext());
+    const frames = [
+      start,
+      { type: 'tool-call-start', index: 0, id: 'c0', name: 'a' },
+      { type: 'tool-call-start', index: 1, id: 'c1', name: 'b' },
+      { type: 'text-delta', text: 'x' },
+      { type: 'tool-call-start', index: 2, id: 'c2', name: 'c' },
+      { type: 'finish', reason: { unified: 'tool-calls' } },
+    ].flatMap((e) => enc.push(e as StreamEvent)).concat(enc.finish());
+    const starts = frames.filter((f) => f.event === 'step.start').map((f) => (JSON.parse(f.data) as { step: { type: string; id?: string } }).step);
+    expect(starts.map((s) => s.id ?? s.type)).toEqual(['c0', 'model_output', 'c1', 'c2']);
+  });
+
+  it('an event that names no choice (choice undefined) is choice 0', () => {
+    const out = perPush([start, { type: 'text-delta', text: 'a', choice: undefined } as StreamEvent, stop]);
+    expect(out[1]).toEqual([['step.start', { index: 0, step: { type: 'model_output' } }], ['step.delta', { index: 0, delta: { type: 'text', text: 'a' } }]]);
+  });
 });

@@ -98,10 +98,7 @@ export class InteractionsStreamEncoder implements CallerStreamEncoder {
         if (e.text) this.say(e.text, out);
         break;
       case 'text-end':
-        if (e.signature) {
-          if (this.open?.kind === 'output') this.closeOpen(out);
-          this.signatureStep(e.signature, out);
-        }
+        if (e.signature) this.signatureStep(e.signature, out); // closes the output step first
         break;
       case 'reasoning-start':
         this.closeOpen(out);
