@@ -10,14 +10,13 @@
  * from the revision, to compare flags) (`--only`: the "after" side is the
  * revision with only these files taken from the working tree; `path=other` takes `other` as `path`).
  */
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
-import http from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { conversation, render, type Dialect } from './agent-bodies.ts';
-import type { ProcStats } from './control.ts';
+import type { Dialect } from './agent-bodies.ts';
+import { live, median, pin, proxyConfig, proxyReq, SIZES, slice, start as startIn, upstreamReq, type Child } from './agent-harness.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const out = join(root, '.tmp', 'bench-ab');
@@ -28,7 +27,6 @@ const arg = (name: string, dflt: string) => {
 };
 const REV = arg('--rev', 'HEAD');
 const PAIRS = arg('--pairs', 'anthropic→anthropic').split(',').map((p) => p.split('→') as [Dialect, Dialect]);
-const SIZES: Record<string, number> = { '30KB': 30_000, '300KB': 300_000, '2MB': 2_000_000 };
 const sizes = arg('--sizes', '30KB,300KB,2MB').split(',').filter((s) => s in SIZES);
 const STREAM = arg('--stream', '2000') === 'none' ? 0 : Number(arg('--stream', '2000'));
 const ROUNDS = Number(arg('--rounds', '5'));
@@ -70,101 +68,12 @@ async function bundles() {
   await build({ ...common, entryPoints: { before: 'bench/proxy-entry.ts' }, absWorkingDir: rev, outdir: out });
 }
 
-// ---------------------------------------------------------------------------------------------
-// Processes (as bench/agent.ts: the measured ones on core 0, mock and client on core 1)
-
-const live = new Set<ChildProcess>();
-interface Child { port: number; ask(op: 'stats' | 'gc'): Promise<ProcStats>; stop(): void }
-const pin = (pid: number, core: number) => execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
-function start(file: string, argv: string[], core: number, flags: string[] = []): Promise<Child> {
-  const proc = fork(join(out, file), argv, { execArgv: ['--expose-gc', ...flags], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  live.add(proc);
-  let seq = 0;
-  const waiting = new Map<number, (s: ProcStats) => void>();
-  return new Promise((resolve, reject) => {
-    proc.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
-    proc.on('message', (m: { ready?: number; id?: number; stats?: ProcStats }) => {
-      if (m.ready !== undefined) {
-        pin(proc.pid!, core);
-        resolve({
-          port: m.ready,
-          ask: (op) => new Promise((done) => { const id = ++seq; waiting.set(id, done); proc.send({ id, op }); }),
-          stop: () => { proc.removeAllListeners('exit'); proc.kill(); },
-        });
-      } else if (m.id !== undefined) {
-        waiting.get(m.id)?.(m.stats!);
-        waiting.delete(m.id);
-      }
-    });
-  });
+/** CPU µs per request, user and system apart. */
+async function cpu(t: Child, r: Parameters<typeof slice>[1], n: number): Promise<{ user: number; sys: number }> {
+  const { userUs, sysUs } = await slice(t, r, n);
+  return { user: userUs, sys: sysUs };
 }
-
-// ---------------------------------------------------------------------------------------------
-// Requests (as bench/agent.ts)
-
-interface Req { path: string; headers: Record<string, string>; body: Buffer }
-const UPSTREAM_DIALECT: Record<Dialect, string> = { openai: 'openai', anthropic: 'anthropic', gemini: 'gemini', responses: 'openai-responses' };
-const HEADERS: Record<Dialect, Record<string, string>> = {
-  openai: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-caller' },
-  responses: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-caller' },
-  anthropic: { 'content-type': 'application/json', 'x-api-key': 'sk-ant-bench-caller', 'anthropic-version': '2023-06-01' },
-  gemini: { 'content-type': 'application/json', 'x-goog-api-key': 'AIza-bench-caller' },
-};
-const pathOf = (d: Dialect, model: string, stream: boolean) =>
-  d === 'openai' ? '/v1/chat/completions' : d === 'anthropic' ? '/v1/messages' : d === 'responses' ? '/v1/responses' : `/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
-const convs = new Map<number, ReturnType<typeof conversation>>();
-const conv = (bytes: number) => convs.get(bytes) ?? (convs.set(bytes, conversation(bytes)), convs.get(bytes)!);
-function proxyReq(caller: Dialect, up: Dialect, bytes: number, stream: boolean, events: number): Req {
-  const model = `agent-${up}-${events}`;
-  return { path: pathOf(caller, model, stream), headers: HEADERS[caller], body: Buffer.from(JSON.stringify(render(caller, conv(bytes), model, stream))) };
-}
-function rawReq(up: Dialect, bytes: number, stream: boolean, events: number): Req {
-  const model = `real-${up}`;
-  return { path: `/e${events}${pathOf(up, model, stream)}`, headers: HEADERS[up], body: Buffer.from(JSON.stringify(render(up, conv(bytes), model, stream))) };
-}
-function proxyConfig(mockPort: number): string {
-  const upstreams: Record<string, unknown> = {};
-  const models: Record<string, unknown> = {};
-  for (const d of ['openai', 'anthropic', 'gemini', 'responses'] as Dialect[]) {
-    for (const n of [50, 500, 2000]) {
-      const v1 = d === 'openai' || d === 'responses' ? '/v1' : '';
-      upstreams[`${d}${n}`] = { dialect: UPSTREAM_DIALECT[d], baseUrl: `http://127.0.0.1:${mockPort}/e${n}${v1}`, apiKey: 'sk-bench-upstream' };
-      models[`agent-${d}-${n}`] = { upstream: `${d}${n}`, model: `real-${d}` };
-    }
-  }
-  return JSON.stringify({ open: true, upstreams, models });
-}
-
-function once(port: number, r: Req, agent: http.Agent): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: r.path, method: 'POST', headers: { ...r.headers, 'content-length': String(r.body.byteLength) }, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    req.end(r.body);
-  });
-}
-
-/** CPU µs per request (user, system) over `n` sequential requests, from a collected heap. */
-async function slice(t: Child, r: Req, n: number): Promise<{ user: number; sys: number }> {
-  const before = await t.ask('gc');
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  for (let i = 0; i < n; i++) {
-    const res = await once(t.port, r, agent);
-    if (res.status !== 200) throw new Error(`${r.path}: ${res.status} ${res.body.slice(0, 300)}`);
-  }
-  const after = await t.ask('stats');
-  agent.destroy();
-  return { user: (after.userUs - before.userUs) / n, sys: (after.systemUs - before.systemUs) / n };
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
+const start = (file: string, argv: string[], core: number, flags: string[] = []) => startIn(out, file, argv, core, flags);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -185,18 +94,18 @@ try {
   for (const [c, u] of PAIRS) {
     for (const s of sizes) {
       const pr = proxyReq(c, u, SIZES[s]!, false, 50);
-      const rr = rawReq(u, SIZES[s]!, false, 50);
-      cases.push({ label: `${c}→${u} ${s}`, run: (side) => slice(sides[side], side === 'raw' ? rr : pr, COUNT[s]!) });
+      const rr = upstreamReq(u, SIZES[s]!, false, 50);
+      cases.push({ label: `${c}→${u} ${s}`, run: (side) => cpu(sides[side], side === 'raw' ? rr : pr, COUNT[s]!) });
     }
     if (STREAM) {
-      const reqs = (n: number) => ({ p: proxyReq(c, u, 30_000, true, n), r: rawReq(u, 30_000, true, n) });
+      const reqs = (n: number) => ({ p: proxyReq(c, u, 30_000, true, n), r: upstreamReq(u, 30_000, true, n) });
       const lo = reqs(50);
       const hi = reqs(STREAM);
       cases.push({
         label: `${c}→${u} per event (50→${STREAM})`,
         run: async (side) => {
-          const a = await slice(sides[side], side === 'raw' ? lo.r : lo.p, STREAMS.low);
-          const b = await slice(sides[side], side === 'raw' ? hi.r : hi.p, STREAMS.high);
+          const a = await cpu(sides[side], side === 'raw' ? lo.r : lo.p, STREAMS.low);
+          const b = await cpu(sides[side], side === 'raw' ? hi.r : hi.p, STREAMS.high);
           return { user: (b.user - a.user) / (STREAM - 50), sys: (b.sys - a.sys) / (STREAM - 50) };
         },
       });

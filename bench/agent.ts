@@ -11,15 +11,12 @@
  * then medians over runs. `--memory N` instead sends N 2 MB requests to a fresh proxy and reports
  * its RSS (after GC) along the way; `--profile PAIR SIZE [N]` profiles one case. Results also go to .tmp/bench/agent-results.json.
  */
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { conversation, render, type Conversation, type Dialect } from './agent-bodies.ts';
-import type { ProcStats } from './control.ts';
+import type { Dialect } from './agent-bodies.ts';
+import { EVENTS, live, median, once, pin, PIN, proxyConfig, proxyReq, SIZES, slice, start as startIn, UPSTREAMS, upstreamReq, type Child, type Slice } from './agent-harness.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 // BENCH_OUT: another directory for the bundles and results (two benches at once in one checkout).
@@ -34,146 +31,21 @@ const arg = (name: string) => {
 const quick = args.includes('--quick');
 const RUNS = Number(arg('--runs') ?? (quick ? 1 : 3));
 const MEMORY = args.includes('--memory') ? Number(arg('--memory') ?? 10_000) : 0;
-const SIZES: Record<string, number> = { '30KB': 30_000, '300KB': 300_000, '2MB': 2_000_000 };
 const sizes = (arg('--sizes')?.split(',') ?? Object.keys(SIZES)).filter((s) => s in SIZES);
 /** Requests per slice, per size (a slice is one target's run of sequential requests). */
 const COUNT: Record<string, number> = quick ? { '30KB': 40, '300KB': 12, '2MB': 4 } : { '30KB': 150, '300KB': 40, '2MB': 10 };
-const EVENTS = [50, 500, 2000];
 const STREAMS: Record<number, number> = quick ? { 50: 10, 500: 4, 2000: 2 } : { 50: 30, 500: 10, 2000: 5 };
 const streams = !args.includes('--no-streams');
 
 const CALLERS: Dialect[] = ['anthropic', 'responses', 'gemini'];
-const UPSTREAMS: Dialect[] = ['openai', 'anthropic', 'gemini', 'responses'];
 const ALL: Array<[Dialect, Dialect]> = [['openai', 'openai'], ...CALLERS.flatMap((c) => UPSTREAMS.map((u) => [c, u] as [Dialect, Dialect]))];
 const key = ([c, u]: [Dialect, Dialect]) => `${c}→${u}`;
 const PAIRS = arg('--pairs') ? ALL.filter((p) => arg('--pairs')!.split(',').includes(key(p))) : ALL;
 const started = Date.now();
 
-// ---------------------------------------------------------------------------------------------
-// Processes (as bench/run.ts: prebuilt bundles, proxy on core 0, the rest on core 1)
-
-const PIN = availableParallelism() >= 2 && (() => { try { execFileSync('sh', ['-c', 'command -v taskset'], { stdio: 'ignore' }); return true; } catch { return false; } })();
-const pin = (pid: number, core: number) => PIN && execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
 // BENCH_PROXY_FLAGS: V8 flags for the proxy instead of those of package.json's start script (to try heap sizes).
 const START_FLAGS: string[] = process.env.BENCH_PROXY_FLAGS?.split(' ').filter(Boolean) ?? (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.match(/--max-[\w-]+=\d+/g) ?? [];
-
-const live = new Set<ChildProcess>();
-interface Child { port: number; pid: number; ask(op: 'stats' | 'gc'): Promise<ProcStats>; stop(): void }
-function start(file: string, argv: string[], core: number, execArgv: string[] = []): Promise<Child> {
-  const proc = fork(join(out, file), argv, { execArgv: ['--expose-gc', ...execArgv], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  live.add(proc);
-  let seq = 0;
-  const waiting = new Map<number, (s: ProcStats) => void>();
-  return new Promise((resolve, reject) => {
-    proc.once('exit', (code) => (live.delete(proc), reject(new Error(`${file} exited with ${code}`))));
-    proc.on('message', (m: { ready?: number; id?: number; stats?: ProcStats }) => {
-      if (m.ready !== undefined) {
-        pin(proc.pid!, core);
-        resolve({
-          port: m.ready,
-          pid: proc.pid!,
-          ask: (op) => new Promise((done) => { const id = ++seq; waiting.set(id, done); proc.send({ id, op }); }),
-          stop: () => { proc.removeAllListeners('exit'); proc.kill(); live.delete(proc); },
-        });
-      } else if (m.id !== undefined) {
-        waiting.get(m.id)?.(m.stats!);
-        waiting.delete(m.id);
-      }
-    });
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Requests
-
-interface Req { path: string; headers: Record<string, string>; body: Buffer }
-const UPSTREAM_DIALECT: Record<Dialect, string> = { openai: 'openai', anthropic: 'anthropic', gemini: 'gemini', responses: 'openai-responses' };
-const HEADERS: Record<Dialect, Record<string, string>> = {
-  openai: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-caller' },
-  responses: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-caller' },
-  anthropic: { 'content-type': 'application/json', 'x-api-key': 'sk-ant-bench-caller', 'anthropic-version': '2023-06-01' },
-  gemini: { 'content-type': 'application/json', 'x-goog-api-key': 'AIza-bench-caller' },
-};
-const pathOf = (d: Dialect, model: string, stream: boolean) =>
-  d === 'openai' ? '/v1/chat/completions' : d === 'anthropic' ? '/v1/messages' : d === 'responses' ? '/v1/responses' : `/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
-
-const convs = new Map<number, Conversation>();
-const conv = (bytes: number) => convs.get(bytes) ?? (convs.set(bytes, conversation(bytes)), convs.get(bytes)!);
-const cache = new Map<string, Req>();
-/** The caller's request through Interlingua (model routed to `upstream`, renamed on the way). */
-function proxyReq(caller: Dialect, upstream: Dialect, bytes: number, stream: boolean, events = 50): Req {
-  const id = `p${caller}${upstream}${bytes}${stream}${events}`;
-  const model = `agent-${upstream}-${events}`;
-  return cache.get(id) ?? (cache.set(id, { path: pathOf(caller, model, stream), headers: HEADERS[caller], body: Buffer.from(JSON.stringify(render(caller, conv(bytes), model, stream))) }), cache.get(id)!);
-}
-/** The same conversation in the upstream's own dialect, straight to the mock (passthrough, floor). */
-function upstreamReq(upstream: Dialect, bytes: number, stream: boolean, events = 50): Req {
-  const id = `u${upstream}${bytes}${stream}${events}`;
-  const model = `real-${upstream}`;
-  return cache.get(id) ?? (cache.set(id, { path: `/e${events}${pathOf(upstream, model, stream)}`, headers: HEADERS[upstream], body: Buffer.from(JSON.stringify(render(upstream, conv(bytes), model, stream))) }), cache.get(id)!);
-}
-
-function proxyConfig(mockPort: number): string {
-  const base = `http://127.0.0.1:${mockPort}`;
-  const upstreams: Record<string, unknown> = {};
-  const models: Record<string, unknown> = {};
-  for (const d of UPSTREAMS) {
-    for (const n of EVENTS) {
-      const v1 = d === 'openai' || d === 'responses' ? '/v1' : '';
-      upstreams[`${d}${n}`] = { dialect: UPSTREAM_DIALECT[d], baseUrl: `${base}/e${n}${v1}`, apiKey: 'sk-bench-upstream' };
-      // Every route renames the model, as an alias to a real model does.
-      models[`agent-${d}-${n}`] = { upstream: `${d}${n}`, model: `real-${d}` };
-    }
-  }
-  return JSON.stringify({ open: true, upstreams, models });
-}
-
-/** The sanity pass's connection; each slice gets its own (a server closes keep-alive sockets idle past its timeout). */
-const sanityAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-interface Once { status: number; body: string; ttftMs: number; totalMs: number }
-function once(port: number, r: Req, agent = sanityAgent): Promise<Once> {
-  return new Promise((resolve, reject) => {
-    const t0 = process.hrtime.bigint();
-    let ttft = 0;
-    const headers = { ...r.headers, 'content-length': String(r.body.byteLength) };
-    const req = http.request({ host: '127.0.0.1', port, path: r.path, method: 'POST', headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => {
-        if (!ttft) ttft = Number(process.hrtime.bigint() - t0) / 1e6;
-        chunks.push(c);
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), ttftMs: ttft, totalMs: Number(process.hrtime.bigint() - t0) / 1e6 }));
-    });
-    req.on('error', reject);
-    req.end(r.body);
-  });
-}
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
-interface Slice { cpuUs: number; p50Ms: number; ttftMs: number }
-/** `n` sequential requests to one target: its CPU per request, median latency and TTFT. */
-async function slice(t: Child, r: Req, n: number): Promise<Slice> {
-  // Each slice starts from a collected heap (outside the measurement), so none pays for the
-  // garbage of the one before; what its own requests leave is collected as they run.
-  const before = await t.ask('gc');
-  const total: number[] = [];
-  const ttft: number[] = [];
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  for (let i = 0; i < n; i++) {
-    const res = await once(t.port, r, agent);
-    if (res.status !== 200) throw new Error(`${r.path}: ${res.status} ${res.body.slice(0, 300)}`);
-    total.push(res.totalMs);
-    ttft.push(res.ttftMs);
-  }
-  const after = await t.ask('stats');
-  agent.destroy();
-  return { cpuUs: (after.cpuUs - before.cpuUs) / n, p50Ms: median(total), ttftMs: median(ttft) };
-}
+const start = (file: string, argv: string[], core: number, execArgv: string[] = []): Promise<Child> => startIn(out, file, argv, core, execArgv);
 
 const STREAM_END = /\[DONE\]|message_stop|response\.completed|"finishReason"\s*:\s*"STOP"/;
 
@@ -404,7 +276,7 @@ function report(r: Awaited<ReturnType<typeof matrix>>) {
 
 process.on('SIGINT', () => (live.forEach((p) => p.kill()), process.exit(130)));
 try {
-  if (PIN) pin(process.pid, 1);
+  pin(process.pid, 1);
   console.log(`interlingua bench:agent: ${quick ? 'quick' : 'full'}, ${RUNS} interleaved run(s), ${PAIRS.length} pairs, sizes ${sizes.join(' ')}, proxy flags ${START_FLAGS.join(' ') || 'none'}, ${PIN ? 'proxy pinned to core 0, mock + client to core 1' : 'no pinning'}, Node ${process.version}`);
   await bundle();
   const prof = args.indexOf('--profile');
