@@ -193,4 +193,29 @@ describe('Interactions stream encoder: less common event orders', () => {
     const out = perPush([start, { type: 'text-delta', text: 'a', choice: undefined } as StreamEvent, stop]);
     expect(out[1]).toEqual([['step.start', { index: 0, step: { type: 'model_output' } }], ['step.delta', { index: 0, delta: { type: 'text', text: 'a' } }]]);
   });
+
+  it('an unsigned thought without summaries writes no frame at all, not even a stop', () => {
+    const out = perPush([start, { type: 'reasoning-start' }, { type: 'reasoning-delta', text: 'r' }, { type: 'reasoning-end' }, stop]);
+    expect(out.slice(1, 4)).toEqual([[], [], []]);
+  });
+
+  it('of two queued calls, the second waits while the first still streams (its later fragments are not lost)', () => {
+    const enc = new InteractionsStreamEncoder(req, testContext());
+    const frames = [
+      start,
+      { type: 'tool-call-start', index: 0, id: 'c0', name: 'a' },
+      { type: 'tool-call-start', index: 1, id: 'c1', name: 'b' },
+      { type: 'tool-call-start', index: 2, id: 'c2', name: 'c' },
+      { type: 'tool-call-end', index: 0 },
+      { type: 'tool-call-delta', index: 1, argumentsDelta: '{"b":1}' },
+      { type: 'tool-call-end', index: 1 },
+      { type: 'tool-call-end', index: 2 },
+      { type: 'finish', reason: { unified: 'tool-calls' } },
+    ].flatMap((e) => enc.push(e as StreamEvent)).concat(enc.finish());
+    const shown = frames.filter((f) => f.event?.startsWith('step.')).map((f) => {
+      const d = JSON.parse(f.data) as { index: number; step?: { id: string }; delta?: { arguments: string } };
+      return `${f.event} ${d.index}${d.step ? ` ${d.step.id}` : ''}${d.delta ? ` ${d.delta.arguments}` : ''}`;
+    });
+    expect(shown).toEqual(['step.start 0 c0', 'step.stop 0', 'step.start 1 c1', 'step.delta 1 {"b":1}', 'step.stop 1', 'step.start 2 c2', 'step.stop 2']);
+  });
 });
