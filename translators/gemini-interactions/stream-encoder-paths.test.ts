@@ -218,4 +218,49 @@ describe('Interactions stream encoder: less common event orders', () => {
     });
     expect(shown).toEqual(['step.start 0 c0', 'step.stop 0', 'step.start 1 c1', 'step.delta 1 {"b":1}', 'step.stop 1', 'step.start 2 c2', 'step.stop 2']);
   });
+
+  it('a delta reaches its own queued call, and ending a queued call ends that one only', () => {
+    const enc = new InteractionsStreamEncoder(req, testContext());
+    const frames = [
+      start,
+      { type: 'tool-call-start', index: 0, id: 'c0', name: 'a' },
+      { type: 'tool-call-start', index: 1, id: 'c1', name: 'b' },
+      { type: 'tool-call-start', index: 2, id: 'c2', name: 'c' },
+      { type: 'tool-call-delta', index: 2, argumentsDelta: '{"c":3}' },
+      { type: 'tool-call-end', index: 2 },
+      { type: 'tool-call-end', index: 0 },
+      { type: 'tool-call-delta', index: 1, argumentsDelta: '{"b":2}' },
+      { type: 'tool-call-end', index: 1 },
+      { type: 'finish', reason: { unified: 'stop' } },
+    ].flatMap((e) => enc.push(e as StreamEvent)).concat(enc.finish());
+    const shown = frames.filter((f) => f.event?.startsWith('step.') || f.event === 'interaction.completed').map((f) => {
+      const d = JSON.parse(f.data) as { index: number; step?: { id: string }; delta?: { arguments: string }; interaction?: { status: string } };
+      return d.interaction ? d.interaction.status : `${f.event} ${d.index}${d.step ? ` ${d.step.id}` : ''}${d.delta ? ` ${d.delta.arguments}` : ''}`;
+    });
+    // A plain stop after calls still waits for their results.
+    expect(shown).toEqual(['step.start 0 c0', 'step.stop 0', 'step.start 1 c1', 'step.delta 1 {"b":2}', 'step.stop 1', 'step.start 2 c2', 'step.delta 2 {"c":3}', 'step.stop 2', 'requires_action']);
+  });
+
+  it('refusal start and end open nothing; empty reasoning deltas show nothing; reasoning without its start keeps its text for another vendor’s signature', () => {
+    const out = perPush([start, { type: 'refusal-start' }, { type: 'refusal-end' }, { type: 'reasoning-delta', text: '' }, { type: 'reasoning-delta', text: 'why' }, { type: 'reasoning-end', signature: { origin: 'anthropic', value: 'sig' } }, stop], summaries);
+    expect(out.slice(1, 5)).toEqual([[], [], [], [['step.start', { index: 0, step: { type: 'thought' } }], ['step.delta', { index: 0, delta: { type: 'thought_summary', content: { type: 'text', text: 'why' } } }]]]);
+    const sig = (out[5] as Array<[string, { delta: { signature: string } }]>)[0]![1].delta.signature;
+    expect(decodeReasoning(sig)).toEqual({ text: 'why', signature: { origin: 'anthropic', value: 'sig' } });
+  });
+
+  it('another vendor’s signature on text rides in a carrier without text', () => {
+    const out = perPush([start, { type: 'text-delta', text: 'a' }, { type: 'text-end', signature: { origin: 'openai', value: 'enc' } }, stop]);
+    const sig = (out[2] as Array<[string, { delta?: { signature: string } }]>)[2]![1].delta!.signature;
+    expect(decodeReasoning(sig)).toEqual({ text: '', signature: { origin: 'openai', value: 'enc' } });
+  });
+
+  it('a stream cut short says so in its error event; a forwarded done event ends the stream whatever its data', () => {
+    const enc = new InteractionsStreamEncoder(req, testContext());
+    enc.push(start);
+    const frames = enc.finish();
+    expect(JSON.parse(frames[0]!.data)).toEqual({ error: { code: 'internal', message: 'The upstream stream ended before the interaction was complete.' }, event_type: 'error' });
+    const fwd = new InteractionsStreamEncoder(req, testContext());
+    fwd.forwarded({ event: 'done', data: '' });
+    expect(fwd.finish()).toEqual([]);
+  });
 });

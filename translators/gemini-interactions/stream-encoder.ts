@@ -81,7 +81,8 @@ export class InteractionsStreamEncoder implements CallerStreamEncoder {
 
   push(e: StreamEvent): StreamFrame[] {
     if (this.closed) return [];
-    if ('choice' in e && e.choice !== undefined && e.choice !== 0) return []; // one list of steps: choice 0
+    const choice = (e as { choice?: number }).choice;
+    if (choice !== undefined && choice !== 0) return []; // one list of steps: choice 0
     const out: StreamFrame[] = [];
     if (e.type === 'message-start') {
       this.start(out, e.id, e.model);
