@@ -5,7 +5,7 @@ import { InteractionsStreamDecoder } from './stream-decoder.ts';
 
 const req: ChatRequest = { model: 'caller', system: [], messages: [], stream: true };
 const ev = (data: Record<string, unknown>): SseEvent => ({ event: String(data['event_type']), data: JSON.stringify(data) });
-const created = ev({ event_type: 'interaction.created', interaction: { id: 'v1_up', status: 'in_progress', model: 'gemini-3-flash-preview', created: '2023-11-14T22:13:20Z' } });
+const created = ev({ event_type: 'interaction.created', interaction: { id: 'v1_up', status: 'in_progress', model: 'gemini-3-flash-preview', created: '2024-01-01T00:00:00Z' } });
 const completed = ev({ event_type: 'interaction.completed', interaction: { id: 'v1_up', status: 'completed' } });
 const delta = (index: number, d: Record<string, unknown>) => ev({ event_type: 'step.delta', index, delta: d });
 const stepStart = (index: number, step: Record<string, unknown>) => ev({ event_type: 'step.start', index, step });
@@ -136,7 +136,7 @@ describe('Interactions stream decoder: order, usage and endings', () => {
       ev({ event_type: 'interaction.completed', interaction: { id: 'v1_up', status: 'completed', usage: {} } }),
     ]);
     expect(events).toEqual([
-      { type: 'message-start', id: 'v1_up', model: 'gemini-3-flash-preview', created: 1_700_000_000 },
+      { type: 'message-start', id: 'v1_up', model: 'gemini-3-flash-preview', created: 1_704_067_200 },
       { type: 'usage', usage: { inputTokens: 4, outputTokens: 2, totalTokens: 6 } },
       { type: 'finish', reason: { unified: 'stop', raw: 'completed' } },
     ]);
@@ -164,5 +164,28 @@ describe('Interactions stream decoder: order, usage and endings', () => {
     const events = run([created, ev({ event_type: 'interaction.completed', interaction: { id: 'v1_up', status: 'failed', errors: [{ code: 'resource_exhausted', message: 'Quota exceeded.' }] } })]);
     expect(events.at(-1)).toEqual({ type: 'error', error: expect.objectContaining({ kind: 'rate-limit', message: 'Quota exceeded.' }) });
     expect(events.some((e) => e.type === 'finish')).toBe(false);
+  });
+
+  it('steps already streamed are not read again from interaction.completed', () => {
+    const events = run([
+      created,
+      delta(0, { type: 'text', text: 'a' }),
+      stepStop(0),
+      ev({ event_type: 'interaction.completed', interaction: { id: 'v1_up', status: 'completed', steps: [{ type: 'model_output', content: [{ type: 'text', text: 'a' }] }] } }),
+    ]);
+    expect(events.filter((e) => e.type === 'text-delta')).toEqual([{ type: 'text-delta', text: 'a' }]);
+  });
+
+  it('a frame that is not an Interactions event is an error saying why, with the frame (cut) as raw', () => {
+    const why = (frame: SseEvent) => {
+      const [e] = run([frame]);
+      expect(e!.type).toBe('error');
+      const err = (e as { error: { message: string; raw?: string } }).error;
+      return [err.message, err.raw?.length];
+    };
+    expect(why({ data: '{"a":1}' })).toEqual(['The upstream sent a stream frame that is not an Interactions event (no event_type).', 7]);
+    expect(why({ data: 'x'.repeat(3000) })).toEqual(['The upstream sent a stream frame that is not an Interactions event (not JSON).', 2000]);
+    expect(why({ data: '[1]' })).toEqual(['The upstream sent a stream frame that is not an Interactions event (not an object).', 3]);
+    expect(why(ev({ event_type: 'step.delta', index: 'x' }))[0]).toBe('The upstream sent a stream frame that is not an Interactions event (step.delta).');
   });
 });
