@@ -2,6 +2,7 @@
  * The wire dump (`--debug`): readable blocks with large base64 payloads elided. Credentials are
  * masked by whoever hands headers in (upstream/secrets.ts); nothing here knows them.
  */
+import { ByteParts } from '../canonical/index.ts';
 
 const BASE64ISH = /^(data:[^;,]+;base64,)?[A-Za-z0-9+/=_-]+$/;
 
@@ -19,8 +20,9 @@ export function elideBase64(value: unknown, limit = 256): unknown {
   return value;
 }
 
-/** Parsed JSON when the text is JSON, else the text (for dumps). */
-export function jsonOrText(text: unknown): unknown {
+/** Parsed JSON when the text (or body bytes, whole or in parts) is JSON, else the text (for dumps). */
+export function jsonOrText(body: unknown): unknown {
+  const text = body instanceof ByteParts ? new TextDecoder().decode(body.join()) : body instanceof Uint8Array ? new TextDecoder().decode(body) : body;
   if (typeof text !== 'string') return text;
   try {
     return JSON.parse(text);

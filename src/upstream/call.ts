@@ -147,7 +147,7 @@ export async function callUpstream<A extends Attempt>(
       method: request.method,
       url: attempt.url,
       headers: redactHeaders(request.headers, secretHeaders),
-      body: jsonOrText(request.body instanceof ByteParts ? new TextDecoder().decode(request.body.join()) : request.body),
+      body: jsonOrText(request.body),
     });
     const provider = providerOf(target.upstream);
     for (let n = 1; n <= retry.attempts; n++) {
