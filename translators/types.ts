@@ -183,9 +183,16 @@ export interface ChatCaller {
    * there. `check`, once every target is known to speak this dialect: whether the request passes
    * this dialect's checks as far as its parameters go (`checkedExcept`: all but the conversation
    * decoded; the upstream checks the conversation, in its own dialect). Anything else is decoded.
+   * `check` must be a pure function of the body's fields but `conversation` and of what `checkKey`
+   * returns (the headers and route parameters it reads): the flow remembers its passes by those
+   * (src/flows/check-memo.ts).
    */
   forward?: {
     model(input: CallerInput, top: PeekedJson | undefined): { model: string; stream: boolean } | undefined;
+    /** The top-level field holding the conversation, which `check` leaves out. */
+    conversation: string;
+    /** Everything `check` reads of the request but its body (headers, route parameters), as one string. */
+    checkKey(input: CallerInput): string;
     check(input: CallerInput, body: { bytes: Uint8Array; top: PeekedJson }, ctx: TranslateContext): boolean;
   };
 }

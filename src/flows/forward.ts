@@ -16,6 +16,7 @@ import { leadingModel, mayCarrySignatureBytes, peekJson, withModelParts, type Ch
 import type { RequestScope } from '../observe/scope.ts';
 import { providerOf } from '../upstream/providers/index.ts';
 import { resolveModel, type ResolvedRoute } from '../upstream/resolve.ts';
+import { CheckMemo } from './check-memo.ts';
 import { isOpenAIImageTarget } from './chat-to-images.ts';
 import { chatUpstreamOf, streamFramingOf, withTargetHeaders, type ChatCall, type FlowDeps } from './context.ts';
 import { planCall, upstreamTarget, type PlannedAttempt } from './plan.ts';
@@ -33,6 +34,9 @@ export interface ForwardPlan {
  * a 30 KB one 0.62×, a 300 KB one 0.17×).
  */
 export const FORWARD_MIN_BYTES = 8 * 1024;
+
+/** The parameter checks this process has seen pass (one per process: a check is a pure function). */
+const checkMemo = new CheckMemo();
 
 /** The forwarding plan for `call`, or undefined when it must be decoded (see above). */
 export function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall): ForwardPlan | undefined {
@@ -56,7 +60,10 @@ export function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall)
   const framing = streamFramingOf(call);
   if (peeked.stream && (framing !== 'sse' || targets.some((t) => providerOf(t.upstream).streamParser))) return undefined;
   top ??= peekJson(rawBytes);
-  if (!top || !forward.check(call.input, { bytes: rawBytes, top }, scope)) return undefined;
+  if (!top) return undefined;
+  const checked = top;
+  const key = `${caller.id}\n${forward.checkKey(call.input)}`;
+  if (!checkMemo.passes(key, rawBytes, checked, forward.conversation, () => forward.check(call.input, { bytes: rawBytes, top: checked }, scope))) return undefined;
   if (mayCarrySignatureBytes(rawBytes)) return undefined;
 
   const defaultMaxTokens = route?.defaultMaxTokens;

@@ -146,6 +146,18 @@ describe.each(TARGETS)('%s: same-dialect requests forwarded without parsing', (t
     expect(h.mock.requests[0]!.json.model).toBe('claude-sonnet-4-5');
   });
 
+  it('a check passed once (src/flows/check-memo.ts) still answers for the headers it read: the same body without anthropic-version is a 400', async () => {
+    h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
+    const raw = `{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":"${LONG}"}]}`;
+    const first = await fetch(`${h.proxy.url}/v1/messages`, { method: 'POST', headers: anthropicHeaders(), body: raw });
+    expect(first.status).toBe(200);
+    const { 'anthropic-version': _v, ...noVersion } = anthropicHeaders();
+    const res = await fetch(`${h.proxy.url}/v1/messages`, { method: 'POST', headers: noVersion, body: raw.replace('"content":"', '"content":"next turn ') });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toContain('anthropic-version');
+    expect(h.mock.requests).toHaveLength(1);
+  });
+
   it('parameters are still checked before anything is sent (temperature out of range, a long conversation)', async () => {
     const turns = Array.from({ length: 200 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i} ${'x'.repeat(500)}` }));
     const res = await fetch(`${h.proxy.url}/v1/messages`, {

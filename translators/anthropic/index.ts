@@ -25,6 +25,9 @@ export const anthropic: ChatDialect = {
   decodeRequest: (input) => decodeRequest(input),
   forward: {
     model: (_input, top) => top && modelAndStream(top),
+    conversation: 'messages',
+    // The version header's presence (required) and the route (count_tokens needs no max_tokens).
+    checkKey: ({ headers, params }) => `${!!(headers['anthropic-version'] || headers['compat-version'])} ${params.method ?? ''}`,
     check: (input, { bytes, top }) => checkedExcept(bytes, top, 'messages', [{ role: 'user', content: '.' }], (body) => decodeRequest({ ...bareInput(input), body })),
   },
   encodeResponse,

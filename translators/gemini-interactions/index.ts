@@ -32,6 +32,8 @@ export const geminiInteractions: ChatDialect = {
   // Same dialect both sides: forwarded as bytes, its settings checked with the input left out.
   forward: {
     model: (_input, top) => top && modelAndStream(top),
+    conversation: 'input',
+    checkKey: () => '',
     check: (input, { bytes, top }) => checkedExcept(bytes, top, 'input', '.', (body) => decodeRequest({ ...bareInput(input), body })),
   },
   encodeResponse,

@@ -81,6 +81,9 @@ export const gemini: ChatDialect = {
   // The model and the method are in the path: generateContent or streamGenerateContent.
   forward: {
     model: ({ params }) => (params.model ? { model: params.model, stream: params.method === 'streamGenerateContent' } : undefined),
+    conversation: 'contents',
+    // The model and method come from the path.
+    checkKey: ({ params }) => `${params.model ?? ''} ${params.method ?? ''}`,
     check: (input, { bytes, top }) => checkedExcept(bytes, top, 'contents', [{ role: 'user', parts: [{ text: '.' }] }], (body) => decodeRequest({ ...bareInput(input), body })),
   },
   encodeResponse: (res) => encodeResponse(res),

@@ -19,6 +19,8 @@ export const openaiChat: ChatDialect = {
   decodeRequest,
   forward: {
     model: (_input, top) => top && modelAndStream(top),
+    conversation: 'messages',
+    checkKey: () => '',
     check: (input, { bytes, top }, ctx) => checkedExcept(bytes, top, 'messages', [{ role: 'user', content: '.' }], (body) => decodeRequest({ ...bareInput(input), body }, ctx)),
   },
   encodeResponse,

@@ -35,6 +35,8 @@ export const openaiResponses: ChatDialect = {
   decodeRequest: (input) => decodeRequest(input),
   forward: {
     model: (_input, top) => top && modelAndStream(top),
+    conversation: 'input',
+    checkKey: () => '',
     check: (input, { bytes, top }) => checkedExcept(bytes, top, 'input', '.', (body) => decodeRequest({ ...bareInput(input), body })),
   },
   encodeResponse,
