@@ -60,13 +60,23 @@ export class CheckMemo {
   }
 }
 
-function sameFields(e: Entry, fields: PeekedJson['fields'], bytes: Uint8Array): boolean {
+/** A Node Buffer compares ranges natively (memcmp); other byte arrays byte by byte. */
+type Comparable = Uint8Array & { compare?: (target: Uint8Array, targetStart: number, targetEnd: number, sourceStart: number, sourceEnd: number) => number };
+
+function sameFields(e: Entry, fields: PeekedJson['fields'], bytes: Comparable): boolean {
   if (e.keys.length !== fields.length) return false;
+  const native = typeof bytes.compare === 'function';
   let at = 0;
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i]!;
     if (e.keys[i] !== f.key) return false;
-    for (let k = f.start; k < f.end; k++) if (bytes[k] !== e.bytes[at++]) return false;
+    const len = f.end - f.start;
+    if (native) {
+      if (bytes.compare!(e.bytes, at, at + len, f.start, f.end) !== 0) return false;
+      at += len;
+    } else {
+      for (let k = f.start; k < f.end; k++) if (bytes[k] !== e.bytes[at++]) return false;
+    }
   }
   return true;
 }
