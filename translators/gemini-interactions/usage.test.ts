@@ -61,6 +61,13 @@ describe('Interactions usage and status: the edges', () => {
     expect(hasUsage(null)).toBe(false);
   });
 
+  it('a usage with only a total keeps that total (nothing to split it into); any split is summed', () => {
+    expect(decodeUsage({ total_tokens: 42 })).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 42 });
+    expect(decodeUsage({ total_tokens: 42, total_input_tokens: 10 }).totalTokens).toBe(10);
+    expect(decodeUsage({ total_tokens: 42, total_output_tokens: 5 }).totalTokens).toBe(5);
+    expect(decodeUsage({ total_tokens: 42, total_thought_tokens: 7 }).totalTokens).toBe(7);
+  });
+
   it('no finish reason at all: requires_action after calls, otherwise completed; an unknown reason is a programming error', () => {
     expect(encodeStatus(undefined, true)).toBe('requires_action');
     expect(encodeStatus(undefined, false)).toBe('completed');

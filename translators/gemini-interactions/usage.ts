@@ -20,7 +20,9 @@ export function decodeUsage(u: UsageIn): Usage {
   const inputTokens = (u.total_input_tokens ?? 0) + (u.total_tool_use_tokens ?? 0);
   const thought = u.total_thought_tokens ?? 0;
   const outputTokens = (u.total_output_tokens ?? 0) + thought;
-  const usage: Usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
+  // Only a total given (no split): the total is kept rather than summed from nothing.
+  const onlyTotal = u.total_input_tokens == null && u.total_output_tokens == null && u.total_thought_tokens == null;
+  const usage: Usage = { inputTokens, outputTokens, totalTokens: onlyTotal && u.total_tokens != null ? u.total_tokens : inputTokens + outputTokens };
   if (u.total_cached_tokens) usage.cachedInputTokens = u.total_cached_tokens;
   if (u.total_thought_tokens != null) usage.reasoningTokens = thought;
   return usage;
