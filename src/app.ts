@@ -111,7 +111,7 @@ export function createProxy(o: AppOptions): Proxy {
     (caller: ChatCaller, params?: Record<string, string>): Handler =>
     async (scope, req, inbound) => {
       // The body's bytes: decoded and parsed only if the flow needs them (src/flows/forward.ts).
-      const call = chatCallOf(caller, inbound, await req.bytes(config.limits.maxBodyBytes), params);
+      const call = chatCallOf(caller, inbound, await (req.parts ?? req.bytes)(config.limits.maxBodyBytes), params);
       scope.dump?.(`caller request ${req.method} ${req.path}`, call.rawBody);
       return chatFlow(deps, scope, call);
     };

@@ -60,19 +60,20 @@ export class CheckMemo {
   }
 }
 
-/** A Node Buffer compares ranges natively (memcmp); other byte arrays byte by byte. */
-type Comparable = Uint8Array & { compare?: (target: Uint8Array, targetStart: number, targetEnd: number, sourceStart: number, sourceEnd: number) => number };
+/** Node's Buffer compares ranges of any byte array natively (memcmp); elsewhere byte by byte. */
+type Compare = (this: Uint8Array, target: Uint8Array, targetStart: number, targetEnd: number, sourceStart: number, sourceEnd: number) => number;
+const nativeCompare = (): Compare | undefined => (globalThis as { Buffer?: { prototype: { compare?: Compare } } }).Buffer?.prototype.compare;
 
-function sameFields(e: Entry, fields: PeekedJson['fields'], bytes: Comparable): boolean {
+function sameFields(e: Entry, fields: PeekedJson['fields'], bytes: Uint8Array): boolean {
   if (e.keys.length !== fields.length) return false;
-  const native = typeof bytes.compare === 'function';
+  const compare = nativeCompare();
   let at = 0;
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i]!;
     if (e.keys[i] !== f.key) return false;
     const len = f.end - f.start;
-    if (native) {
-      if (bytes.compare!(e.bytes, at, at + len, f.start, f.end) !== 0) return false;
+    if (compare) {
+      if (compare.call(bytes, e.bytes, at, at + len, f.start, f.end) !== 0) return false;
       at += len;
     } else {
       for (let k = f.start; k < f.end; k++) if (bytes[k] !== e.bytes[at++]) return false;

@@ -15,6 +15,7 @@ import {
   raiseCustomToolStream,
   type ChatRequest,
   type ChatResponse,
+  type Bytes,
   type FetchLike,
   type StreamEvent,
   type StreamFrame,
@@ -57,7 +58,7 @@ export interface ChatCall {
    * The body's bytes as received, when the route read them (chat routes): a request whose every
    * target speaks the caller's dialect is forwarded from these without decoding (forward.ts).
    */
-  rawBytes?: Uint8Array;
+  rawBytes?: Bytes;
   /** The caller's credential, forwarded to upstreams that have no key of their own. */
   callerKey?: string;
 }

@@ -12,7 +12,7 @@
  * inspector, telemetry, carried signatures from another vendor, a stream framed otherwise on the
  * way, a host that wants the body otherwise, an image model answering a chat call.
  */
-import { leadingModel, mayCarrySignatureBytes, peekJson, withModelParts, type ChatRequest, type PeekedJson } from '../canonical/index.ts';
+import { flatBytes, leadingModel, mayCarrySignatureBytes, peekJson, splicedParts, type ChatRequest, type PeekedJson } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { providerOf } from '../upstream/providers/index.ts';
 import { resolveModel, type ResolvedRoute } from '../upstream/resolve.ts';
@@ -43,31 +43,14 @@ export function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall)
   const { caller, rawBytes } = call;
   const forward = caller.forward;
   if (!rawBytes || rawBytes.byteLength < FORWARD_MIN_BYTES || !forward || scope.dump || scope.trace || scope.flags.strict || scope.flags.dryRun) return undefined;
-  // The model from the route (Gemini), else from the body: a body that opens with a model routed
-  // elsewhere is decoded without a scan; otherwise the scan finds it.
-  let peeked = forward.model(call.input, undefined);
-  let top: PeekedJson | undefined;
-  if (!peeked) {
-    const leading = leadingModel(rawBytes);
-    if (leading !== undefined && !routeOf(deps, call, leading)) return undefined;
-    top = peekJson(rawBytes);
-    peeked = top && forward.model(call.input, top);
-    if (!peeked) return undefined;
-  }
-  const resolved = routeOf(deps, call, peeked.model);
-  if (!resolved) return undefined;
+  // Scanned and checked as one contiguous array (the pieces copied into a reused buffer, see
+  // flatBytes): only offsets and copies come out of it; the upstream gets the pieces themselves.
+  const scanned = flatBytes(rawBytes, (flat) => scan(deps, scope, call, flat));
+  if (!scanned) return undefined;
+  const { peeked, resolved, top } = scanned;
   const { targets, route } = resolved;
-  const framing = streamFramingOf(call);
-  if (peeked.stream && (framing !== 'sse' || targets.some((t) => providerOf(t.upstream).streamParser))) return undefined;
-  top ??= peekJson(rawBytes);
-  if (!top) return undefined;
-  const checked = top;
-  const key = `${caller.id}\n${forward.checkKey(call.input)}`;
-  if (!checkMemo.passes(key, rawBytes, checked, forward.conversation, () => forward.check(call.input, { bytes: rawBytes, top: checked }, scope))) return undefined;
-  if (mayCarrySignatureBytes(rawBytes)) return undefined;
-
   const defaultMaxTokens = route?.defaultMaxTokens;
-  const body = top;
+  const at = top.model;
   const shells = targets.map((t) => {
     const target = upstreamTarget(t, call.callerKey, deps.config, defaultMaxTokens);
     const warnings: PlannedAttempt['warnings'] = [];
@@ -78,10 +61,43 @@ export function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall)
   const attempts = planCall(scope, targets, () => {
     const { target, warnings, shell } = shells[i++]!;
     // Renamed: the caller's bytes around the new model, uncopied (sent piece by piece on Node).
-    const bytes = shell!.model === undefined ? rawBytes : withModelParts(rawBytes, body, shell!.model);
+    const bytes = shell!.model === undefined ? rawBytes : splicedParts(rawBytes, at!.start, at!.end, utf8.encode(JSON.stringify(shell!.model)));
     return { request: withTargetHeaders({ ...shell!.request, body: bytes }, target.options.headers), warnings, passthrough: true };
   });
   return { req: { model: peeked.model, stream: peeked.stream, system: [], messages: [] }, attempts, defaultMaxTokens };
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * The body's model, its route and its top-level fields, when the route forwards and the request
+ * passes its dialect's parameter check; undefined when it must be decoded. `flat` is valid only
+ * during this call (flatBytes): nothing returned refers to it.
+ */
+function scan(deps: FlowDeps, scope: RequestScope, call: ChatCall, flat: Uint8Array): { peeked: { model: string; stream: boolean }; resolved: ResolvedRoute; top: PeekedJson } | undefined {
+  const forward = call.caller.forward!;
+  // The model from the route (Gemini), else from the body: a body that opens with a model routed
+  // elsewhere is decoded without a scan; otherwise the scan finds it.
+  let peeked = forward.model(call.input, undefined);
+  let top: PeekedJson | undefined;
+  if (!peeked) {
+    const leading = leadingModel(flat);
+    if (leading !== undefined && !routeOf(deps, call, leading)) return undefined;
+    top = peekJson(flat);
+    peeked = top && forward.model(call.input, top);
+    if (!peeked) return undefined;
+  }
+  const resolved = routeOf(deps, call, peeked.model);
+  if (!resolved) return undefined;
+  const framing = streamFramingOf(call);
+  if (peeked.stream && (framing !== 'sse' || resolved.targets.some((t) => providerOf(t.upstream).streamParser))) return undefined;
+  top ??= peekJson(flat);
+  if (!top) return undefined;
+  const checked = top;
+  const key = `${call.caller.id}\n${forward.checkKey(call.input)}`;
+  if (!checkMemo.passes(key, flat, checked, forward.conversation, () => forward.check(call.input, { bytes: flat, top: checked }, scope))) return undefined;
+  if (mayCarrySignatureBytes(flat)) return undefined;
+  return { peeked, resolved, top };
 }
 
 /** The model's route when every target speaks the caller's dialect and can be forwarded to. */

@@ -3,7 +3,7 @@
  * and the inbound plumbing shared by the routes: bodies under a size limit, JSON parsed into a
  * caller error, multipart forms, headers and query as plain records, the public origin.
  */
-import { MAX_JSON_DEPTH, ProxyError, nestsDeeperThan, readCapped } from '../canonical/index.ts';
+import { ByteParts, MAX_JSON_DEPTH, ProxyError, flatBytes, nestsDeeperThan, readCapped, type Bytes } from '../canonical/index.ts';
 import type { CallerInput, ChatCaller } from '../../translators/types.ts';
 import type { ChatCall } from '../flows/context.ts';
 
@@ -19,6 +19,8 @@ export interface CallerRequest {
   query: Record<string, string>;
   /** The body's bytes, refused past `limit`. */
   bytes(limit: number): Promise<Uint8Array>;
+  /** The body's bytes in the pieces they came in (not copied into one), refused past `limit`; else `bytes`. */
+  parts?(limit: number): Promise<Bytes>;
   /** The body as text, refused past `limit` bytes. */
   text(limit: number): Promise<string>;
   /** Call `fn` if the caller goes away before its reply is complete. */
@@ -147,6 +149,8 @@ export function callerInput(inbound: Inbound, body: unknown, params: Record<stri
   return { body, headers: inbound.headers, params, query: inbound.query };
 }
 
+const keepingBom = new TextDecoder('utf-8', { ignoreBOM: true });
+
 /**
  * Bytes as text, as each runtime's own request does it: a Node Buffer by its own (faster)
  * decoder, which keeps a byte-order mark; anything else by TextDecoder.
@@ -161,11 +165,12 @@ function utf8Text(bytes: Uint8Array): string {
  * is not JSON), only when first read, so a request forwarded to its own dialect is neither
  * (src/flows/forward.ts).
  */
-export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Uint8Array, params: Record<string, string> = {}): ChatCall {
+export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Bytes, params: Record<string, string> = {}): ChatCall {
   let text: string | undefined;
   let parsed = false;
   let value: unknown;
-  const rawText = () => (text ??= utf8Text(bytes));
+  // Pieces come only from Node's socket: decoded keeping a byte-order mark, as Node's own decoder does.
+  const rawText = () => (text ??= bytes instanceof ByteParts ? flatBytes(bytes, (flat) => keepingBom.decode(flat)) : utf8Text(bytes));
   return {
     caller,
     input: {

@@ -184,6 +184,33 @@ function signalCancel(signal: AbortSignal): Cancel {
  * come, into one buffer of that length, so each socket chunk can be collected at once: the body
  * is held once while it arrives, not as its chunks and then their concatenation too.
  */
+/**
+ * The IncomingMessage's body as the chunks it came in, refused past `limit` bytes: nothing is
+ * copied (one chunk is that chunk; more are `ByteParts`). For bodies read only piece by piece or
+ * through `flatBytes` (src/canonical/http.ts), which copies into a buffer it reuses rather than
+ * one allocated per request.
+ */
+export function readIncomingParts(msg: IncomingMessage, limit: number): Promise<Buffer | ByteParts> {
+  const declared = Number(msg.headers['content-length'] ?? 0);
+  if (declared > limit) return Promise.reject(tooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    msg.on('data', (c: Buffer) => {
+      size += c.byteLength;
+      if (size > limit) {
+        msg.removeAllListeners('data');
+        msg.resume();
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(c);
+    });
+    msg.once('end', () => resolve(chunks.length === 0 ? Buffer.alloc(0) : chunks.length === 1 ? chunks[0]! : new ByteParts(chunks)));
+    msg.once('error', reject);
+  });
+}
+
 export function readIncoming(msg: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(msg.headers['content-length'] ?? 0);
   if (declared > limit) return Promise.reject(tooLarge(limit));

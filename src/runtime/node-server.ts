@@ -10,7 +10,7 @@ import type { Proxy } from '../app.ts';
 import type { Reply } from '../flows/reply.ts';
 import { queryRecord, type CallerRequest } from '../http/inbound.ts';
 import type { ByteStep, Emit, PipeBody } from '../sse/byte-step.ts';
-import { readIncoming } from './node-client.ts';
+import { readIncoming, readIncomingParts } from './node-client.ts';
 import { incomingOf, isNodeResponse } from './node-response.ts';
 
 /**
@@ -52,6 +52,7 @@ export function nodeCallerRequest(req: IncomingMessage, res: ServerResponse): Ca
     query: q < 0 ? {} : queryRecord(url),
     // The Buffer itself: the flows search it natively and decode it as Node does (chatCallOf).
     bytes: (limit) => readIncoming(req, limit),
+    parts: (limit) => readIncomingParts(req, limit),
     text: async (limit) => (await readIncoming(req, limit)).toString('utf8'),
     onGone: (fn) => onResponseGone(res, fn),
   };

@@ -146,6 +146,21 @@ describe.each(TARGETS)('%s: same-dialect requests forwarded without parsing', (t
     expect(h.mock.requests[0]!.json.model).toBe('claude-sonnet-4-5');
   });
 
+  it('a body that arrives in many pieces (400 KB, characters cut across them) is forwarded byte for byte, renamed, and decoded whole for another dialect', async () => {
+    const text = 'é☃😀 \\"q\\" '.repeat(26_000);
+    const raw = `{"model":"to-anthropic","max_tokens":10,"messages":[{"role":"user","content":"${text}"},{"role":"assistant","content":"ok"},{"role":"user","content":"go"}]}`;
+    expect(Buffer.byteLength(raw)).toBeGreaterThan(400_000);
+    h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
+    const res = await fetch(`${h.proxy.url}/v1/messages`, { method: 'POST', headers: anthropicHeaders(), body: raw });
+    expect(res.status).toBe(200);
+    expect(h.mock.requests[0]!.body).toBe(raw.replace('"to-anthropic"', '"claude-sonnet-4-5"'));
+    // The same conversation through Chat Completions to Anthropic: decoded from the pieces.
+    h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
+    const chat = await fetch(`${h.proxy.url}/v1/chat/completions`, { method: 'POST', headers: bearer, body: raw.replace('"max_tokens":10,', '') });
+    expect(chat.status).toBe(200);
+    expect(h.mock.requests[1]!.json.messages[0].content).toEqual(expect.arrayContaining([expect.objectContaining({ text: JSON.parse(`"${text}"`) })]));
+  });
+
   it('a check passed once (src/flows/check-memo.ts) still answers for the headers it read: the same body without anthropic-version is a 400', async () => {
     h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
     const raw = `{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":"${LONG}"}]}`;

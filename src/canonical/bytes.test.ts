@@ -1,0 +1,82 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ByteParts, flatBytes, splicedParts } from './http.ts';
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+/** `text` cut into pieces at `cuts` (views of one buffer, as a socket's chunks would be). */
+function pieces(text: string, cuts: number[]): ByteParts {
+  const all = enc.encode(text);
+  const at = [...new Set(cuts.map((c) => c % (all.length + 1)))].sort((a, b) => a - b);
+  const out: Uint8Array[] = [];
+  let from = 0;
+  for (const c of [...at, all.length]) {
+    out.push(all.subarray(from, c));
+    from = c;
+  }
+  return new ByteParts(out);
+}
+
+describe('splicedParts: a range replaced by a token, the body’s own pieces around it', () => {
+  it('equals the bytes with the range replaced, however the body was cut, and copies none of it', () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1, maxLength: 60 }), fc.array(fc.nat(), { maxLength: 6 }), fc.nat(), fc.nat(), fc.string(), (text, cuts, a, b, token) => {
+        const body = pieces(text, cuts);
+        const n = body.byteLength;
+        const start = a % (n + 1);
+        const end = start + (b % (n - start + 1));
+        const flat = body.join();
+        const out = splicedParts(body, start, end, enc.encode(token));
+        const want = new Uint8Array([...flat.subarray(0, start), ...enc.encode(token), ...flat.subarray(end)]);
+        expect(out.join()).toEqual(want);
+        // Every piece but the token is a view of the caller's buffer.
+        const buffer = body.parts[0]!.buffer;
+        expect(out.parts.filter((p) => p.buffer !== buffer)).toHaveLength(1);
+      }),
+    );
+  });
+
+  it('takes a whole array as one piece', () => {
+    const out = splicedParts(enc.encode('{"model":"a","x":1}'), 9, 12, enc.encode('"bb"'));
+    expect(dec.decode(out.join())).toBe('{"model":"bb","x":1}');
+  });
+});
+
+describe('flatBytes: one contiguous array, only for the call', () => {
+  it('a whole array (or one piece) is given as it is', () => {
+    const one = enc.encode('abc');
+    expect(flatBytes(one, (f) => f)).toBe(one);
+    expect(flatBytes(new ByteParts([one]), (f) => f)).toBe(one);
+  });
+
+  it('pieces are copied into one scratch buffer, reused by the next call and grown for a bigger body', () => {
+    const a = flatBytes(pieces('hello world', [3, 7]), (f) => ({ text: dec.decode(f), buffer: f.buffer }));
+    expect(a.text).toBe('hello world');
+    const b = flatBytes(pieces('HELLO', [2]), (f) => ({ text: dec.decode(f), buffer: f.buffer }));
+    expect(b.text).toBe('HELLO');
+    expect(b.buffer).toBe(a.buffer);
+    const big = 'x'.repeat(a.buffer.byteLength + 10);
+    expect(flatBytes(pieces(big, [5]), (f) => dec.decode(f))).toBe(big);
+  });
+
+  it('a call inside another gets its own copy: the outer view is not overwritten', () => {
+    const seen = flatBytes(pieces('outer body', [4]), (outer) => {
+      const inner = flatBytes(pieces('INNER-BODY', [2]), (f) => dec.decode(f));
+      return [dec.decode(outer), inner];
+    });
+    expect(seen).toEqual(['outer body', 'INNER-BODY']);
+  });
+
+  it('the scratch buffer is free again after a call that threw', () => {
+    expect(() => flatBytes(pieces('boom', [1]), () => { throw new Error('x'); })).toThrow('x');
+    const first = flatBytes(pieces('ab', [1]), (f) => f.buffer);
+    expect(flatBytes(pieces('cd', [1]), (f) => f.buffer)).toBe(first);
+  });
+});
+
+describe('flatBytes on Node', () => {
+  it('copies pieces into a Buffer, which the scans search natively', () => {
+    const kind = flatBytes(pieces('hello world', [3, 7]), (f) => Buffer.isBuffer(f));
+    expect(kind).toBe(true);
+  });
+});
