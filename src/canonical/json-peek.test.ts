@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mayCarrySignatureBytes, mayCarrySignatures } from './carrier.ts';
-import { checkedExcept, modelAndStream, parsedExcept, peekJson, withModel, withModelParts } from './json-peek.ts';
+import { checkedExcept, modelAndStream, parsedExcept, peekJson, withModelParts } from './json-peek.ts';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -166,18 +166,18 @@ describe('fields and parsedExcept', () => {
   });
 });
 
-describe('withModel', () => {
+describe('withModelParts', () => {
   it('replaces the top-level model token only, every other byte as it was', () => {
     const body = '{"messages":[{"model":"inner","content":"é \\"model\\": x"}],  "model" : "alias-1" ,"stream":true}';
     const b = bytes(body);
-    const out = text(withModel(b, peekJson(b)!, 'claude-sonnet-4-5'));
+    const out = text(withModelParts(b, peekJson(b)!, 'claude-sonnet-4-5').join());
     expect(out).toBe(body.replace('"alias-1"', '"claude-sonnet-4-5"'));
     expect(JSON.parse(out)).toEqual({ ...JSON.parse(body), model: 'claude-sonnet-4-5' });
   });
 
   it('writes a model that needs escaping as JSON', () => {
     const b = bytes('{"model":"a"}');
-    expect(text(withModel(b, peekJson(b)!, 'we"ird\\né'))).toBe('{"model":"we\\"ird\\\\né"}');
+    expect(text(withModelParts(b, peekJson(b)!, 'we"ird\\né').join())).toBe('{"model":"we\\"ird\\\\né"}');
   });
 
   it('as parts: views of the body around the new token, nothing of the body copied', () => {

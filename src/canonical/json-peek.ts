@@ -12,7 +12,7 @@
  * string) it answers undefined and the caller parses the body as usual, which also gives bad JSON
  * its usual 400.
  */
-import { ByteParts } from './http.ts';
+import { splicedParts, type ByteParts, type Bytes } from './http.ts';
 import { MAX_JSON_DEPTH } from './json.ts';
 
 export interface PeekedJson {
@@ -222,20 +222,15 @@ export function peekJson(b: Uint8Array): PeekedJson | undefined {
   return depth === 0 && state === State.After ? out : undefined;
 }
 
-/** `b` with the top-level model token replaced by `model` (a JSON string). */
-export function withModel(b: Uint8Array, peeked: PeekedJson, model: string): Uint8Array {
-  return withModelParts(b, peeked, model).join();
-}
-
 /**
- * `withModel` as pieces, none of `b` copied: the bytes before the model token, the new token, the
- * bytes after it (views of `b`, which must not change while the pieces are in use).
+ * The body with its top-level model token replaced by `model` (a JSON string), as pieces: views of
+ * the body's own pieces around the new token, nothing of the body copied (they must not change
+ * while the pieces are in use).
  */
-export function withModelParts(b: Uint8Array, peeked: PeekedJson, model: string): ByteParts {
+export function withModelParts(b: Bytes, peeked: PeekedJson, model: string): ByteParts {
   const at = peeked.model;
-  if (!at) throw new Error('withModel: no top-level model to replace');
-  const token = new TextEncoder().encode(JSON.stringify(model));
-  return new ByteParts([b.subarray(0, at.start), token, b.subarray(at.end)]);
+  if (!at) throw new Error('withModelParts: no top-level model to replace');
+  return splicedParts(b, at.start, at.end, new TextEncoder().encode(JSON.stringify(model)));
 }
 
 /**

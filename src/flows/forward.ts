@@ -12,7 +12,7 @@
  * inspector, telemetry, carried signatures from another vendor, a stream framed otherwise on the
  * way, a host that wants the body otherwise, an image model answering a chat call.
  */
-import { flatBytes, leadingModel, mayCarrySignatureBytes, peekJson, splicedParts, type ChatRequest, type PeekedJson } from '../canonical/index.ts';
+import { flatBytes, leadingModel, mayCarrySignatureBytes, peekJson, withModelParts, type ChatRequest, type PeekedJson } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { providerOf } from '../upstream/providers/index.ts';
 import { resolveModel, type ResolvedRoute } from '../upstream/resolve.ts';
@@ -50,7 +50,6 @@ export function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall)
   const { peeked, resolved, top } = scanned;
   const { targets, route } = resolved;
   const defaultMaxTokens = route?.defaultMaxTokens;
-  const at = top.model;
   const shells = targets.map((t) => {
     const target = upstreamTarget(t, call.callerKey, deps.config, defaultMaxTokens);
     const warnings: PlannedAttempt['warnings'] = [];
@@ -61,13 +60,11 @@ export function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall)
   const attempts = planCall(scope, targets, () => {
     const { target, warnings, shell } = shells[i++]!;
     // Renamed: the caller's bytes around the new model, uncopied (sent piece by piece on Node).
-    const bytes = shell!.model === undefined ? rawBytes : splicedParts(rawBytes, at!.start, at!.end, utf8.encode(JSON.stringify(shell!.model)));
+    const bytes = shell!.model === undefined ? rawBytes : withModelParts(rawBytes, top, shell!.model);
     return { request: withTargetHeaders({ ...shell!.request, body: bytes }, target.options.headers), warnings, passthrough: true };
   });
   return { req: { model: peeked.model, stream: peeked.stream, system: [], messages: [] }, attempts, defaultMaxTokens };
 }
-
-const utf8 = new TextEncoder();
 
 /**
  * The body's model, its route and its top-level fields, when the route forwards and the request
