@@ -228,3 +228,35 @@ describe('an error ending after forwarded frames without sequence numbers', () =
     expect(out[1]!['response']).toMatchObject({ id: 'resp_h', model: 5, status: 'failed', output: [{ id: 'm', type: 'message' }] });
   });
 });
+
+describe('Responses stream encoder: the hand-written delta frames', () => {
+  const tricky = ['plain', 'quote " and \\ backslash', 'line\nbreak\ttab\u0001', 'é ☃ 😀', '\ud800 lone', '</script>'];
+  it('a text delta is the bytes JSON.stringify writes for its object, in the SDK’s key order', () => {
+    const enc = new OpenAIResponsesStreamEncoder(plain, testContext());
+    const out = [start, ...tricky.map((text): StreamEvent => ({ type: 'text-delta', text }))].flatMap((e) => enc.push(e));
+    const deltas = out.filter((f) => f.event === 'response.output_text.delta');
+    expect(deltas).toHaveLength(tricky.length);
+    deltas.forEach((f, i) => {
+      const d = JSON.parse(f.data) as Data;
+      expect(f.data).toBe(JSON.stringify({ type: 'response.output_text.delta', sequence_number: d['sequence_number'], item_id: 'msg_test0001', output_index: 0, content_index: 0, delta: tricky[i], logprobs: [] }));
+    });
+    // Sequence numbers run on from the frames before, one per frame.
+    expect(out.map((f) => (JSON.parse(f.data) as Data)['sequence_number'])).toEqual(out.map((_, i) => i));
+  });
+
+  it('an arguments delta (function or custom tool) likewise', () => {
+    for (const custom of [false, true]) {
+      const enc = new OpenAIResponsesStreamEncoder(plain, testContext());
+      const out = [start, { type: 'text-delta', text: 'x' }, { type: 'tool-call-start', index: 0, id: 'call_1', name: 'f', ...(custom ? { custom: true } : {}) }, ...tricky.map((argumentsDelta): StreamEvent => ({ type: 'tool-call-delta', index: 0, argumentsDelta }))].flatMap((e) => enc.push(e as StreamEvent));
+      const type = custom ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta';
+      const deltas = out.filter((f) => f.event === type);
+      expect(deltas).toHaveLength(tricky.length);
+      const item = (JSON.parse(out.find((f) => f.event === 'response.output_item.added' && f.data.includes(custom ? 'custom_tool_call' : 'function_call'))!.data) as Data);
+      deltas.forEach((f, i) => {
+        const d = JSON.parse(f.data) as Data;
+        expect(f.data).toBe(JSON.stringify({ type, sequence_number: d['sequence_number'], item_id: item['item']['id'], output_index: 1, delta: tricky[i] }));
+      });
+      expect(out.map((f) => (JSON.parse(f.data) as Data)['sequence_number'])).toEqual(out.map((_, i) => i));
+    }
+  });
+});

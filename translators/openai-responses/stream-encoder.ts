@@ -273,8 +273,14 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
       out.push(this.frame('response.content_part.added', { item_id: m.id, output_index: m.at, content_index: m.content.length, part }));
     }
     m.part!.text += text;
-    const where = { item_id: m.id, output_index: m.at, content_index: m.content.length };
-    out.push(kind === 'text' ? this.frame('response.output_text.delta', { ...where, delta: text, logprobs: [] }) : this.frame('response.refusal.delta', { ...where, delta: text }));
+    if (kind === 'text') {
+      // Most of a stream's events: written by hand, the bytes JSON.stringify writes for
+      // { type, sequence_number, item_id, output_index, content_index, delta, logprobs: [] }.
+      const type = 'response.output_text.delta';
+      out.push({ event: type, data: `{"type":"${type}","sequence_number":${this.seq++},"item_id":${JSON.stringify(m.id)},"output_index":${m.at},"content_index":${m.content.length},"delta":${JSON.stringify(text)},"logprobs":[]}` });
+      return;
+    }
+    out.push(this.frame('response.refusal.delta', { item_id: m.id, output_index: m.at, content_index: m.content.length, delta: text }));
   }
 
   private closePart(m: Extract<Open, { kind: 'message' }>, out: StreamFrame[]): void {
@@ -337,7 +343,8 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
   private toolDelta(t: Extract<Open, { kind: 'tool' }>, delta: string, out: StreamFrame[]): void {
     t.args += delta;
     const type = t.call.custom ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta';
-    out.push(this.frame(type, { item_id: t.id, output_index: t.at, delta }));
+    // By hand, as a text delta: the bytes JSON.stringify writes for { type, sequence_number, item_id, output_index, delta }.
+    out.push({ event: type, data: `{"type":"${type}","sequence_number":${this.seq++},"item_id":${JSON.stringify(t.id)},"output_index":${t.at},"delta":${JSON.stringify(delta)}}` });
   }
 
   /** Open the queued calls in order; with `all`, also close those still streaming. */
