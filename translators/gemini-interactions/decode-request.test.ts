@@ -110,6 +110,17 @@ describe('decodeRequest: a content list with structured output (one user turn)',
 });
 
 describe('decodeRequest: input forms', () => {
+  it('a function_call whose arguments are a list is a 400 naming them (not an empty object)', () => {
+    const step = (args: unknown) => ({ ...base, input: [{ type: 'user_input', content: [{ type: 'text', text: 'hi' }] }, { type: 'function_call', id: 'c1', name: 'f', arguments: args }] });
+    for (const args of [[], [1, 2]]) {
+      const e = fails(step(args));
+      expect(e.param).toBe('input[1].arguments');
+      expect(e.message).toContain('expected an object, got a list');
+    }
+    const call = decode(step({ a: 1 })).value.messages[1]!.content[0];
+    expect(call).toMatchObject({ type: 'tool-call', arguments: '{"a":1}' });
+  });
+
   it('a string is one user text', () => {
     expect(decode({ ...base, input: 'Hi' }).value.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }]);
   });
