@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ByteParts, flatBytes, splicedParts } from './http.ts';
+import { ByteParts, SCRATCH_MAX_BYTES, flatBytes, splicedParts } from './http.ts';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -78,5 +78,16 @@ describe('flatBytes on Node', () => {
   it('copies pieces into a Buffer, which the scans search natively', () => {
     const kind = flatBytes(pieces('hello world', [3, 7]), (f) => Buffer.isBuffer(f));
     expect(kind).toBe(true);
+  });
+});
+
+describe('flatBytes keeps at most SCRATCH_MAX_BYTES', () => {
+  it('a body past it gets a buffer of its own; the scratch buffer stays as it was', () => {
+    const small = flatBytes(pieces('ab', [1]), (f) => f.buffer);
+    const big = new ByteParts([new Uint8Array(SCRATCH_MAX_BYTES), new Uint8Array(1)]);
+    const seen = flatBytes(big, (f) => ({ buffer: f.buffer, length: f.byteLength }));
+    expect(seen.length).toBe(SCRATCH_MAX_BYTES + 1);
+    expect(seen.buffer).not.toBe(small);
+    expect(flatBytes(pieces('cd', [1]), (f) => f.buffer)).toBe(small);
   });
 });

@@ -75,11 +75,12 @@ export type Bytes = Uint8Array | ByteParts;
  * buffer of a body's size per request is what costs (`npm run bench:agent`, README): above a few
  * hundred KB the allocator maps fresh pages for it, which the kernel zeroes, and the buffer is
  * freed only when V8 collects it (2 MB cost 1.6–2.3 ms allocated fresh, 0.05–0.1 ms copied into
- * a buffer used before). Bodies past SCRATCH_MAX_BYTES get a buffer of their own.
+ * a buffer used before). Bodies past SCRATCH_MAX_BYTES get a buffer of their own, so the process
+ * keeps at most that much for it, however large a body it has seen.
  */
 let scratch: Uint8Array | undefined;
 let scratchBusy = false;
-const SCRATCH_MAX_BYTES = 64 * 1024 * 1024;
+export const SCRATCH_MAX_BYTES = 8 * 1024 * 1024;
 
 /**
  * A Node Buffer where there is one: the scans search it natively (memchr, memmem), as they do a
