@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../canonical/index.ts';
-import { parseJsonBody, publicOrigin, webCallerRequest } from './inbound.ts';
+import { ByteParts, MAX_JSON_DEPTH, nestsDeeperThan } from '../canonical/index.ts';
+import { chatCallOf, parseJsonBody, publicOrigin, webCallerRequest } from './inbound.ts';
 
 const nested = (depth: number, make: (inner: unknown) => unknown): unknown => {
   let v: unknown = 'leaf';
@@ -38,5 +38,26 @@ describe('publicOrigin', () => {
     expect(at('http://127.0.0.1:8787/v1/images/generations')).toBe('http://127.0.0.1:8787');
     expect(at('http://10.0.0.2:8787/x', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'img.example.com' })).toBe('https://img.example.com');
     expect(at('http://a:1/x', { 'x-forwarded-proto': 'javascript', 'x-forwarded-host': 'evil/path' })).toBe('http://a:1');
+  });
+});
+
+describe('chatCallOf: a body in pieces reads as the same body whole', () => {
+  const caller = { id: 'openai-chat' } as never;
+  const inbound = { headers: {}, query: {} };
+  const cut = (b: Buffer, at: number[]) => new ByteParts([0, ...at].map((from, i) => b.subarray(from, at[i] ?? b.length)));
+  it('characters cut across pieces decode whole; the text and the parsed body equal the whole buffer’s', () => {
+    const whole = Buffer.from(JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'é ☃ 😀 "q"' }] }));
+    const emoji = whole.indexOf(Buffer.from('😀'));
+    const call = chatCallOf(caller, inbound, cut(whole, [emoji + 1, emoji + 3]));
+    expect(call.rawBody).toBe(whole.toString('utf8'));
+    expect(call.input.body).toEqual(chatCallOf(caller, inbound, whole).input.body);
+  });
+
+  it('a byte-order mark is kept, as Node decodes a whole Buffer: both are the same 400', () => {
+    const whole = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"model":"m"}')]);
+    const inPieces = chatCallOf(caller, inbound, cut(whole, [2, 6]));
+    expect(inPieces.rawBody).toBe(whole.toString('utf8'));
+    expect(() => inPieces.input.body).toThrow(/could not parse the JSON body/);
+    expect(() => chatCallOf(caller, inbound, whole).input.body).toThrow(/could not parse the JSON body/);
   });
 });

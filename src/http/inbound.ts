@@ -3,7 +3,7 @@
  * and the inbound plumbing shared by the routes: bodies under a size limit, JSON parsed into a
  * caller error, multipart forms, headers and query as plain records, the public origin.
  */
-import { ByteParts, MAX_JSON_DEPTH, ProxyError, flatBytes, nestsDeeperThan, readCapped, type Bytes } from '../canonical/index.ts';
+import { MAX_JSON_DEPTH, ProxyError, flatBytes, nestsDeeperThan, readCapped, type Bytes } from '../canonical/index.ts';
 import type { CallerInput, ChatCaller } from '../../translators/types.ts';
 import type { ChatCall } from '../flows/context.ts';
 
@@ -149,8 +149,6 @@ export function callerInput(inbound: Inbound, body: unknown, params: Record<stri
   return { body, headers: inbound.headers, params, query: inbound.query };
 }
 
-const keepingBom = new TextDecoder('utf-8', { ignoreBOM: true });
-
 /**
  * Bytes as text, as each runtime's own request does it: a Node Buffer by its own (faster)
  * decoder, which keeps a byte-order mark; anything else by TextDecoder.
@@ -169,8 +167,8 @@ export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Bytes, p
   let text: string | undefined;
   let parsed = false;
   let value: unknown;
-  // Pieces come only from Node's socket: decoded keeping a byte-order mark, as Node's own decoder does.
-  const rawText = () => (text ??= bytes instanceof ByteParts ? flatBytes(bytes, (flat) => keepingBom.decode(flat)) : utf8Text(bytes));
+  // Pieces (Node's socket chunks) are decoded from flatBytes' scratch Buffer, by Node's decoder.
+  const rawText = () => (text ??= flatBytes(bytes, utf8Text));
   return {
     caller,
     input: {
