@@ -124,6 +124,7 @@ describe('responses state rules', () => {
     const page = (query: Record<string, string>) => s.inputItems(stored, query) as { data: Array<Record<string, unknown>>; has_more: boolean; first_id: string | null; last_id: string | null };
     expect(page({ limit: '500' }).data).toHaveLength(100);
     expect(page({ limit: '-3' }).data).toHaveLength(1);
+    expect(page({ limit: '0' }).data).toHaveLength(1);
     expect(page({ limit: 'many' }).data).toHaveLength(20);
     expect(page({}).data).toHaveLength(20);
     const first = page({ limit: '2' });

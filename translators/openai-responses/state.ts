@@ -109,7 +109,9 @@ function ownedKeys(stored: string): string[] {
 /** `GET /v1/responses/{id}/input_items`: a cursor page, newest first unless `order=asc`. */
 function listInputItems(stored: string, query: Record<string, string>): unknown {
   const { input } = parseStored(stored);
-  const limit = Math.min(100, Math.max(1, Number.parseInt(query['limit'] ?? '20', 10) || 20));
+  const asked = Number.parseInt(query['limit'] ?? '20', 10);
+  // 1 to 100 (0 and below are 1, as -3 is); 20 when not a number.
+  const limit = Number.isNaN(asked) ? 20 : Math.min(100, Math.max(1, asked));
   let items = input.map((item, i) => (isRecord(item) && typeof item['id'] === 'string' ? item : { id: `item_${i}`, ...(isRecord(item) ? item : {}) })) as Wire[];
   if (query['order'] !== 'asc') items = items.reverse();
   const after = query['after'];
