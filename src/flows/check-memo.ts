@@ -14,7 +14,6 @@ import type { PeekedJson } from '../canonical/index.ts';
 
 interface Entry {
   scope: string;
-  size: number;
   keys: string[];
   /** The fields' value bytes, one after another, in the body's order. */
   bytes: Uint8Array;
@@ -36,7 +35,7 @@ export class CheckMemo {
     let size = 0;
     for (const f of fields) size += f.end - f.start;
     if (size > MAX_ENTRY_BYTES) return check();
-    const hit = this.entries.findIndex((e) => e.size === size && e.scope === scope && sameFields(e, fields, bytes));
+    const hit = this.entries.findIndex((e) => e.bytes.byteLength === size && e.scope === scope && sameFields(e, fields, bytes));
     if (hit >= 0) {
       // Most recent last: the oldest is the one dropped.
       if (hit !== this.entries.length - 1) this.entries.push(this.entries.splice(hit, 1)[0]!);
@@ -49,7 +48,7 @@ export class CheckMemo {
       kept.set(bytes.subarray(f.start, f.end), at);
       at += f.end - f.start;
     }
-    this.entries.push({ scope, size, keys: fields.map((f) => f.key), bytes: kept });
+    this.entries.push({ scope, keys: fields.map((f) => f.key), bytes: kept });
     if (this.entries.length > MAX_ENTRIES) this.entries.shift();
     return true;
   }

@@ -179,45 +179,13 @@ function signalCancel(signal: AbortSignal): Cancel {
 }
 
 /**
- * The IncomingMessage's body, refused past `limit` bytes (declared or read). A body that comes in
- * one chunk is that chunk; a longer one with a declared length is copied, chunk by chunk as they
- * come, into one buffer of that length, so each socket chunk can be collected at once: the body
- * is held once while it arrives, not as its chunks and then their concatenation too.
+ * Each chunk of the IncomingMessage's body to `take` (with where it starts and the declared
+ * length), refused past `limit` bytes, declared or read; then `done(size)`.
  */
-/**
- * The IncomingMessage's body as the chunks it came in, refused past `limit` bytes: nothing is
- * copied (one chunk is that chunk; more are `ByteParts`). For bodies read only piece by piece or
- * through `flatBytes` (src/canonical/http.ts), which copies into a buffer it reuses rather than
- * one allocated per request.
- */
-export function readIncomingParts(msg: IncomingMessage, limit: number): Promise<Buffer | ByteParts> {
+function readChunks<T>(msg: IncomingMessage, limit: number, take: (c: Buffer, at: number, declared: number) => void, done: (size: number) => T): Promise<T> {
   const declared = Number(msg.headers['content-length'] ?? 0);
   if (declared > limit) return Promise.reject(tooLarge(limit));
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    msg.on('data', (c: Buffer) => {
-      size += c.byteLength;
-      if (size > limit) {
-        msg.removeAllListeners('data');
-        msg.resume();
-        reject(tooLarge(limit));
-        return;
-      }
-      chunks.push(c);
-    });
-    msg.once('end', () => resolve(chunks.length === 0 ? Buffer.alloc(0) : chunks.length === 1 ? chunks[0]! : new ByteParts(chunks)));
-    msg.once('error', reject);
-  });
-}
-
-export function readIncoming(msg: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(msg.headers['content-length'] ?? 0);
-  if (declared > limit) return Promise.reject(tooLarge(limit));
-  return new Promise((resolve, reject) => {
-    let first: Buffer | undefined;
-    let body: Buffer | undefined;
-    let chunks: Buffer[] | undefined;
     let size = 0;
     msg.on('data', (c: Buffer) => {
       const at = size;
@@ -228,22 +196,55 @@ export function readIncoming(msg: IncomingMessage, limit: number): Promise<Buffe
         reject(tooLarge(limit));
         return;
       }
-      if (at === 0) first = c;
-      else if (body || (!chunks && size <= declared)) {
-        if (!body) {
-          body = Buffer.allocUnsafe(declared);
-          first!.copy(body, 0);
-          first = undefined;
-        }
-        if (size <= declared) c.copy(body, at);
-        else {
-          // More than declared (Node's parser stops that; kept whole all the same).
-          chunks = [body.subarray(0, at), c];
-          body = undefined;
-        }
-      } else (chunks ??= [first!]).push(c);
+      take(c, at, declared);
     });
-    msg.once('end', () => resolve(body ? body.subarray(0, size) : chunks ? Buffer.concat(chunks, size) : (first ?? Buffer.alloc(0))));
+    msg.once('end', () => resolve(done(size)));
     msg.once('error', reject);
   });
+}
+
+/**
+ * The IncomingMessage's body as the chunks it came in, refused past `limit` bytes: nothing is
+ * copied (one chunk is that chunk; more are `ByteParts`). For bodies read only piece by piece or
+ * through `flatBytes` (src/canonical/http.ts), which copies into a buffer it reuses rather than
+ * one allocated per request.
+ */
+export function readIncomingParts(msg: IncomingMessage, limit: number): Promise<Buffer | ByteParts> {
+  const chunks: Buffer[] = [];
+  return readChunks(
+    msg,
+    limit,
+    (c) => chunks.push(c),
+    () => (chunks.length === 0 ? Buffer.alloc(0) : chunks.length === 1 ? chunks[0]! : new ByteParts(chunks)),
+  );
+}
+
+/**
+ * The IncomingMessage's body as one Buffer, refused past `limit` bytes (declared or read). A body
+ * that comes in one chunk is that chunk; a longer one with a declared length is copied, chunk by
+ * chunk as they come, into one buffer of that length, so each socket chunk can be collected at
+ * once: the body is held once while it arrives, not as its chunks and then their concatenation too.
+ */
+export function readIncoming(msg: IncomingMessage, limit: number): Promise<Buffer> {
+  let first: Buffer | undefined;
+  let body: Buffer | undefined;
+  let chunks: Buffer[] | undefined;
+  const take = (c: Buffer, at: number, declared: number) => {
+    const size = at + c.byteLength;
+    if (at === 0) first = c;
+    else if (body || (!chunks && size <= declared)) {
+      if (!body) {
+        body = Buffer.allocUnsafe(declared);
+        first!.copy(body, 0);
+        first = undefined;
+      }
+      if (size <= declared) c.copy(body, at);
+      else {
+        // More than declared (Node's parser stops that; kept whole all the same).
+        chunks = [body.subarray(0, at), c];
+        body = undefined;
+      }
+    } else (chunks ??= [first!]).push(c);
+  };
+  return readChunks(msg, limit, take, (size) => (body ? body.subarray(0, size) : chunks ? Buffer.concat(chunks, size) : (first ?? Buffer.alloc(0))));
 }

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { fixtureReply } from '../support/mock-upstream.ts';
 import { INBOUND_KEY, TARGETS, responsesE2eConfig, useHarness } from '../support/proxy.ts';
 import { FORWARD_MIN_BYTES } from '../../src/flows/forward.ts';
-import { anthropicHeaders } from './helpers-anthropic.ts';
+import { SDKS, anthropicHeaders, fixtureAnswer } from './helpers-anthropic.ts';
 
 /**
  * A conversation whose text holds a `"model"` key, escapes and non-ASCII, then a nested `model`;
@@ -159,6 +159,20 @@ describe.each(TARGETS)('%s: same-dialect requests forwarded without parsing', (t
     const chat = await fetch(`${h.proxy.url}/v1/chat/completions`, { method: 'POST', headers: bearer, body: raw.replace('"max_tokens":10,', '') });
     expect(chat.status).toBe(200);
     expect(h.mock.requests[1]!.json.messages[0].content).toEqual(expect.arrayContaining([expect.objectContaining({ text: JSON.parse(`"${text}"`) })]));
+  });
+
+  it('the Anthropic SDK: two agent turns of 400 KB (the second checked from memory) reach the upstream intact, renamed, and the answers parse', async () => {
+    const client = SDKS[0]!.make(h.proxy.url);
+    const long = `é☃😀 "q" \\ ${'lorem ipsum '.repeat(35_000)}`;
+    const turns: Array<{ role: 'user' | 'assistant'; content: string }> = [{ role: 'user', content: long }];
+    for (const next of ['first', 'second']) {
+      h.mock.requests.length = 0;
+      h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
+      const msg = await client.messages.create({ model: 'to-anthropic', max_tokens: 64, system: 'Be brief.', messages: [...turns, { role: 'user', content: next }] });
+      expect(msg.content[0]).toMatchObject({ type: 'text', text: fixtureAnswer('anthropic', 'text-basic.json') });
+      expect(h.mock.requests[0]!.json).toEqual({ model: 'claude-sonnet-4-5', max_tokens: 64, system: 'Be brief.', messages: [...turns, { role: 'user', content: next }] });
+      turns.push({ role: 'user', content: next }, { role: 'assistant', content: 'ok' });
+    }
   });
 
   it('a check passed once (src/flows/check-memo.ts) still answers for the headers it read: the same body without anthropic-version is a 400', async () => {

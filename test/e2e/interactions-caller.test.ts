@@ -193,6 +193,14 @@ describe.each(TARGETS)('%s: @google/genai interactions.create → Interlingua �
     expect(h.mock.requests).toHaveLength(0);
   });
 
+  it('a function_call step whose arguments are a list: the SDK’s BadRequestError naming input[1].arguments; nothing sent upstream', async () => {
+    const input = [{ type: 'user_input', content: [{ type: 'text', text: 'Hi' }] }, { type: 'function_call', id: 'c1', name: 'get_weather', arguments: [] }];
+    const err = sdkError(await rejection(ai.interactions.create({ model: 'to-openai', input, store: false } as never, NO_RETRY)));
+    expect(err.name).toBe('BadRequestError');
+    expect(err.body).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: expect.stringContaining('input[1].arguments') });
+    expect(h.mock.requests).toHaveLength(0);
+  });
+
   it('input as one content or a list of contents is one user turn', async () => {
     const u = UPSTREAMS.find((x) => x.name === 'openai')!;
     h.mock.reply(u.text('ok', false));

@@ -67,6 +67,9 @@ describe.each(TARGETS)('%s: Responses state from the store (memory on Node, KV o
     for await (const item of c.responses.inputItems.list(second.id, { order: 'asc' })) items.push(item);
     expect(items).toHaveLength(3);
     expect(JSON.stringify(items)).toContain('And tomorrow?');
+    // A limit below 1 is 1 (not the default page of 20).
+    const page = await c.responses.inputItems.list(second.id, { limit: 0 });
+    expect(page.data).toHaveLength(1);
   });
 
   it('a streamed answer is kept before its terminal event: the next turn at once finds it', async () => {

@@ -199,10 +199,18 @@ describe('Interactions stream encoder: less common event orders', () => {
     expect(out.slice(1, 4)).toEqual([[], [], []]);
   });
 
-  it('of two queued calls, the second waits while the first still streams (its later fragments are not lost)', () => {
+  /** Events after `start` through a fresh encoder: its step frames as short lines (and, with `completed`, the final status). */
+  function stepLines(events: unknown[], completed = false): string[] {
     const enc = new InteractionsStreamEncoder(req, testContext());
-    const frames = [
-      start,
+    const frames = [start, ...events].flatMap((e) => enc.push(e as StreamEvent)).concat(enc.finish());
+    return frames.filter((f) => f.event?.startsWith('step.') || (completed && f.event === 'interaction.completed')).map((f) => {
+      const d = JSON.parse(f.data) as { index: number; step?: { id: string }; delta?: { arguments: string }; interaction?: { status: string } };
+      return d.interaction ? d.interaction.status : `${f.event} ${d.index}${d.step ? ` ${d.step.id}` : ''}${d.delta ? ` ${d.delta.arguments}` : ''}`;
+    });
+  }
+
+  it('of two queued calls, the second waits while the first still streams (its later fragments are not lost)', () => {
+    const shown = stepLines([
       { type: 'tool-call-start', index: 0, id: 'c0', name: 'a' },
       { type: 'tool-call-start', index: 1, id: 'c1', name: 'b' },
       { type: 'tool-call-start', index: 2, id: 'c2', name: 'c' },
@@ -211,18 +219,12 @@ describe('Interactions stream encoder: less common event orders', () => {
       { type: 'tool-call-end', index: 1 },
       { type: 'tool-call-end', index: 2 },
       { type: 'finish', reason: { unified: 'tool-calls' } },
-    ].flatMap((e) => enc.push(e as StreamEvent)).concat(enc.finish());
-    const shown = frames.filter((f) => f.event?.startsWith('step.')).map((f) => {
-      const d = JSON.parse(f.data) as { index: number; step?: { id: string }; delta?: { arguments: string } };
-      return `${f.event} ${d.index}${d.step ? ` ${d.step.id}` : ''}${d.delta ? ` ${d.delta.arguments}` : ''}`;
-    });
+    ]);
     expect(shown).toEqual(['step.start 0 c0', 'step.stop 0', 'step.start 1 c1', 'step.delta 1 {"b":1}', 'step.stop 1', 'step.start 2 c2', 'step.stop 2']);
   });
 
   it('a delta reaches its own queued call, and ending a queued call ends that one only', () => {
-    const enc = new InteractionsStreamEncoder(req, testContext());
-    const frames = [
-      start,
+    const shown = stepLines([
       { type: 'tool-call-start', index: 0, id: 'c0', name: 'a' },
       { type: 'tool-call-start', index: 1, id: 'c1', name: 'b' },
       { type: 'tool-call-start', index: 2, id: 'c2', name: 'c' },
@@ -232,11 +234,7 @@ describe('Interactions stream encoder: less common event orders', () => {
       { type: 'tool-call-delta', index: 1, argumentsDelta: '{"b":2}' },
       { type: 'tool-call-end', index: 1 },
       { type: 'finish', reason: { unified: 'stop' } },
-    ].flatMap((e) => enc.push(e as StreamEvent)).concat(enc.finish());
-    const shown = frames.filter((f) => f.event?.startsWith('step.') || f.event === 'interaction.completed').map((f) => {
-      const d = JSON.parse(f.data) as { index: number; step?: { id: string }; delta?: { arguments: string }; interaction?: { status: string } };
-      return d.interaction ? d.interaction.status : `${f.event} ${d.index}${d.step ? ` ${d.step.id}` : ''}${d.delta ? ` ${d.delta.arguments}` : ''}`;
-    });
+    ], true);
     // A plain stop after calls still waits for their results.
     expect(shown).toEqual(['step.start 0 c0', 'step.stop 0', 'step.start 1 c1', 'step.delta 1 {"b":2}', 'step.stop 1', 'step.start 2 c2', 'step.delta 2 {"c":3}', 'step.stop 2', 'requires_action']);
   });
