@@ -12,6 +12,7 @@ export * from './hints.ts';
 export * from './http.ts';
 export * from './usage.ts';
 export * from './json.ts';
+export * from './json-body.ts';
 export * from './json-peek.ts';
 export * from './retry-after.ts';
 export * from './google-errors.ts';

@@ -7,7 +7,7 @@
  * choice is still tried, a lossy fallback never is; when no target is lossless the request is a
  * 400 naming what could not be carried, and nothing is sent.
  */
-import { ProxyError, warningToken, type Warning } from '../canonical/index.ts';
+import { ByteParts, ProxyError, warningToken, type Warning } from '../canonical/index.ts';
 import type { UpstreamTarget } from '../../translators/types.ts';
 import type { Config } from '../config/load.ts';
 import type { Attempt } from '../upstream/call.ts';
@@ -83,6 +83,8 @@ export function planCall(
 
 /** The body as the dry-run shows it: JSON parsed, multipart as fields, large base64 elided. */
 function shownBody(body: unknown): unknown {
+  // A big JSON body is made in UTF-8 pieces (jsonBody); shown as the one JSON value it is.
+  if (body instanceof ByteParts) body = new TextDecoder().decode(body.join());
   if (typeof body === 'string') {
     try {
       return elideBase64(JSON.parse(body));

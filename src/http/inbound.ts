@@ -6,6 +6,7 @@
 import { MAX_JSON_DEPTH, ProxyError, flatBytes, nestsDeeperThan, readCapped, type Bytes } from '../canonical/index.ts';
 import type { CallerInput, ChatCaller } from '../../translators/types.ts';
 import type { ChatCall } from '../flows/context.ts';
+import { parseLatin1Json } from './latin1-json.ts';
 
 /** A caller's request, from whichever runtime received it. */
 export interface CallerRequest {
@@ -174,7 +175,9 @@ export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Bytes, p
     input: {
       get body() {
         if (!parsed) {
-          value = parseJsonBody(rawText());
+          // A big body is parsed from one-byte text where it can be (latin1-json.ts); its UTF-8
+          // text is then made only if something asks for it.
+          value = (text === undefined ? flatBytes(bytes, parseLatin1Json) : undefined) ?? parseJsonBody(rawText());
           parsed = true;
         }
         return value;

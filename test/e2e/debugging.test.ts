@@ -105,6 +105,21 @@ describe.each(TARGETS)('%s: loss report, strict mode, dry-run', (target) => {
     expect(shown.request.body).toEqual(realBody);
     expect(shown.upstream).toEqual({ name: 'gemini', dialect: 'gemini', model: 'gemini-2.5-flash' });
   });
+
+  it('dry-run of an agent-sized conversation (sent in pieces) shows the JSON a real call sends', async () => {
+    const messages = Array.from({ length: 200 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i} é "q" ${'y'.repeat(600)}` }));
+    const body = JSON.stringify({ model: 'to-gemini', messages });
+    const headers = { authorization: `Bearer ${INBOUND_KEY}`, 'content-type': 'application/json' };
+    const dry = await fetch(`${proxy.url}/v1/chat/completions`, { method: 'POST', headers: { ...headers, 'x-interlingua-dry-run': 'true' }, body });
+    expect(dry.status).toBe(200);
+    const shown = (await dry.json()) as any;
+    mock.reply(fixtureReply('gemini', 'system-instruction.json'));
+    expect((await fetch(`${proxy.url}/v1/chat/completions`, { method: 'POST', headers, body })).status).toBe(200);
+    const real = mock.requests.at(-1)!;
+    expect(Buffer.byteLength(real.body)).toBeGreaterThan(100_000);
+    expect(shown.request.body).toEqual(real.json);
+    expect(real.json.contents).toHaveLength(200);
+  });
 });
 
 describe('wire dump and metrics', () => {

@@ -149,6 +149,19 @@ describe.each(TARGETS)('%s: SDKs → Interlingua → Amazon Bedrock (Claude), no
     expect(String((err as Error).message)).toContain('Rate exceeded');
   });
 
+  it('openai SDK: an agent-sized conversation (300 KB, non-ASCII) arrives whole and signed over its bytes', async () => {
+    // Big bodies are read from one-byte text and sent as UTF-8 pieces (latin1-json.ts, json-body.ts).
+    const openai = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${h.proxy.url}/v1`, maxRetries: 0 });
+    h.mock.reply(bedrock(json('text-basic.json')));
+    const turn = (i: number) => `turn ${i}: "quoted" \\ tab\t é ü ß 漢字 😀 \u2028 ${'x'.repeat(1000)}`;
+    const messages = Array.from({ length: 300 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: turn(i) }));
+    const res = await openai.chat.completions.create({ model: 'gpt-4o', messages });
+    expect(res.choices[0]!.message.content).toBe(fixtureJson('anthropic', 'text-basic.json').content[0].text);
+    const got = h.mock.requests[0]!;
+    expect(Buffer.byteLength(got.body)).toBeGreaterThan(300_000);
+    expect(got.json.messages).toEqual(messages.map((m) => ({ role: m.role, content: [{ type: 'text', text: m.content }] })));
+  });
+
   it('@google/genai: generateContent', async () => {
     const genai = new GoogleGenAI({ apiKey: INBOUND_KEY, httpOptions: { baseUrl: h.proxy.url } });
     h.mock.reply(bedrock(json('text-basic.json')));

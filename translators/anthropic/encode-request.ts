@@ -12,6 +12,7 @@ import {
   type Converted,
   type Tool,
   type Warning,
+  jsonBody,
 } from '../../src/canonical/index.ts';
 import type { CallerInput, TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { BETA_EXTRA, BETA_QUERY_EXTRA, betasOf } from './decode-request.ts';
@@ -294,7 +295,7 @@ export function encodeRequest(
       method: 'POST',
       path: `/v1/messages${query}`,
       headers,
-      body: JSON.stringify(body),
+      body: jsonBody(body, 'messages'),
       stream: req.stream,
     },
     warnings,

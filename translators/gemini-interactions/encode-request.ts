@@ -17,6 +17,7 @@ import {
   type ChatRequest,
   type Converted,
   type Warning,
+  jsonBody,
 } from '../../src/canonical/index.ts';
 import type { CallerInput, TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { isRecord } from './decode-validate.ts';
@@ -72,7 +73,7 @@ export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<
 export function encodeRequest(req: ChatRequest, target: UpstreamTarget, _ctx?: TranslateContext): Converted<UpstreamHttpRequest> {
   const { value, warnings } = encodeBody(req, target);
   return {
-    value: { method: 'POST', path: INTERACTIONS_PATH, headers: upstreamHeaders(target, req.stream), body: JSON.stringify(value), stream: req.stream },
+    value: { method: 'POST', path: INTERACTIONS_PATH, headers: upstreamHeaders(target, req.stream), body: jsonBody(value, 'input'), stream: req.stream },
     warnings,
   };
 }

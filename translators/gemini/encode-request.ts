@@ -18,6 +18,7 @@ import {
   type Converted,
   type ReasoningEffort,
   type Warning,
+  jsonBody,
 } from '../../src/canonical/index.ts';
 import type { TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { encodeContents } from './encode-contents.ts';
@@ -201,7 +202,7 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget, _ctx: Tr
       method: 'POST',
       path,
       headers: upstreamHeaders(target),
-      body: JSON.stringify(value),
+      body: jsonBody(value, 'contents'),
       stream: req.stream,
     },
     warnings,

@@ -12,6 +12,7 @@ import {
   type ResponseFormat,
   type ToolChoice,
   type Warning,
+  jsonBody,
 } from '../../src/canonical/index.ts';
 import type { CallerInput, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { encodeMessages } from './encode-messages.ts';
@@ -156,7 +157,7 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
       method: 'POST',
       path: '/chat/completions',
       headers: upstreamHeaders(target),
-      body: JSON.stringify(fitted.body),
+      body: jsonBody(fitted.body, 'messages'),
       stream: req.stream,
     },
     warnings,

@@ -13,6 +13,7 @@ import {
   type ChatRequest,
   type Converted,
   type Warning,
+  jsonBody,
 } from '../../src/canonical/index.ts';
 import type { CallerInput, TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { INCLUDE_ENCRYPTED, INCLUDE_LOGPROBS } from './decode-request.ts';
@@ -83,7 +84,7 @@ export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<
 export function encodeRequest(req: ChatRequest, target: UpstreamTarget, _ctx?: TranslateContext): Converted<UpstreamHttpRequest> {
   const { value, warnings } = encodeBody(req, target);
   return {
-    value: { method: 'POST', path: '/responses', headers: upstreamHeaders(target), body: JSON.stringify(value), stream: req.stream },
+    value: { method: 'POST', path: '/responses', headers: upstreamHeaders(target), body: jsonBody(value, 'input'), stream: req.stream },
     warnings,
   };
 }

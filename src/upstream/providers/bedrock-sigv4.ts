@@ -4,7 +4,7 @@
  * id is signed as `%253A`. https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html
  */
 import { AwsV4Signer } from 'aws4fetch';
-import { ProxyError } from '../../canonical/index.ts';
+import { ByteParts, ProxyError } from '../../canonical/index.ts';
 import type { OutgoingRequest } from './types.ts';
 
 /** SigV4 signing name of bedrock-runtime (not the host's first label). */
@@ -31,12 +31,16 @@ export async function signSigV4(
   creds: AwsCredentials,
   o: { region: string; service: string; now: number; cache?: Map<string, ArrayBuffer> },
 ): Promise<Record<string, string>> {
-  if (req.body !== undefined && typeof req.body !== 'string') throw new ProxyError('unsupported', 'Amazon Bedrock takes JSON bodies only.');
+  // A big JSON body comes as UTF-8 pieces (jsonBody); the signature covers their bytes.
+  let body: string | Uint8Array<ArrayBuffer> | undefined;
+  if (req.body instanceof ByteParts) body = req.body.join() as Uint8Array<ArrayBuffer>;
+  else if (req.body === undefined || typeof req.body === 'string') body = req.body;
+  else throw new ProxyError('unsupported', 'Amazon Bedrock takes JSON bodies only.');
   const signer = new AwsV4Signer({
     method: req.method,
     url: req.url,
     headers: req.headers,
-    body: req.body,
+    body,
     accessKeyId: creds.accessKeyId,
     secretAccessKey: creds.secretAccessKey,
     sessionToken: creds.sessionToken,
