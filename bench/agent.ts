@@ -160,9 +160,24 @@ async function memory(n: number) {
       console.log(`  ${i + 1} requests: RSS after GC ${(s.rss / 2 ** 20).toFixed(1)} MB, heap ${(s.heapUsed / 2 ** 20).toFixed(1)} MB, peak ${(s.maxRss / 2 ** 20).toFixed(1)} MB (${((Date.now() - started) / 1000).toFixed(0)} s)`);
     }
   }
-  mock.stop();
   proxy.stop();
-  return { idle, bodyMB, peakFirst, points };
+  const floorPeak = await floorMemory(mock.port, mix);
+  mock.stop();
+  return { idle, bodyMB, peakFirst, points, floorPeak };
+}
+
+/** The floor's peak over its idle RSS after 20 such requests (each pair's upstream body), per body. */
+async function floorMemory(mockPort: number, mix: Array<[Dialect, Dialect]>): Promise<number> {
+  const floor = await start('floor.mjs', [String(mockPort)], 0);
+  for (const p of mix) await once(floor.port, upstreamReq(p[1], 30_000, false));
+  const idle = await floor.ask('gc');
+  for (let i = 0; i < 20; i++) {
+    const p = mix[i % mix.length]!;
+    await once(floor.port, upstreamReq(p[1], 2_000_000, false));
+  }
+  const peak = (await floor.ask('stats')).maxRss;
+  floor.stop();
+  return (peak - idle.rss) / 2 ** 20 / (upstreamReq(mix[0]![1], 2_000_000, false).body.byteLength / 2 ** 20);
 }
 
 /**
@@ -285,7 +300,7 @@ try {
     const m = await memory(MEMORY);
     const first = m.points[0]!;
     const last = m.points.at(-1)!;
-    console.log(`\nMemory, ${MEMORY} requests of ${f1(m.bodyMB)} MB (4 pairs in turn), one at a time: idle RSS after GC ${f1(m.idle.rss / MB)} MB; peak after 20 requests ${f1(m.peakFirst / MB)} MB = idle + ${f1((m.peakFirst - m.idle.rss) / MB / m.bodyMB)}× the body; RSS after GC ${f1(first.rss / MB)} MB at ${first.requests} → ${f1(last.rss / MB)} MB at ${last.requests} (${f0(((last.rss - first.rss) / first.rss) * 100)} %), heap ${f1(first.heapUsed / MB)} → ${f1(last.heapUsed / MB)} MB; peak ${f1(last.maxRss / MB)} MB`);
+    console.log(`\nMemory, ${MEMORY} requests of ${f1(m.bodyMB)} MB (4 pairs in turn), one at a time: idle RSS after GC ${f1(m.idle.rss / MB)} MB; peak after 20 requests ${f1(m.peakFirst / MB)} MB = idle + ${f1((m.peakFirst - m.idle.rss) / MB / m.bodyMB)}× the body (the floor, the same way: idle + ${f1(m.floorPeak)}×); RSS after GC ${f1(first.rss / MB)} MB at ${first.requests} → ${f1(last.rss / MB)} MB at ${last.requests} (${f0(((last.rss - first.rss) / first.rss) * 100)} %), heap ${f1(first.heapUsed / MB)} → ${f1(last.heapUsed / MB)} MB; peak ${f1(last.maxRss / MB)} MB`);
     writeFileSync(join(out, 'agent-memory.json'), JSON.stringify(m, null, 2));
   } else report(await matrix());
 } catch (e) {
