@@ -32,6 +32,7 @@ describe('jsonBody', () => {
       // Batched: far fewer pieces than elements, none of them huge.
       expect(parts.length).toBeGreaterThan(2);
       expect(parts.length).toBeLessThan(messages.length / 10);
+      expect(parts.every((p) => p.byteLength > 0)).toBe(true);
       expect(Buffer.from((out as ByteParts).join()).equals(Buffer.from(JSON.stringify(v)))).toBe(true);
     }
   });
@@ -45,6 +46,22 @@ describe('jsonBody', () => {
     expect(text(out)).toBe(JSON.stringify(v));
     const first = { messages, after: 1 };
     expect(text(jsonBody(first, 'messages'))).toBe(JSON.stringify(first));
+  });
+
+  it('crosses to pieces at exactly JSON_PARTS_FROM_CHARS characters of JSON', () => {
+    // {"model":"…","messages":[{"c":"x"},…]} padded through `model` to an exact length.
+    const messages = Array.from({ length: 100 }, () => ({ c: 'x' }));
+    const sized = (chars: number) => {
+      const bare = JSON.stringify({ model: '', messages }).length;
+      return { model: 'm'.repeat(chars - bare), messages };
+    };
+    const under = sized(JSON_PARTS_FROM_CHARS - 1);
+    expect(JSON.stringify(under).length).toBe(JSON_PARTS_FROM_CHARS - 1);
+    expect(jsonBody(under, 'messages')).toBe(JSON.stringify(under));
+    const at = sized(JSON_PARTS_FROM_CHARS);
+    const out = jsonBody(at, 'messages');
+    expect(out).toBeInstanceOf(ByteParts);
+    expect(text(out)).toBe(JSON.stringify(at));
   });
 
   it('crosses to pieces at JSON_PARTS_FROM_CHARS', () => {

@@ -41,6 +41,7 @@ export function jsonBody(value: Record<string, unknown>, listKey: string): strin
         chars += item.length;
       }
       pieces.push(']');
+      chars += 1;
     } else {
       const text = JSON.stringify(member);
       if (text === undefined) continue;
@@ -50,7 +51,9 @@ export function jsonBody(value: Record<string, unknown>, listKey: string): strin
     }
     first = false;
   }
-  pieces.push(first ? '{}' : '}');
+  pieces.push('}');
+  chars += 1;
+  // `chars` is now the length of the JSON text.
   if (chars < JSON_PARTS_FROM_CHARS) return pieces.join('');
   return new ByteParts(encodedBatches(pieces));
 }

@@ -49,5 +49,23 @@ describe('parseLatin1Json', () => {
     expect(parseLatin1Json(new Uint8Array(big('"é"')))).toBeUndefined();
     // The ASCII ones stay on this road.
     expect(parseLatin1Json(big('"\\u007f \\u0041"'))).toEqual(['\u007f A']);
+    // Every hex digit that makes a \u0080–\u00FF escape, at its boundaries, and none that does not.
+    for (const d of ['8', '9', 'a', 'f', 'A', 'F']) expect(parseLatin1Json(big(`"\\u00${d}0"`)), d).toBeUndefined();
+    for (const d of ['0', '7']) expect(parseLatin1Json(big(`"\\u00${d}0"`)), d).toEqual([String.fromCharCode(Number.parseInt(`${d}0`, 16))]);
+  });
+
+  it('starts at LATIN1_FROM_BYTES', () => {
+    const sized = (n: number) => Buffer.from(`["é${' '.repeat(n - 6)}"]`);
+    expect(sized(LATIN1_FROM_BYTES).byteLength).toBe(LATIN1_FROM_BYTES);
+    expect(parseLatin1Json(sized(LATIN1_FROM_BYTES))).toEqual(viaUtf8(sized(LATIN1_FROM_BYTES)));
+    expect(parseLatin1Json(sized(LATIN1_FROM_BYTES - 1))).toBeUndefined();
+  });
+
+  it('takes this road for a body with no such escape, whatever its letters', () => {
+    // Hex letters everywhere, at every alignment: only a real escape sends a body the other way.
+    const b = big(`"${'abcdefABCDEF89'.repeat(50)} é", {"${'f'.repeat(9)}": "ü"}`);
+    const v = parseLatin1Json(b);
+    expect(v).toBeDefined();
+    expect(v).toEqual(viaUtf8(b));
   });
 });

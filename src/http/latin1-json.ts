@@ -12,8 +12,8 @@
  *   `\u0080`–`\u00FF` escape is left to the UTF-8 road), and every UTF-8 sequence lies inside one
  *   JSON string, bounded by ASCII, so each run of them decodes alone as it would in the whole text
  *   (an invalid byte becomes U+FFFD either way);
- * - a body that does not parse, nests too deep, or starts with a byte-order mark goes the UTF-8
- *   road, so its error is the same.
+ * - a body that does not parse (a byte-order mark, too, is no JSON in either text) or nests too
+ *   deep goes the UTF-8 road, so its error is the same.
  */
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../canonical/index.ts';
 
@@ -29,7 +29,6 @@ const utf8 = new TextDecoder();
 export function parseLatin1Json(bytes: Uint8Array): unknown {
   const b = bytes as Latin1Bytes;
   if (b.byteLength < LATIN1_FROM_BYTES || typeof b.latin1Slice !== 'function') return undefined;
-  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return undefined;
   if (escapesLatin1(b)) return undefined;
   const text = b.latin1Slice(0, b.byteLength);
   let value: unknown;
