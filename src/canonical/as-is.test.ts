@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { passesAsIs } from './as-is.ts';
+import { expectedObject, isJsonObject } from './json.ts';
 
 const Block = v.variant('type', [
   v.looseObject({ type: v.literal('text'), text: v.string() }),
@@ -77,6 +78,20 @@ describe('passesAsIs', () => {
     expect(passesAsIs(v.pipe(v.string(), v.regex(/a/)), 'a')).toBe(false);
     expect(passesAsIs(v.looseObject({}), JSON.parse('{"__proto__": 1}'))).toBe(false);
     expect(passesAsIs(v.lazy(() => v.string()), 'a')).toBe(false);
+  });
+
+  it('knows a custom schema by its own check (what a JSON-object field is made with)', () => {
+    const JsonObject = v.custom<Record<string, unknown>>(isJsonObject, expectedObject);
+    const schema = v.object({ args: v.optional(JsonObject) });
+    for (const ok of [{}, { args: {} }, { args: { a: [1] } }]) {
+      expect(passesAsIs(schema, ok)).toBe(true);
+      expect(v.parse(schema, ok)).toEqual(ok);
+    }
+    for (const bad of [{ args: [] }, { args: [1] }, { args: null }, { args: 'x' }]) {
+      expect(passesAsIs(schema, bad)).toBe(false);
+      expect(v.safeParse(schema, bad).success).toBe(false);
+    }
+    expect(v.safeParse(schema, { args: [1] }).issues?.[0]?.message).toBe('Invalid type: Expected Object but received Array');
   });
 
   it('takes a union option only when every earlier one surely fails', () => {

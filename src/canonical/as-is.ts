@@ -28,6 +28,8 @@ interface Described {
   requirement?: unknown;
   default?: unknown;
   fallback?: unknown;
+  /** A custom schema's own check. */
+  check?: (value: unknown) => unknown;
 }
 
 type Check = (value: unknown) => boolean;
@@ -112,6 +114,11 @@ function build(s: Described): Check {
         for (const k in v) if (!has.call(v, k) || dropped(k) || !key(k) || !item(v[k])) return false;
         return true;
       };
+    }
+    case 'custom': {
+      // valibot's custom schema passes its input through when its check says yes.
+      const check = s.check;
+      return typeof check === 'function' ? (v) => Boolean(check(v)) : never;
     }
     case 'union':
       return unionCheck(s.options as Described[]);

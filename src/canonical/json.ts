@@ -19,6 +19,15 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
+/**
+ * A JSON object: not null, not a list. (valibot's `record` and `object` take a list and copy it as
+ * an object, `[1]` as `{"0": 1}`, so a field that must be an object is checked with this.)
+ */
+export const isJsonObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
+
+/** valibot's own wording for a value that is no object, as the message of a `v.custom(isJsonObject, …)`. */
+export const expectedObject = (issue: { received: string }): string => `Invalid type: Expected Object but received ${issue.received}`;
+
 const BLANK = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const STARTS = '{["-0123456789';
 

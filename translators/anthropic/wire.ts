@@ -5,6 +5,7 @@
  * Reference: https://docs.claude.com/en/api/messages and `@anthropic-ai/sdk` resources/messages.
  */
 import * as v from 'valibot';
+import { isJsonObject } from '../../src/canonical/index.ts';
 
 const str = () => v.string('Input should be a valid string');
 const num = () => v.number('Input should be a valid number');
@@ -13,6 +14,8 @@ const int = () => v.pipe(num(), v.integer('Input should be a valid integer'));
 const obj = <T extends v.ObjectEntries>(entries: T) =>
   v.looseObject(entries, 'Input should be a valid dictionary');
 const list = <T extends v.GenericSchema>(item: T) => v.array(item, 'Input should be a valid list');
+/** A JSON object, never a list (valibot's object would copy `[1]` as `{}`). */
+const dict = v.custom<Record<string, unknown>>(isJsonObject, 'Input should be a valid dictionary');
 
 export const AnthropicCacheControlSchema = v.nullish(obj({ type: str(), ttl: v.optional(v.unknown()) }));
 
@@ -94,7 +97,7 @@ export const AnthropicCustomToolSchema = obj({
     v.maxLength(64, 'String should have at most 64 characters'),
   ),
   description: v.nullish(str()),
-  input_schema: obj({}),
+  input_schema: dict,
   cache_control: AnthropicCacheControlSchema,
   strict: v.nullish(bool()),
 });
@@ -130,7 +133,14 @@ export const AnthropicBlockSchemas = {
     title: v.nullish(str()),
     ...cache,
   }),
-  tool_use: obj({ type: v.literal('tool_use'), id: str(), name: str(), input: v.unknown(), ...cache }),
+  tool_use: obj({
+    type: v.literal('tool_use'),
+    id: str(),
+    name: str(),
+    // (Given as JSON text by some clients: taken as the arguments as they are.)
+    input: v.custom<Record<string, unknown> | string>((x) => typeof x === 'string' || isJsonObject(x), 'Input should be a valid dictionary'),
+    ...cache,
+  }),
   tool_result: obj({
     type: v.literal('tool_result'),
     tool_use_id: str(),

@@ -156,8 +156,6 @@ function decodeSteps(steps: readonly unknown[], warnings: Warning[]): Message[] 
         return;
       }
       case 'function_call': {
-        // (valibot's record takes a list for an object, turning `[]` into `{}`: refused first.)
-        if (isRecord(raw) && Array.isArray(raw.arguments)) throw invalid(`Invalid value at '${at}.arguments': expected an object, got a list.`, `${at}.arguments`);
         const s = parseAt(FunctionCallStepSchema, raw, at);
         const { id, signature: carried } = decodeToolCallId(s.id);
         const signature = carried ?? callSignature;

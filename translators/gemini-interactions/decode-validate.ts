@@ -42,6 +42,10 @@ export function parseAt<S extends v.GenericSchema>(schema: S, value: unknown, pr
   if (issue.kind === 'schema' && (issue.type === 'picklist' || issue.type === 'variant')) {
     throw invalid(`Invalid value at '${param}' (${JSON.stringify(issue.input)}): expected ${issue.expected}.`, param);
   }
+  if (issue.kind === 'schema' && issue.type === 'custom') {
+    // (A custom check words its own message: `{param}` and `{got}` filled in here.)
+    throw invalid(issue.message.replaceAll('{param}', param).replaceAll('{got}', kindOf(issue.input)), param);
+  }
   if (issue.kind === 'schema') {
     throw invalid(`Invalid value at '${param}': expected ${issue.expected}, got ${kindOf(issue.input)}.`, param);
   }

@@ -7,10 +7,13 @@
  * schemas are what decoders read (unknown fields pass).
  */
 import * as v from 'valibot';
-import type { Extras } from '../../src/canonical/index.ts';
+import { isJsonObject, type Extras } from '../../src/canonical/index.ts';
 
 const str = v.string();
 const nullishStr = v.nullish(str);
+
+/** A JSON object, never a list (valibot's record would copy `[1]` as `{"0": 1}`). */
+const JsonObject = v.custom<Record<string, unknown>>(isJsonObject, "Invalid value at '{param}': expected an object, got {got}.");
 
 // ---- contents ------------------------------------------------------------------------------
 
@@ -67,7 +70,7 @@ export const FunctionCallStepSchema = v.looseObject({
   type: v.literal('function_call'),
   id: str,
   name: str,
-  arguments: v.nullish(v.record(str, v.unknown())),
+  arguments: v.nullish(JsonObject),
 });
 export const FunctionResultStepSchema = v.looseObject({
   type: v.literal('function_result'),
@@ -111,7 +114,7 @@ export const FunctionToolSchema = v.looseObject({
   type: v.literal('function'),
   name: str,
   description: nullishStr,
-  parameters: v.nullish(v.record(str, v.unknown())),
+  parameters: v.nullish(JsonObject),
 });
 export const FUNCTION_TOOL_FIELDS = new Set(['type', 'name', 'description', 'parameters']);
 export const ToolHeadSchema = v.looseObject({ type: str });
@@ -172,7 +175,7 @@ export type ResponseFormat = TextResponseFormat | { type: string; [k: string]: u
 export const TextResponseFormatSchema = v.looseObject({
   type: v.literal('text'),
   mime_type: nullishStr,
-  schema: v.nullish(v.record(str, v.unknown())),
+  schema: v.nullish(JsonObject),
 });
 
 // ---- the create body -----------------------------------------------------------------------

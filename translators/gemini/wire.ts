@@ -4,8 +4,12 @@
  * unknown fields pass through (`looseObject`).
  */
 import * as v from 'valibot';
+import { expectedObject, isJsonObject } from '../../src/canonical/index.ts';
 
 const Int = v.pipe(v.number(), v.integer());
+
+/** A JSON object, never a list (valibot's record would copy `[1]` as `{"0": 1}`). */
+const JsonObject = v.custom<Record<string, unknown>>(isJsonObject, expectedObject);
 
 export const GeminiBlobSchema = v.looseObject({ mimeType: v.string(), data: v.string() });
 export const GeminiFileDataSchema = v.looseObject({
@@ -16,7 +20,7 @@ export const GeminiFileDataSchema = v.looseObject({
 export const GeminiFunctionCallSchema = v.looseObject({
   name: v.optional(v.string()),
   id: v.optional(v.string()),
-  args: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
+  args: v.optional(v.nullable(JsonObject)),
   partialArgs: v.optional(v.array(v.looseObject({ jsonPath: v.optional(v.string()) }))),
   willContinue: v.optional(v.boolean()),
 });
@@ -24,7 +28,7 @@ export const GeminiFunctionCallSchema = v.looseObject({
 export const GeminiFunctionResponseSchema = v.looseObject({
   name: v.optional(v.string()),
   id: v.optional(v.string()),
-  response: v.optional(v.nullable(v.record(v.string(), v.unknown()))),
+  response: v.optional(v.nullable(JsonObject)),
   parts: v.optional(
     v.array(
       v.looseObject({
@@ -61,8 +65,8 @@ export type GeminiContent = v.InferOutput<typeof GeminiContentSchema>;
 export const GeminiFunctionDeclarationSchema = v.looseObject({
   name: v.pipe(v.string(), v.minLength(1, 'function name must not be empty')),
   description: v.optional(v.string()),
-  parameters: v.optional(v.record(v.string(), v.unknown())),
-  parametersJsonSchema: v.optional(v.record(v.string(), v.unknown())),
+  parameters: v.optional(JsonObject),
+  parametersJsonSchema: v.optional(JsonObject),
 });
 
 export const GeminiToolSchema = v.looseObject({
@@ -91,8 +95,8 @@ export const GeminiGenerationConfigSchema = v.looseObject({
     v.pipe(v.array(v.string()), v.maxLength(5, 'at most 5 stop sequences are allowed')),
   ),
   responseMimeType: v.optional(v.string()),
-  responseSchema: v.optional(v.record(v.string(), v.unknown())),
-  responseJsonSchema: v.optional(v.record(v.string(), v.unknown())),
+  responseSchema: v.optional(JsonObject),
+  responseJsonSchema: v.optional(JsonObject),
   responseModalities: v.optional(v.array(v.string())),
   candidateCount: v.optional(v.pipe(Int, v.minValue(1))),
   maxOutputTokens: v.optional(v.pipe(Int, v.minValue(1))),

@@ -4,7 +4,11 @@
  * Spec: /work/shared/spec/chat-completions.md.
  */
 import * as v from 'valibot';
+import { isJsonObject } from '../../src/canonical/index.ts';
 import { decimalIn, integerIn, msg, nameSchema, oneOf } from './validate.ts';
+
+/** A JSON object, never a list (valibot's record would copy `[1]` as `{"0": 1}`). */
+const JsonObject = v.custom<Record<string, unknown>>(isJsonObject, "Invalid type for '{param}': expected an object, but got {got} instead.");
 
 // ---- request -----------------------------------------------------------------------------
 
@@ -191,7 +195,7 @@ export const OpenAIChatToolSchema = v.looseObject({
   function: v.looseObject({
     name: nameSchema,
     description: v.optional(v.string()),
-    parameters: v.optional(v.record(v.string(), v.unknown())),
+    parameters: v.optional(JsonObject),
     strict: v.nullish(v.boolean()),
   }),
 });
@@ -199,7 +203,7 @@ export const OpenAIChatToolSchema = v.looseObject({
 export const OpenAIChatFunctionSchema = v.looseObject({
   name: nameSchema,
   description: v.optional(v.string()),
-  parameters: v.optional(v.record(v.string(), v.unknown())),
+  parameters: v.optional(JsonObject),
 });
 
 export const OpenAIChatToolChoiceSchema = v.union(
@@ -235,7 +239,7 @@ export const OpenAIChatResponseFormatSchema = v.variant(
       json_schema: v.looseObject({
         name: nameSchema,
         description: v.optional(v.string()),
-        schema: v.optional(v.record(v.string(), v.unknown())),
+        schema: v.optional(JsonObject),
         strict: v.nullish(v.boolean()),
       }),
     }),

@@ -44,6 +44,10 @@ export function parseAt<S extends v.GenericSchema>(schema: S, value: unknown, pr
   if (issue.kind === 'schema' && (issue.type === 'picklist' || issue.type === 'literal' || issue.type === 'variant')) {
     throw invalid(`Invalid value for '${param}': expected ${issue.expected}, but got ${JSON.stringify(issue.input)} instead.`, param);
   }
+  if (issue.kind === 'schema' && issue.type === 'custom') {
+    // (A custom check words its own message: `{param}` and `{got}` filled in here.)
+    throw invalid(issue.message.replaceAll('{param}', param).replaceAll('{got}', kindOf(issue.input)), param, 'invalid_type');
+  }
   if (issue.kind === 'schema') {
     throw invalid(`Invalid type for '${param}': expected ${issue.expected}, but got ${kindOf(issue.input)} instead.`, param, 'invalid_type');
   }

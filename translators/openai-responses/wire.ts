@@ -4,10 +4,13 @@
  * `resources/responses/responses.d.ts` and https://platform.openai.com/docs/api-reference/responses.
  */
 import * as v from 'valibot';
-import type { Extras } from '../../src/canonical/index.ts';
+import { isJsonObject, type Extras } from '../../src/canonical/index.ts';
 
 const str = v.string();
 const nullishStr = v.nullish(str);
+
+/** A JSON object, never a list (valibot's record would copy `[1]` as `{"0": 1}`). */
+const JsonObject = v.custom<Record<string, unknown>>(isJsonObject, "Invalid type for '{param}': expected an object, but got {got} instead.");
 
 // ---- request (caller side) -----------------------------------------------------------------
 
@@ -97,7 +100,7 @@ export const FunctionToolSchema = v.looseObject({
   type: v.literal('function'),
   name: str,
   description: nullishStr,
-  parameters: v.nullish(v.record(str, v.unknown())),
+  parameters: v.nullish(JsonObject),
   strict: v.nullish(v.boolean()),
 });
 /** Function-tool fields decoded into `Tool`; the rest become the tool's extras. */
@@ -134,7 +137,7 @@ export const TextFormatSchema = v.variant('type', [
   v.looseObject({
     type: v.literal('json_schema'),
     name: str,
-    schema: v.record(str, v.unknown()),
+    schema: JsonObject,
     description: nullishStr,
     strict: v.nullish(v.boolean()),
   }),
