@@ -43,6 +43,7 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
   const { call, keep } = await resolveState(deps, scope, asked);
 
   let req = decodeCall(scope, call);
+  asked.release?.();
   scope.trace?.chat(req);
 
   const resolved = resolveModel(deps.config, req.model);

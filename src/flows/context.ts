@@ -61,6 +61,12 @@ export interface ChatCall {
   rawBytes?: Bytes;
   /** The caller's credential, forwarded to upstreams that have no key of their own. */
   callerKey?: string;
+  /**
+   * Let go of the parsed body and its text (made again from the bytes if asked for): once the
+   * request is decoded, so they are not kept alive through the upstream's answer, where each
+   * scavenge would copy them and promote them for a full GC to collect.
+   */
+  release?(): void;
 }
 
 /** Call the planned attempts in order (retries and fallbacks inside), under the request's deadline. */

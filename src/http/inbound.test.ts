@@ -61,3 +61,32 @@ describe('chatCallOf: a body in pieces reads as the same body whole', () => {
     expect(() => chatCallOf(caller, inbound, whole).input.body).toThrow(/could not parse the JSON body/);
   });
 });
+
+describe('chatCallOf: what it keeps', () => {
+  const inbound = { headers: {}, query: {} } as unknown as Parameters<typeof chatCallOf>[1];
+  const caller = {} as Parameters<typeof chatCallOf>[0];
+  const body = { model: 'm', messages: [{ role: 'user', content: 'é "hi"' }] };
+
+  it('parses once and gives the same object until released; then parses again from the bytes, equal', () => {
+    const call = chatCallOf(caller, inbound, new ByteParts([Buffer.from(JSON.stringify(body).slice(0, 10)), Buffer.from(JSON.stringify(body).slice(10))]));
+    const first = call.input.body;
+    expect(first).toEqual(body);
+    expect(call.input.body).toBe(first);
+    call.release!();
+    const again = call.input.body;
+    expect(again).toEqual(body);
+    expect(again).not.toBe(first);
+    expect(call.rawBody).toBe(JSON.stringify(body));
+  });
+
+  it('keeps the text only for what asks for the text, not for the parse', () => {
+    const bytes = Buffer.from(JSON.stringify(body));
+    const call = chatCallOf(caller, inbound, bytes);
+    expect(call.input.body).toEqual(body);
+    // Changing the bytes now shows whether the text was kept: a kept text would not change.
+    bytes.write('M', bytes.indexOf('"m"') + 1);
+    expect(call.rawBody).toBe(JSON.stringify({ ...body, model: 'M' }));
+    bytes.write('X', bytes.indexOf('"M"') + 1);
+    expect(call.rawBody).toBe(JSON.stringify({ ...body, model: 'M' }));
+  });
+});

@@ -177,7 +177,8 @@ export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Bytes, p
         if (!parsed) {
           // A big body is parsed from one-byte text where it can be (latin1-json.ts); its UTF-8
           // text is then made only if something asks for it.
-          value = (text === undefined ? flatBytes(bytes, parseLatin1Json) : undefined) ?? parseJsonBody(rawText());
+          // The text decoded for the parse is not kept: only what asks for the text keeps it.
+          value = (text === undefined ? flatBytes(bytes, parseLatin1Json) : undefined) ?? parseJsonBody(text ?? flatBytes(bytes, utf8Text));
           parsed = true;
         }
         return value;
@@ -191,5 +192,10 @@ export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Bytes, p
     },
     rawBytes: bytes,
     callerKey: inbound.credential,
+    release() {
+      value = undefined;
+      parsed = false;
+      text = undefined;
+    },
   };
 }
