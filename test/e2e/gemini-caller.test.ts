@@ -56,6 +56,30 @@ describe.each(TARGETS)('%s: @google/genai → Interlingua', (target) => {
       }
     });
 
+    it('an agent-sized conversation (300 KB: non-ASCII text, calls and results) arrives whole', async () => {
+      // Read as one-byte text and sent in pieces on the way (latin1-json.ts, json-body.ts).
+      h.mock.reply(u.text);
+      const filler = 'const s = "é ü ß 漢字 😀 \\" \\\\ \t";\n'.repeat(40);
+      const contents = [];
+      for (let i = 0; i < 100; i++) {
+        contents.push({ role: 'user', parts: [{ text: `turn ${i} — ${filler}` }] });
+        contents.push({ role: 'model', parts: [{ functionCall: { name: 'read', args: { path: `src/ü${i}.ts` } } }] });
+        contents.push({ role: 'user', parts: [{ functionResponse: { name: 'read', response: { output: `file ${i}: ${filler}` } } }] });
+      }
+      contents.push({ role: 'user', parts: [{ text: 'Now: ÿ end.' }] });
+      const res = await ai.models.generateContent({ model: u.model, contents, config: { tools: [{ functionDeclarations: [{ name: 'read', description: 'Read a file', parametersJsonSchema: { type: 'object', properties: { path: { type: 'string' } } } }] }] } });
+      expect(res.text).toBe(u.expectedText);
+      const r = h.mock.requests[0]!;
+      expect(Buffer.byteLength(r.body)).toBeGreaterThan(300_000);
+      expect(u.lastUserText(r)).toBe('Now: ÿ end.');
+      const sent = JSON.stringify(r.json);
+      for (const i of [0, 57, 99]) {
+        expect(sent).toContain(JSON.stringify(`turn ${i} — ${filler}`).slice(1, -1));
+        expect(sent).toContain(`src/ü${i}.ts`);
+        expect(sent).toContain(JSON.stringify(`file ${i}: ${filler}`).slice(1, -1).slice(0, 200));
+      }
+    });
+
     it('generateContentStream: the SDK parses every chunk and the text reassembles', async () => {
       h.mock.reply(u.stream);
       const stream = await ai.models.generateContentStream({ model: u.model, contents: 'Tell me something.' });
