@@ -175,9 +175,8 @@ export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Bytes, p
     input: {
       get body() {
         if (!parsed) {
-          // A big body is parsed from one-byte text where it can be (latin1-json.ts); its UTF-8
-          // text is then made only if something asks for it.
-          // The text decoded for the parse is not kept: only what asks for the text keeps it.
+          // A big body is parsed from one-byte text where it can be (latin1-json.ts). Text decoded
+          // for the parse is not kept: only what asks for the text (rawBody) keeps it.
           value = (text === undefined ? flatBytes(bytes, parseLatin1Json) : undefined) ?? parseJsonBody(text ?? flatBytes(bytes, utf8Text));
           parsed = true;
         }
