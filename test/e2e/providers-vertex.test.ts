@@ -1,7 +1,8 @@
 /**
  * Vertex AI through the official SDKs, on Node and in workerd: `@google/genai` and `openai` callers
  * to Gemini on Vertex, `@anthropic-ai/sdk` and `openai` callers to Claude on Vertex, streaming and
- * token counting included, express mode, dry-run. The mock plays Vertex AI's URLs and the
+ * token counting included, express mode, dry-run; the Interactions API (`@google/genai` and a translating
+ * `openai` caller) on Vertex AI's v1beta1 project path. The mock plays Vertex AI's URLs and the
  * service account's token endpoint, which verifies each JWT assertion (RS256 signature with the
  * public key, claims) before it mints a token; the Vertex URLs accept only a token it minted.
  */
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { base64UrlToBytes, bytesToBase64 } from '../../src/canonical/index.ts';
 import { fixtureReply, startMockUpstream, type MockReply, type MockUpstream, type ReceivedRequest } from '../support/mock-upstream.ts';
 import { INBOUND_KEY, TARGETS, startProxy, type RunningProxy } from '../support/proxy.ts';
+import { interactionsReply } from '../support/interactions-upstream.ts';
 import { apiErrorOf, genai, rejection } from './helpers-gemini.ts';
 
 const EXPRESS_KEY = 'AIza-vertex-express-SECRET-4444';
@@ -104,6 +106,7 @@ describe.each(TARGETS)('%s: Vertex AI through the official SDKs', (target) => {
         dry: { ...vertex, dialect: 'anthropic', location: 'global', credentials: 'env:GOOGLE_SERVICE_ACCOUNT_JSON' },
         refused: { ...vertex, dialect: 'gemini', location: 'us-central1', credentials: 'env:REFUSED_SERVICE_ACCOUNT_JSON' },
         express: { provider: 'vertex', dialect: 'gemini', apiKey: 'env:VERTEX_EXPRESS_KEY', baseUrl: mock.url, retry: { attempts: 1 } },
+        interactions: { ...vertex, dialect: 'gemini-interactions', location: 'global', credentials: 'env:GOOGLE_SERVICE_ACCOUNT_JSON' },
       },
       models: {
         'gemini-*': { upstream: 'gemini' },
@@ -113,6 +116,7 @@ describe.each(TARGETS)('%s: Vertex AI through the official SDKs', (target) => {
         'dry-*': { upstream: 'dry', model: 'claude-haiku-4-5@20251001' },
         'refused-*': { upstream: 'refused', model: 'gemini-2.5-flash' },
         'express-*': { upstream: 'express', model: 'gemini-2.5-flash' },
+        'to-vertex-interactions': { upstream: 'interactions', model: 'gemini-3-flash-preview' },
       },
     };
     proxy = await startProxy(config, { GOOGLE_SERVICE_ACCOUNT_JSON: sa.json, REFUSED_SERVICE_ACCOUNT_JSON: refusedSa.json, VERTEX_EXPRESS_KEY: EXPRESS_KEY }, target);
@@ -134,6 +138,38 @@ describe.each(TARGETS)('%s: Vertex AI through the official SDKs', (target) => {
     expect(r.headers['x-goog-api-key']).toBeUndefined();
     expect(r.headers['x-api-key']).toBeUndefined();
   };
+
+  describe('Interactions on Vertex AI', () => {
+    const interactionsUrl = `/v1beta1/projects/${PROJECT}/locations/global/interactions`;
+
+    it('@google/genai interactions.create: the project URL under v1beta1, a minted Bearer token, the model renamed', async () => {
+      vertexReply = (req) => interactionsReply({ model: req.json.model, steps: [{ type: 'text', text: 'Hello from Vertex Interactions' }] }, false);
+      const ai = genai(proxy.url);
+      const res = await ai.interactions.create({ model: 'to-vertex-interactions', input: 'Hi', store: false });
+      seen.push(JSON.stringify(res));
+      expect(res.steps?.at(-1)).toMatchObject({ type: 'model_output', content: [{ type: 'text', text: 'Hello from Vertex Interactions' }] });
+      const [r] = vertexCalls();
+      expect(r!.url).toBe(interactionsUrl);
+      expectOAuth(r!);
+      expect(r!.json).toMatchObject({ model: 'gemini-3-flash-preview', input: 'Hi', store: false });
+    });
+
+    it('openai SDK (translated), plain and streamed: an Interaction asked for, the answer in OpenAI\'s shape', async () => {
+      vertexReply = (req) => interactionsReply({ model: req.json.model, steps: [{ type: 'text', text: 'Bonjour' }] }, req.json.stream === true);
+      const openai = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${proxy.url}/v1`, maxRetries: 0 });
+      const res = await openai.chat.completions.create({ model: 'to-vertex-interactions', messages: [{ role: 'user', content: 'Say hello in French' }] });
+      seen.push(JSON.stringify(res));
+      expect(res.choices[0]!.message.content).toBe('Bonjour');
+      let streamed = '';
+      for await (const c of await openai.chat.completions.create({ model: 'to-vertex-interactions', messages: [{ role: 'user', content: 'Again' }], stream: true })) streamed += c.choices[0]?.delta.content ?? '';
+      expect(streamed).toBe('Bonjour');
+      const calls = vertexCalls();
+      expect(calls.map((r) => r.url)).toEqual([interactionsUrl, interactionsUrl]);
+      for (const r of calls) expectOAuth(r);
+      expect(calls[0]!.json).toMatchObject({ model: 'gemini-3-flash-preview', store: false });
+      expect(calls[1]!.json).toMatchObject({ stream: true });
+    });
+  });
 
   describe('Gemini on Vertex AI', () => {
     it('@google/genai generateContent: the project URL, a minted Bearer token, no API key', async () => {
@@ -338,8 +374,8 @@ describe.each(TARGETS)('%s: Vertex AI through the official SDKs', (target) => {
 
   it('every assertion was signed by the configured account; no token, key or assertion in responses or logs', () => {
     expect(exchanges.filter((e) => e.path === '/token').every((e) => e.claims.iss === 'interlingua@my-proj.iam.gserviceaccount.com')).toBe(true);
-    // One exchange per upstream that called with the shared key (gemini, claude, crowd): the cache held.
-    expect(exchanges.filter((e) => e.path === '/token')).toHaveLength(3);
+    // One exchange per upstream that called with the shared key (interactions, gemini, claude, crowd): the cache held.
+    expect(exchanges.filter((e) => e.path === '/token')).toHaveLength(4);
     const text = [...seen, ...proxy.logs].join('\n');
     for (const secret of [EXPRESS_KEY, sa.keyFragment, refusedSa.keyFragment, ...minted]) expect(text).not.toContain(secret);
     expect(text).not.toMatch(/eyJhbGciOiJSUzI1NiI/); // a JWT header
