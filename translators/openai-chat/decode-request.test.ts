@@ -336,6 +336,10 @@ describe('decodeRequest: validation like OpenAI', () => {
     ['temperature above', base({ temperature: 3 }), 'temperature', "Invalid 'temperature': decimal above maximum value. Expected a value <= 2, but got 3 instead."],
     ['temperature below', base({ temperature: -0.5 }), 'temperature', "Invalid 'temperature': decimal below minimum value. Expected a value >= 0, but got -0.5 instead."],
     ['temperature type', base({ temperature: 'hot' }), 'temperature', "Invalid type for 'temperature': expected a decimal, but got a string instead."],
+    // Integers say so from the first check (OpenAI's words), not "a decimal".
+    ['n type', base({ n: 'two' }), 'n', "Invalid type for 'n': expected an integer, but got a string instead."],
+    ['seed type', base({ seed: 'x' }), 'seed', "Invalid type for 'seed': expected an integer, but got a string instead."],
+    ['max_completion_tokens type', base({ max_completion_tokens: null, max_tokens: 'x' }), 'max_tokens', "Invalid type for 'max_tokens': expected an integer, but got a string instead."],
     ['top_p', base({ top_p: 1.5 }), 'top_p', /Expected a value <= 1, but got 1.5/],
     ['presence_penalty', base({ presence_penalty: -3 }), 'presence_penalty', /Expected a value >= -2, but got -3/],
     ['frequency_penalty', base({ frequency_penalty: 2.5 }), 'frequency_penalty', /Expected a value <= 2, but got 2.5/],

@@ -168,7 +168,7 @@ export function decimalIn(min: number, max: number) {
 /** An integer within [min, max]. */
 export function integerIn(min: number, max: number) {
   return v.pipe(
-    v.number(),
+    v.number(msg.integer),
     v.integer(msg.integer),
     v.minValue(min, msg.integerMin(min)),
     v.maxValue(max, msg.integerMax(max)),

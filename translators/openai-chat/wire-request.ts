@@ -34,7 +34,7 @@ export const OpenAIChatRequestSchema = v.looseObject({
   ),
   max_tokens: nullish(integerIn(1, Number.MAX_SAFE_INTEGER)),
   max_completion_tokens: nullish(integerIn(1, Number.MAX_SAFE_INTEGER)),
-  seed: nullish(v.pipe(v.number(), v.integer(msg.integer))),
+  seed: nullish(v.pipe(v.number(msg.integer), v.integer(msg.integer))),
   user: nullish(v.string()),
   stream: nullish(v.boolean()),
   stream_options: nullish(v.looseObject({ include_usage: v.optional(v.boolean()) })),
