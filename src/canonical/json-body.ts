@@ -16,6 +16,7 @@ import { ByteParts } from './http.ts';
 export const JSON_PARTS_FROM_CHARS = 64 * 1024;
 /** Pieces are joined into batches of about this many characters before encoding. */
 const BATCH_CHARS = 32 * 1024;
+const utf8 = new TextEncoder();
 
 /**
  * `JSON.stringify(value)` for a plain object whose `listKey` holds the bulk (a conversation): as
@@ -60,7 +61,6 @@ export function jsonBody(value: Record<string, unknown>, listKey: string): strin
 
 /** The pieces as UTF-8, joined into batches of about BATCH_CHARS so that few buffers are made. */
 function encodedBatches(pieces: readonly string[]): Uint8Array[] {
-  const utf8 = new TextEncoder();
   const out: Uint8Array[] = [];
   let batch = '';
   for (const p of pieces) {

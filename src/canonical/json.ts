@@ -25,9 +25,6 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
  */
 export const isJsonObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
 
-/** valibot's own wording for a value that is no object, as the message of a `v.custom(isJsonObject, …)`. */
-export const expectedObject = (issue: { received: string }): string => `Invalid type: Expected Object but received ${issue.received}`;
-
 const BLANK = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const STARTS = '{["-0123456789';
 

@@ -175,9 +175,10 @@ export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Bytes, p
     input: {
       get body() {
         if (!parsed) {
-          // A big body is parsed from one-byte text where it can be (latin1-json.ts). Text decoded
-          // for the parse is not kept: only what asks for the text (rawBody) keeps it.
-          value = (text === undefined ? flatBytes(bytes, parseLatin1Json) : undefined) ?? parseJsonBody(text ?? flatBytes(bytes, utf8Text));
+          // A big body is parsed from one-byte text where it can be (latin1-json.ts), else from its
+          // UTF-8 text, in one pass over the pieces. Text decoded for the parse is not kept: only
+          // what asks for the text (rawBody) keeps it.
+          value = text !== undefined ? parseJsonBody(text) : flatBytes(bytes, (flat) => parseLatin1Json(flat) ?? parseJsonBody(utf8Text(flat)));
           parsed = true;
         }
         return value;

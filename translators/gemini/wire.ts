@@ -4,12 +4,12 @@
  * unknown fields pass through (`looseObject`).
  */
 import * as v from 'valibot';
-import { expectedObject, isJsonObject } from '../../src/canonical/index.ts';
+import { isJsonObject } from '../../src/canonical/index.ts';
 
 const Int = v.pipe(v.number(), v.integer());
 
 /** A JSON object, never a list (valibot's record would copy `[1]` as `{"0": 1}`). */
-const JsonObject = v.custom<Record<string, unknown>>(isJsonObject, expectedObject);
+const JsonObject = v.custom<Record<string, unknown>>(isJsonObject, (issue) => `Invalid type: Expected Object but received ${issue.received}`);
 
 export const GeminiBlobSchema = v.looseObject({ mimeType: v.string(), data: v.string() });
 export const GeminiFileDataSchema = v.looseObject({
