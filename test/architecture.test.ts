@@ -110,7 +110,7 @@ const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
 
 /** Flow plumbing any flow may use; the flows themselves may only call each other's entry points as listed. */
 const FLOW_PLUMBING = new Set(['context.ts', 'plan.ts', 'reply.ts', 'image-calls.ts', 'state.ts']);
-const FLOW_CALLS: Record<string, string[]> = { 'chat.ts': ['fan-out.ts', 'chat-to-images.ts', 'forward.ts'], 'forward.ts': ['chat-to-images.ts', 'check-memo.ts'] };
+const FLOW_CALLS: Record<string, string[]> = { 'chat.ts': ['fan-out.ts', 'chat-to-images.ts', 'forward.ts'], 'forward.ts': ['chat-to-images.ts', 'check-memo.ts', 'scan-memo.ts'] };
 
 describe('architecture', () => {
   it('canonical imports nothing outside itself', () => {

@@ -91,6 +91,12 @@ function newScratch(n: number): Uint8Array {
   return B ? B.allocUnsafeSlow(n) : new Uint8Array(n);
 }
 
+/** Compare `this[sourceStart..sourceEnd)` with `target[targetStart..targetEnd)`: <0, 0 or >0, as Buffer#compare. */
+export type NativeCompare = (this: Uint8Array, target: Uint8Array, targetStart: number, targetEnd: number, sourceStart: number, sourceEnd: number) => number;
+
+/** Node's Buffer compares ranges of any byte array natively (memcmp); undefined elsewhere (Workers). */
+export const nativeCompare = (): NativeCompare | undefined => (globalThis as { Buffer?: { prototype: { compare?: NativeCompare } } }).Buffer?.prototype.compare;
+
 /**
  * `use(flat)` with the body as one contiguous array: the body itself when it is one piece, else
  * its pieces copied into a scratch buffer that the next call reuses. So `flat` (and any view of

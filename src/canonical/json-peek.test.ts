@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mayCarrySignatureBytes, mayCarrySignatures } from './carrier.ts';
-import { checkedExcept, modelAndStream, parsedExcept, peekJson, withModelParts } from './json-peek.ts';
+import { checkedExcept, modelAndStream, parsedExcept, peekJson, withModelParts, type PeekCheckpoint } from './json-peek.ts';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -82,6 +82,9 @@ describe('peekJson', () => {
       '{"model":"m","a":"unterminated}',
       '{"model":"m","a":[}',
       '{"model":"m","a":{]}',
+      '{"model":"m","a":[1}}',
+      '{"model":"m","a":{"b":1]}',
+      '{"model":"m","a":[[1]}]}',
       '{model:"m"}',
       "{'model':'m'}",
       '\uFEFF{"model":"m"}',
@@ -134,6 +137,73 @@ describe('peekJson', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('peekJson resumed from a checkpoint', () => {
+  const turn = fc.record({ role: fc.constantFrom('user', 'assistant', 'tool'), content: fc.oneof(fc.string({ maxLength: 40 }), fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 3 })) });
+  /** A body: fields before and after the conversation (model and stream on either side), its turns in between. */
+  const body = (turns: unknown[], before: Record<string, unknown>, after: Record<string, unknown>) => `{${[JSON.stringify(before).slice(1, -1), `"messages":${JSON.stringify(turns)}`, JSON.stringify(after).slice(1, -1)].filter(Boolean).join(',')}}`;
+  // Around the conversation: model and stream, an object of several keys, another array (tools): a
+  // checkpoint is only ever at an element of an array at the top level, with the fields before it.
+  const sides = fc.record(
+    {
+      model: fc.option(fc.string({ maxLength: 8 }), { nil: undefined }),
+      stream: fc.option(fc.boolean(), { nil: undefined }),
+      meta: fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 1 }), { minKeys: 2, maxKeys: 4 }),
+      tools: fc.array(fc.record({ name: fc.string({ maxLength: 6 }) }), { minLength: 2, maxLength: 4 }),
+      n: fc.option(fc.integer(), { nil: undefined }),
+    },
+    { requiredKeys: [] },
+  );
+
+  it('leaves a checkpoint about every `every` bytes at the conversation\'s element boundaries, each one at the start of an element', () => {
+    const turns = Array.from({ length: 40 }, (_, i) => ({ role: 'user', content: `turn ${i} ${'x'.repeat(50)}` }));
+    const b = bytes(body(turns, { model: 'm' }, { stream: true }));
+    const into: PeekCheckpoint[] = [];
+    const whole = peekJson(b, { into, every: 200 });
+    expect(whole).toEqual(peekJson(b));
+    expect(into.length).toBeGreaterThan(10);
+    for (let k = 0; k < into.length; k++) {
+      expect(text(b.subarray(into[k]!.at, into[k]!.at + 9))).toBe('{"role":"');
+      expect(b[into[k]!.at - 1]).toBe(0x2c);
+      if (k > 0) expect(into[k]!.at - into[k - 1]!.at).toBeGreaterThanOrEqual(200);
+    }
+    // The fields before the conversation are shared, not copied per checkpoint.
+    expect(into[1]!.fields).toBe(into[0]!.fields);
+  });
+
+  it('gives what a whole scan gives, for any body sharing the bytes up to the checkpoint', () => {
+    fc.assert(
+      fc.property(fc.array(turn, { minLength: 2, maxLength: 12 }), fc.array(turn, { maxLength: 6 }), sides, sides, sides, fc.nat(), fc.nat(20), (turns, more, before, after, after2, pick, every) => {
+        const first = bytes(body(turns, before, after));
+        const into: PeekCheckpoint[] = [];
+        expect(peekJson(first, { into, every })).toEqual(peekJson(first));
+        if (into.length === 0) return;
+        const cp = into[pick % into.length]!;
+        // The next turn: the same bytes up to the checkpoint, then anything (more turns, other fields after).
+        const next = bytes(body([...turns, ...more], before, after2));
+        fc.pre(text(next.subarray(0, cp.at)) === text(first.subarray(0, cp.at)));
+        const again: PeekCheckpoint[] = [];
+        expect(peekJson(next, { from: cp, into: again, every })).toEqual(peekJson(next));
+        for (const c of again) expect(c.at).toBeGreaterThan(cp.at);
+        // A checkpoint is not changed by a scan resumed from it: it serves the next one the same.
+        expect(peekJson(next, { from: cp })).toEqual(peekJson(next));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('refuses from a checkpoint what it refuses whole: bad JSON after the shared bytes', () => {
+    const turns = Array.from({ length: 20 }, (_, i) => ({ role: 'user', content: `t${i}` }));
+    const good = body(turns, { model: 'm' }, {});
+    const into: PeekCheckpoint[] = [];
+    peekJson(bytes(good), { into, every: 1 });
+    const cp = into[into.length - 1]!;
+    for (const bad of [good.slice(0, -2), `${good.slice(0, cp.at)}{"role":}]}`, `${good.slice(0, cp.at)}{"role":"user"}],"model":"again"}`, `${good.slice(0, -1)},}`]) {
+      expect(peekJson(bytes(bad), { from: cp })).toBeUndefined();
+      expect(peekJson(bytes(bad))).toBeUndefined();
+    }
   });
 });
 

@@ -106,8 +106,35 @@ function latin1(b: Uint8Array, start: number, end: number): string {
   return s;
 }
 
+/**
+ * The scan's whole state at the start of an element of a top-level array (the conversation): a
+ * scan of another body whose bytes up to `at` are the same can start here instead (`peekJson`'s
+ * `from`) and give the same answer, since the scan reads nothing before where it stands. Agents
+ * resend the conversation so far with every turn, so most of a body is the last one's.
+ */
+export interface PeekCheckpoint {
+  readonly at: number;
+  readonly stack: Uint8Array;
+  readonly key: number;
+  readonly models: number;
+  readonly fieldKey: string;
+  readonly valueStart: number;
+  /** The top-level fields before this array (shared between checkpoints: never changed). */
+  readonly fields: PeekedJson['fields'];
+  readonly model?: PeekedJson['model'];
+  readonly stream?: PeekedJson['stream'];
+}
+
+export interface PeekResume {
+  /** Start from this checkpoint (of a body with the same bytes up to its `at`) instead of byte 0. */
+  from?: PeekCheckpoint;
+  /** Collect checkpoints after `from` into this list, one about every `every` bytes. */
+  into?: PeekCheckpoint[];
+  every?: number;
+}
+
 /** The top-level `model` and `stream` of a JSON object body, or undefined (see the module doc). */
-export function peekJson(b: Uint8Array): PeekedJson | undefined {
+export function peekJson(b: Uint8Array, resume?: PeekResume): PeekedJson | undefined {
   const n = b.length;
   const stack = new Uint8Array(MAX_JSON_DEPTH + 1);
   let depth = 0;
@@ -121,6 +148,23 @@ export function peekJson(b: Uint8Array): PeekedJson | undefined {
   /** A top-level value ended at `at`. */
   const field = (at: number) => out.fields.push({ key: fieldKey, start: valueStart, end: at });
   let i = 0;
+  const from = resume?.from;
+  if (from) {
+    stack.set(from.stack);
+    depth = from.stack.length - 1;
+    key = from.key;
+    models = from.models;
+    fieldKey = from.fieldKey;
+    valueStart = from.valueStart;
+    out.fields = from.fields.slice();
+    if (from.model) out.model = from.model;
+    if (from.stream !== undefined) out.stream = from.stream;
+    i = from.at;
+  }
+  const into = resume?.into;
+  const every = resume?.every ?? 0;
+  let lastCheckpoint = i;
+  let shared: PeekedJson['fields'] | undefined;
   for (;;) {
     while (i < n && isWs(b[i]!)) i++;
     if (i >= n) break;
@@ -210,6 +254,12 @@ export function peekJson(b: Uint8Array): PeekedJson | undefined {
         if (c === 0x2c) {
           state = kind === OBJECT ? State.Key : State.Value;
           if (depth === 1) key = 0;
+          else if (into && depth === 2 && kind === ARRAY && i + 1 - lastCheckpoint >= every) {
+            lastCheckpoint = i + 1;
+            // (Until this array ends the top-level fields do not change: one copy for all its checkpoints.)
+            if (!shared || shared.length !== out.fields.length) shared = out.fields.slice();
+            into.push({ at: i + 1, stack: stack.slice(0, 3), key, models, fieldKey, valueStart, fields: shared, model: out.model, stream: out.stream });
+          }
         } else if ((c === 0x7d && kind === OBJECT) || (c === 0x5d && kind === ARRAY)) {
           depth--;
           if (depth === 1) field(i + 1);

@@ -10,7 +10,7 @@
  * byte for byte (no hash to collide), so a request is taken as checked only when everything the
  * check reads is what a checked request had. Bounded in entries and bytes; the oldest goes first.
  */
-import type { PeekedJson } from '../canonical/index.ts';
+import { nativeCompare, type PeekedJson } from '../canonical/index.ts';
 
 interface Entry {
   scope: string;
@@ -59,9 +59,6 @@ export class CheckMemo {
   }
 }
 
-/** Node's Buffer compares ranges of any byte array natively (memcmp); elsewhere byte by byte. */
-type Compare = (this: Uint8Array, target: Uint8Array, targetStart: number, targetEnd: number, sourceStart: number, sourceEnd: number) => number;
-const nativeCompare = (): Compare | undefined => (globalThis as { Buffer?: { prototype: { compare?: Compare } } }).Buffer?.prototype.compare;
 
 function sameFields(e: Entry, fields: PeekedJson['fields'], bytes: Uint8Array): boolean {
   if (e.keys.length !== fields.length) return false;

@@ -12,11 +12,12 @@
  * inspector, telemetry, carried signatures from another vendor, a stream framed otherwise on the
  * way, a host that wants the body otherwise, an image model answering a chat call.
  */
-import { flatBytes, leadingModel, mayCarrySignatureBytes, peekJson, withModelParts, type ChatRequest, type PeekedJson } from '../canonical/index.ts';
+import { flatBytes, leadingModel, mayCarrySignatureBytes, withModelParts, type Bytes, type ChatRequest, type PeekedJson } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { providerOf } from '../upstream/providers/index.ts';
 import { resolveModel, type ResolvedRoute } from '../upstream/resolve.ts';
 import { CheckMemo } from './check-memo.ts';
+import { ScanMemo, type MemoScan } from './scan-memo.ts';
 import { isOpenAIImageTarget } from './chat-to-images.ts';
 import { chatUpstreamOf, streamFramingOf, withTargetHeaders, type ChatCall, type FlowDeps } from './context.ts';
 import { planCall, upstreamTarget, type PlannedAttempt } from './plan.ts';
@@ -37,6 +38,8 @@ export const FORWARD_MIN_BYTES = 8 * 1024;
 
 /** The parameter checks this process has seen pass (one per process: a check is a pure function). */
 const checkMemo = new CheckMemo();
+/** Where agents' last turns were scanned to (one per process: the scan is a pure function of the bytes). */
+const scanMemo = new ScanMemo();
 
 /** The forwarding plan for `call`, or undefined when it must be decoded (see above). */
 export function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall): ForwardPlan | undefined {
@@ -45,7 +48,7 @@ export function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall)
   if (!rawBytes || rawBytes.byteLength < FORWARD_MIN_BYTES || !forward || scope.dump || scope.trace || scope.flags.strict || scope.flags.dryRun) return undefined;
   // Scanned and checked as one contiguous array (the pieces copied into a reused buffer, see
   // flatBytes): only offsets and copies come out of it; the upstream gets the pieces themselves.
-  const scanned = flatBytes(rawBytes, (flat) => scan(deps, scope, call, flat));
+  const scanned = flatBytes(rawBytes, (flat) => scan(deps, scope, call, flat, rawBytes));
   if (!scanned) return undefined;
   const { peeked, resolved, top } = scanned;
   const { targets, route } = resolved;
@@ -71,31 +74,38 @@ export function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall)
  * passes its dialect's parameter check; undefined when it must be decoded. `flat` is valid only
  * during this call (flatBytes): nothing returned refers to it.
  */
-function scan(deps: FlowDeps, scope: RequestScope, call: ChatCall, flat: Uint8Array): { peeked: { model: string; stream: boolean }; resolved: ResolvedRoute; top: PeekedJson } | undefined {
+function scan(deps: FlowDeps, scope: RequestScope, call: ChatCall, flat: Uint8Array, body: Bytes): { peeked: { model: string; stream: boolean }; resolved: ResolvedRoute; top: PeekedJson } | undefined {
   const forward = call.caller.forward!;
+  const memoScope = `${call.caller.id}\n${call.callerKey ?? ''}`;
+  let memo: MemoScan | undefined;
   // The model from the route (Gemini), else from the body: a body that opens with a model routed
   // elsewhere is decoded without a scan; otherwise the scan finds it.
   let peeked = forward.model(call.input, undefined);
-  let top: PeekedJson | undefined;
   if (!peeked) {
     const leading = leadingModel(flat);
     if (leading !== undefined && !routeOf(deps, call, leading)) return undefined;
-    top = peekJson(flat);
-    peeked = top && forward.model(call.input, top);
+    memo = scanMemo.peek(memoScope, flat);
+    peeked = memo.top && forward.model(call.input, memo.top);
     if (!peeked) return undefined;
   }
   const resolved = routeOf(deps, call, peeked.model);
   if (!resolved) return undefined;
   const framing = streamFramingOf(call);
   if (peeked.stream && (framing !== 'sse' || resolved.targets.some((t) => providerOf(t.upstream).streamParser))) return undefined;
-  top ??= peekJson(flat);
+  memo ??= scanMemo.peek(memoScope, flat);
+  const top = memo.top;
   if (!top) return undefined;
-  const checked = top;
   const key = `${call.caller.id}\n${forward.checkKey(call.input)}`;
-  if (!checkMemo.passes(key, flat, checked, forward.conversation, () => forward.check(call.input, { bytes: flat, top: checked }, scope))) return undefined;
-  if (mayCarrySignatureBytes(flat)) return undefined;
+  if (!checkMemo.passes(key, flat, top, forward.conversation, () => forward.check(call.input, { bytes: flat, top }, scope))) return undefined;
+  // A kept body carried no signature marks: only what follows its bytes is searched. (A mark lies
+  // inside a string, and a checkpoint never does; the search starts a little before all the same.)
+  if (mayCarrySignatureBytes(memo.resumedAt > SIGNATURE_OVERLAP ? flat.subarray(memo.resumedAt - SIGNATURE_OVERLAP) : flat)) return undefined;
+  scanMemo.keep(memoScope, body, memo);
   return { peeked, resolved, top };
 }
+
+/** More than the longest signature mark (`"\u002f2lsMW`) reaches back. */
+const SIGNATURE_OVERLAP = 64;
 
 /** The model's route when every target speaks the caller's dialect and can be forwarded to. */
 function routeOf(deps: FlowDeps, call: ChatCall, model: string): ResolvedRoute | undefined {

@@ -5,6 +5,7 @@
  * in the caller's dialect with nothing sent upstream; a repeated `model` routes as JSON.parse reads
  * it (the last one). Raw bodies (odd spacing, escapes, non-ASCII) sent with fetch.
  */
+import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { fixtureReply } from '../support/mock-upstream.ts';
 import { INBOUND_KEY, TARGETS, responsesE2eConfig, useHarness } from '../support/proxy.ts';
@@ -173,6 +174,37 @@ describe.each(TARGETS)('%s: same-dialect requests forwarded without parsing', (t
       expect(h.mock.requests[0]!.json).toEqual({ model: 'claude-sonnet-4-5', max_tokens: 64, system: 'Be brief.', messages: [...turns, { role: 'user', content: next }] });
       turns.push({ role: 'user', content: next }, { role: 'assistant', content: 'ok' });
     }
+  });
+
+  it('the OpenAI SDK: an agent growing its conversation (each turn scanned from where the last left off) is forwarded byte for byte, and a carried signature in a new turn still sends it the decoded way', async () => {
+    const client = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${h.proxy.url}/v1`, maxRetries: 0 });
+    const history: OpenAI.ChatCompletionMessageParam[] = [{ role: 'system', content: 'Be brief.' }];
+    for (let i = 0; i < 60; i++) history.push({ role: 'user', content: `turn ${i}: é ☃ ${'lorem ipsum '.repeat(200)}` }, { role: 'assistant', content: `ok ${i}` });
+    const sent = async (messages: OpenAI.ChatCompletionMessageParam[]) => {
+      h.mock.requests.length = 0;
+      h.mock.reply(fixtureReply('openai-chat', 'text-basic.json'));
+      const done = await client.chat.completions.create({ model: 'to-openai', messages });
+      expect(done.choices[0]!.message.content).toBeTruthy();
+      return h.mock.requests[0]!;
+    };
+    // Three turns, each the last one's bytes and a few more: forwarded as they are, renamed.
+    for (let t = 0; t < 3; t++) {
+      history.push({ role: 'user', content: `next ${t}` });
+      const got = await sent(history);
+      expect(got.body).toBe(JSON.stringify({ model: 'gpt-4o-mini', messages: history }));
+      history.push({ role: 'assistant', content: `done ${t}` });
+    }
+    // A new turn carries a tool-call id with a Gemini signature in it (src/canonical/carrier.ts):
+    // OpenAI did not issue it, so the request is decoded and the id goes as the caller first had it.
+    const carried = 'call_1__il1gAAAA';
+    const got = await sent([
+      ...history,
+      { role: 'assistant', content: null, tool_calls: [{ id: carried, type: 'function', function: { name: 'read', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: carried, content: 'file' },
+      { role: 'user', content: 'go on' },
+    ]);
+    expect(got.body).not.toContain('__il1');
+    expect(got.json.messages.at(-2)).toMatchObject({ role: 'tool', tool_call_id: 'call_1' });
   });
 
   it('a check passed once (src/flows/check-memo.ts) still answers for the headers it read: the same body without anthropic-version is a 400', async () => {
