@@ -64,9 +64,10 @@ export interface ChatCall {
   /**
    * Let go of the parsed body and its text (made again from the bytes if asked for): once the
    * request is decoded, so they are not kept alive through the upstream's answer, where each
-   * scavenge would copy them and promote them for a full GC to collect.
+   * scavenge would copy them and promote them for a full GC to collect. `all`: the bytes too, once
+   * the request is planned and nothing will read it again (no target forwards the caller's body).
    */
-  release?(): void;
+  release?(all?: boolean): void;
 }
 
 /** Call the planned attempts in order (retries and fallbacks inside), under the request's deadline. */

@@ -79,6 +79,17 @@ describe('chatCallOf: what it keeps', () => {
     expect(call.rawBody).toBe(JSON.stringify(body));
   });
 
+  it('released whole (a translated request, planned), lets go of the bytes; a read after that is an error of ours, never a body', () => {
+    const bytes = Buffer.from(JSON.stringify(body));
+    const call = chatCallOf(caller, inbound, bytes);
+    expect(call.input.body).toEqual(body);
+    expect(call.rawBytes).toBe(bytes);
+    call.release!(true);
+    expect(call.rawBytes).toBeUndefined();
+    expect(() => call.input.body).toThrow(/read after it was released/);
+    expect(() => call.rawBody).toThrow(/read after it was released/);
+  });
+
   it('keeps the text only for what asks for the text, not for the parse', () => {
     const bytes = Buffer.from(JSON.stringify(body));
     const call = chatCallOf(caller, inbound, bytes);

@@ -168,9 +168,15 @@ export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Bytes, p
   let text: string | undefined;
   let parsed = false;
   let value: unknown;
+  let released = false;
+  const bytesNow = () => {
+    // A read after `release(true)` is a bug of ours: said as one (a 500), never a wrong body.
+    if (released) throw new Error('The request body was read after it was released.');
+    return bytes;
+  };
   // Pieces (Node's socket chunks) are decoded from flatBytes' scratch Buffer, by Node's decoder.
-  const rawText = () => (text ??= flatBytes(bytes, utf8Text));
-  return {
+  const rawText = () => (text ??= flatBytes(bytesNow(), utf8Text));
+  const call: ChatCall = {
     caller,
     input: {
       get body() {
@@ -178,7 +184,7 @@ export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Bytes, p
           // A big body is parsed from one-byte text where it can be (latin1-json.ts), else from its
           // UTF-8 text, in one pass over the pieces. Text decoded for the parse is not kept: only
           // what asks for the text (rawBody) keeps it.
-          value = text !== undefined ? parseJsonBody(text) : flatBytes(bytes, (flat) => parseLatin1Json(flat) ?? parseJsonBody(utf8Text(flat)));
+          value = text !== undefined ? parseJsonBody(text) : flatBytes(bytesNow(), (flat) => parseLatin1Json(flat) ?? parseJsonBody(utf8Text(flat)));
           parsed = true;
         }
         return value;
@@ -192,10 +198,16 @@ export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Bytes, p
     },
     rawBytes: bytes,
     callerKey: inbound.credential,
-    release() {
+    release(all) {
       value = undefined;
       parsed = false;
       text = undefined;
+      if (all) {
+        released = true;
+        bytes = new Uint8Array(0);
+        call.rawBytes = undefined;
+      }
     },
   };
+  return call;
 }

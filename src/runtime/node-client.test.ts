@@ -8,7 +8,7 @@ let server: http.Server;
 let port: number;
 const hosts: string[] = [];
 /** What the server read of the last request (readIncoming under a 64 KiB limit), or its error. */
-let received: { headers: http.IncomingHttpHeaders; body?: Buffer; error?: string } | undefined;
+let received: { headers: http.IncomingHttpHeaders; body?: Buffer; error?: string; listeners?: number } | undefined;
 const LIMIT = 64 * 1024;
 
 beforeAll(async () => {
@@ -16,7 +16,8 @@ beforeAll(async () => {
     hosts.push(req.headers.host ?? '');
     readIncoming(req, LIMIT).then(
       (body) => {
-        received = { headers: req.headers, body };
+        // What stays attached to the IncomingMessage lives to the end of the response.
+        received = { headers: req.headers, body, listeners: req.listenerCount('data') + req.listenerCount('error') + req.listenerCount('end') };
         res.end('pinned');
       },
       (e: Error) => {
@@ -75,6 +76,9 @@ describe('readIncoming', () => {
     for (const [chunks, declare] of [[pieces(1, 1000), true], [pieces(4, 3000), true], [pieces(4, 3000), false], [[], true]] as Array<[Buffer[], boolean]>) {
       expect(await send(chunks, declare)).toBe('pinned');
       expect(received!.body!.equals(Buffer.concat(chunks))).toBe(true);
+      // Nothing of the read stays attached to the request (its closures held the body, to the
+      // end of the response, after the flow had let go of it).
+      expect(received!.listeners).toBe(0);
     }
   });
 

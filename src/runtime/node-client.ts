@@ -187,7 +187,7 @@ function readChunks<T>(msg: IncomingMessage, limit: number, take: (c: Buffer, at
   if (declared > limit) return Promise.reject(tooLarge(limit));
   return new Promise((resolve, reject) => {
     let size = 0;
-    msg.on('data', (c: Buffer) => {
+    const onData = (c: Buffer) => {
       const at = size;
       size += c.byteLength;
       if (size > limit) {
@@ -197,8 +197,16 @@ function readChunks<T>(msg: IncomingMessage, limit: number, take: (c: Buffer, at
         return;
       }
       take(c, at, declared);
+    };
+    msg.on('data', onData);
+    msg.once('end', () => {
+      // These listeners (their closures hold what `take` gathered, and this promise with the body)
+      // would live as long as the IncomingMessage, to the end of the response: the body is let go
+      // of when the flow lets go of it.
+      msg.removeListener('data', onData);
+      msg.removeListener('error', reject);
+      resolve(done(size));
     });
-    msg.once('end', () => resolve(done(size)));
     msg.once('error', reject);
   });
 }
