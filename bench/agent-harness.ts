@@ -25,6 +25,9 @@ export const pin = (pid: number, core: number) => PIN && execFileSync('taskset',
 export const live = new Set<ChildProcess>();
 export interface Child { port: number; pid: number; ask(op: 'stats' | 'gc'): Promise<ProcStats>; stop(): void }
 
+/** How long the mock holds a `held` request's answer (requests in flight, for `--memory`). */
+export const HOLD_MS = 4000;
+
 /** Fork the bundle `dir/file` with `argv`, pinned to `core`, once it announces its port. */
 export function start(dir: string, file: string, argv: string[], core: number, execArgv: string[] = []): Promise<Child> {
   const proc = fork(join(dir, file), argv, { execArgv: ['--expose-gc', ...execArgv], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
@@ -68,16 +71,17 @@ const convs = new Map<number, Conversation>();
 const conv = (bytes: number) => convs.get(bytes) ?? (convs.set(bytes, conversation(bytes)), convs.get(bytes)!);
 const cache = new Map<string, Req>();
 /** The caller's request through Interlingua (model routed to `upstream`, renamed on the way). */
-export function proxyReq(caller: Dialect, upstream: Dialect, bytes: number, stream: boolean, events = 50): Req {
+export function proxyReq(caller: Dialect, upstream: Dialect, bytes: number, stream: boolean, events: number | 'held' = 50): Req {
   const id = `p${caller}${upstream}${bytes}${stream}${events}`;
   const model = `agent-${upstream}-${events}`;
   return cache.get(id) ?? (cache.set(id, { path: pathOf(caller, model, stream), headers: HEADERS[caller], body: Buffer.from(JSON.stringify(render(caller, conv(bytes), model, stream))) }), cache.get(id)!);
 }
 /** The same conversation in the upstream's own dialect, straight to the mock (passthrough, floor). */
-export function upstreamReq(upstream: Dialect, bytes: number, stream: boolean, events = 50): Req {
+export function upstreamReq(upstream: Dialect, bytes: number, stream: boolean, events: number | 'held' = 50): Req {
   const id = `u${upstream}${bytes}${stream}${events}`;
   const model = `real-${upstream}`;
-  return cache.get(id) ?? (cache.set(id, { path: `/e${events}${pathOf(upstream, model, stream)}`, headers: HEADERS[upstream], body: Buffer.from(JSON.stringify(render(upstream, conv(bytes), model, stream))) }), cache.get(id)!);
+  const prefix = events === 'held' ? `/h${HOLD_MS}/e50` : `/e${events}`;
+  return cache.get(id) ?? (cache.set(id, { path: `${prefix}${pathOf(upstream, model, stream)}`, headers: HEADERS[upstream], body: Buffer.from(JSON.stringify(render(upstream, conv(bytes), model, stream))) }), cache.get(id)!);
 }
 
 /** Interlingua's config: one upstream per dialect and stream length, every route renaming the model. */
@@ -92,6 +96,10 @@ export function proxyConfig(mockPort: number): string {
       // Every route renames the model, as an alias to a real model does.
       models[`agent-${d}-${n}`] = { upstream: `${d}${n}`, model: `real-${d}` };
     }
+    // Answers held HOLD_MS: requests in flight.
+    const v1 = d === 'openai' || d === 'responses' ? '/v1' : '';
+    upstreams[`${d}held`] = { dialect: UPSTREAM_DIALECT[d], baseUrl: `${base}/h${HOLD_MS}/e50${v1}`, apiKey: 'sk-bench-upstream' };
+    models[`agent-${d}-held`] = { upstream: `${d}held`, model: `real-${d}` };
   }
   return JSON.stringify({ open: true, upstreams, models });
 }

@@ -3,7 +3,8 @@
  * Responses, answering one agent turn (a sentence and a tool call) as JSON, or as a stream of N
  * events (mostly tool-call argument deltas), N from the path prefix `/e{N}/` (50 or 2000). Every
  * reply is prebuilt bytes; a stream writes one event per event-loop turn (setImmediate), as a real
- * upstream flushes one event per token. `node agent-mock.mjs` (forked by bench/agent.ts).
+ * upstream flushes one event per token. A `/h{MS}` prefix before it holds the answer MS
+ * milliseconds (requests in flight, for `--memory`). `node agent-mock.mjs` (forked by bench/agent.ts).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,12 +25,15 @@ function dialectOf(url: string): Dialect {
 
 const STREAM = Buffer.from('"stream":true');
 const server = http.createServer((req, res) => {
-  const url = req.url ?? '';
+  const held = /^\/h(\d+)(\/.*)$/.exec(req.url ?? '');
+  const url = held ? held[2]! : (req.url ?? '');
+  const holdMs = held ? Number(held[1]) : 0;
   const events = Number(/^\/e(\d+)\//.exec(url)?.[1] ?? 50);
   const dialect = dialectOf(url);
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
-  req.on('end', () => {
+  req.on('end', () => (holdMs ? setTimeout(answer, holdMs) : answer()));
+  const answer = () => {
     // The stream flag: Gemini's method, else `"stream":true` anywhere in the body (JSON.stringify
     // writes no spaces; inside the bench's strings a quote is always escaped).
     const stream = dialect === 'gemini' ? url.includes(':streamGenerateContent') : Buffer.concat(chunks).includes(STREAM);
@@ -49,7 +53,7 @@ const server = http.createServer((req, res) => {
       else res.end();
     };
     next();
-  });
+  };
 });
 server.keepAliveTimeout = 60_000;
 server.listen(0, '127.0.0.1', () => serveControl((server.address() as AddressInfo).port));

@@ -9,14 +9,16 @@
  * interleaved (the order rotates by run), sequential keep-alive requests; CPU is each process's own
  * `process.cpuUsage()` over the fork IPC channel. Ratios are taken per run from adjacent slices,
  * then medians over runs. `--memory N` instead sends N 2 MB requests to a fresh proxy and reports
- * its RSS (after GC) along the way; `--profile PAIR SIZE [N]` profiles one case. Results also go to .tmp/bench/agent-results.json.
+ * its RSS (after GC) along the way, then what one request holds while in flight (`inFlight`), the
+ * floor beside it; `--profile PAIR SIZE [N]` profiles one case. Results also go to .tmp/bench/agent-results.json.
  */
+import http from 'node:http';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import type { Dialect } from './agent-bodies.ts';
-import { EVENTS, live, median, once, pin, PIN, proxyConfig, proxyReq, SIZES, slice, start as startIn, UPSTREAMS, upstreamReq, type Child, type Slice } from './agent-harness.ts';
+import { EVENTS, HOLD_MS, live, median, once, pin, PIN, proxyConfig, proxyReq, SIZES, slice, start as startIn, UPSTREAMS, upstreamReq, type Child, type Req, type Slice } from './agent-harness.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 // BENCH_OUT: another directory for the bundles and results (two benches at once in one checkout).
@@ -160,10 +162,41 @@ async function memory(n: number) {
       console.log(`  ${i + 1} requests: RSS after GC ${(s.rss / 2 ** 20).toFixed(1)} MB, heap ${(s.heapUsed / 2 ** 20).toFixed(1)} MB, peak ${(s.maxRss / 2 ** 20).toFixed(1)} MB (${((Date.now() - started) / 1000).toFixed(0)} s)`);
     }
   }
+  const held = await inFlight(proxy, mix.map((p) => [key(p), proxyReq(p[0], p[1], 2_000_000, false, 'held'), proxyReq(p[0], p[1], 2_000_000, false)]));
   proxy.stop();
   const floorPeak = await floorMemory(mock.port, mix);
+  const floor = await start('floor.mjs', [String(mock.port)], 0);
+  const floorHeld = await inFlight(floor, mix.map((p) => [key(p), upstreamReq(p[1], 2_000_000, false, 'held'), upstreamReq(p[1], 2_000_000, false)]));
+  floor.stop();
   mock.stop();
-  return { idle, bodyMB, peakFirst, points, floorPeak };
+  return { idle, bodyMB, peakFirst, points, floorPeak, held, floorHeld };
+}
+
+/** Requests of one case in flight at once, for `inFlight`. */
+const IN_FLIGHT = 8;
+
+/**
+ * What a request holds while its upstream answers, in copies of its body: IN_FLIGHT 2 MB requests
+ * of each case at once, held by the mock upstream (HOLD_MS); meanwhile a full GC in the process,
+ * and its heap and external memory (Buffers) above what it held idle, per request. The peak RSS
+ * above says how V8 sizes its heap and how much garbage waits for a GC; this says what a request
+ * itself keeps alive.
+ */
+async function inFlight(t: Child, cases: Array<[name: string, held: Req, warm: Req]>): Promise<Record<string, { heap: number; buffers: number }>> {
+  const out: Record<string, { heap: number; buffers: number }> = {};
+  for (const [name, r, warm] of cases) {
+    for (let i = 0; i < 3; i++) await once(t.port, warm);
+    const idle = await t.ask('gc');
+    const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+    const answers = Array.from({ length: IN_FLIGHT }, () => once(t.port, r, agent));
+    await new Promise((done) => setTimeout(done, HOLD_MS / 2));
+    const busy = await t.ask('gc');
+    for (const a of await Promise.all(answers)) if (a.status !== 200) throw new Error(`${name} in flight: ${a.status} ${a.body.slice(0, 200)}`);
+    agent.destroy();
+    const per = (n: number) => n / IN_FLIGHT / r.body.byteLength;
+    out[name] = { heap: per(busy.heapUsed - idle.heapUsed), buffers: per(busy.external - idle.external) };
+  }
+  return out;
 }
 
 /** The floor's peak over its idle RSS after 20 such requests (each pair's upstream body), per body. */
@@ -301,6 +334,8 @@ try {
     const first = m.points[0]!;
     const last = m.points.at(-1)!;
     console.log(`\nMemory, ${MEMORY} requests of ${f1(m.bodyMB)} MB (4 pairs in turn), one at a time: idle RSS after GC ${f1(m.idle.rss / MB)} MB; peak after 20 requests ${f1(m.peakFirst / MB)} MB = idle + ${f1((m.peakFirst - m.idle.rss) / MB / m.bodyMB)}× the body (the floor, the same way: idle + ${f1(m.floorPeak)}×); RSS after GC ${f1(first.rss / MB)} MB at ${first.requests} → ${f1(last.rss / MB)} MB at ${last.requests} (${f0(((last.rss - first.rss) / first.rss) * 100)} %), heap ${f1(first.heapUsed / MB)} → ${f1(last.heapUsed / MB)} MB; peak ${f1(last.maxRss / MB)} MB`);
+    const copies = (h: Record<string, { heap: number; buffers: number }>) => Object.entries(h).map(([k, v]) => `${k} ${f1(v.heap + v.buffers)} (${f1(v.heap)} + ${f1(v.buffers)})`).join(', ');
+    console.log(`In flight (${IN_FLIGHT} requests of 2 MB at once, answers held ${HOLD_MS / 1000} s), held per request in bodies (heap + Buffers): ${copies(m.held)}; the floor: ${copies(m.floorHeld)}`);
     writeFileSync(join(out, 'agent-memory.json'), JSON.stringify(m, null, 2));
   } else report(await matrix());
 } catch (e) {

@@ -11,6 +11,8 @@ export interface ProcStats {
   systemUs: number;
   rss: number;
   heapUsed: number;
+  /** Memory outside V8's heap held by JS objects (Buffers, ArrayBuffers). */
+  external: number;
   /** Peak resident set size in bytes (getrusage). */
   maxRss: number;
 }
@@ -18,7 +20,7 @@ export interface ProcStats {
 export function stats(): ProcStats {
   const cpu = process.cpuUsage();
   const mem = process.memoryUsage();
-  return { cpuUs: cpu.user + cpu.system, userUs: cpu.user, systemUs: cpu.system, rss: mem.rss, heapUsed: mem.heapUsed, maxRss: process.resourceUsage().maxRSS * 1024 };
+  return { cpuUs: cpu.user + cpu.system, userUs: cpu.user, systemUs: cpu.system, rss: mem.rss, heapUsed: mem.heapUsed, external: mem.external, maxRss: process.resourceUsage().maxRSS * 1024 };
 }
 
 /** Answer `{ id, op: 'stats' | 'gc' }` messages; announce `{ ready: port }`. */
