@@ -55,10 +55,10 @@ export function tuneHeap(execArgv: readonly string[] = process.execArgv): void {
 /**
  * The heap flag `tuneHeap` sets: none when the command line chose its own growth. At 50 % V8 runs
  * a full GC about every 47 same-dialect requests of 300 KB and every 2–3 translated ones of 2 MB
- * (`--trace-gc`); at 200 %, less than half as many and 5–10 % less CPU at 300 KB and on streams,
- * for more memory (`npm run bench -- --quick`: peak RSS at c=64 133 → 159 MB, RSS after the run
- * +13 % instead of +0 %; README, At agent scale). `node --heap-growing-percent=200 dist/cli.js` is
- * that trade, the deployment's to make. (Node does not take the flag from NODE_OPTIONS.)
+ * (`--trace-gc`); at 150–200 %, about half as many and 5–10 % less CPU at 300 KB and on streams,
+ * for a higher peak (`npm run bench -- --quick`, peak RSS at c=64: 130–134 MB at 50 %, 152–157 MB
+ * at 150 %, 159 MB at 200 %; README, At agent scale). `node --heap-growing-percent=150 dist/cli.js`
+ * is that trade, the deployment's to make. (Node does not take the flag from NODE_OPTIONS.)
  */
 export function heapFlag(execArgv: readonly string[]): string | undefined {
   return execArgv.some((a) => /^--heap[-_]growing[-_]percent(=|$)/.test(a)) ? undefined : '--heap-growing-percent=50';
