@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { passesAsIs } from './as-is.ts';
+import { passesAsIs, safeParseAsIs } from './as-is.ts';
 import { isJsonObject } from './json.ts';
 
 const Block = v.variant('type', [
@@ -134,5 +134,26 @@ describe('passesAsIs', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('safeParseAsIs', () => {
+  const schema = v.looseObject({ id: v.string(), n: v.optional(v.number()) });
+
+  it('a value that passes as it is is the output itself: no copy', () => {
+    const value = { id: 'a', n: 1, extra: [1] };
+    const r = safeParseAsIs(v.safeParse, schema, value);
+    expect(r.success).toBe(true);
+    expect(r.output).toBe(value);
+    expect(r).toEqual({ ...v.safeParse(schema, value), output: value });
+  });
+
+  it("anything else is valibot's own result: its copy, or its issues", () => {
+    const transformed = v.object({ id: v.pipe(v.string(), v.transform((s) => s.toUpperCase())) });
+    const copied = safeParseAsIs(v.safeParse, transformed, { id: 'a' });
+    expect(copied.output).toEqual({ id: 'A' });
+    const bad = safeParseAsIs(v.safeParse, schema, { id: 1 });
+    expect(bad.success).toBe(false);
+    expect(bad.issues).toEqual(v.safeParse(schema, { id: 1 }).issues);
   });
 });

@@ -272,3 +272,12 @@ function actionOf(a: Described): Check | undefined {
       return undefined;
   }
 }
+
+/**
+ * valibot's `safeParse(schema, value)` without its copy when the value passes as it is: then the
+ * value itself, as a successful result; else valibot's own result (its copy, or its issues).
+ * Given valibot's function, so that canonical imports nothing.
+ */
+export function safeParseAsIs<S, R>(safeParse: (schema: S, value: unknown) => R, schema: S, value: unknown): R {
+  return passesAsIs(schema, value) ? ({ typed: true, success: true, output: value, issues: undefined } as R) : safeParse(schema, value);
+}

@@ -69,7 +69,8 @@ export class ScanMemo {
 
   /** Keep `body` (whose bytes were scanned as `scan`) for the next turn to resume from. */
   keep(scope: string, body: Bytes, scan: MemoScan): void {
-    if (scan.checkpoints.length === 0 || !nativeCompare()) return;
+    // (No checkpoints without a native compare: `peek` leaves none then.)
+    if (scan.checkpoints.length === 0) return;
     const pieces = body instanceof ByteParts ? body.parts : [body];
     const held = heldBy(pieces);
     if (held > MAX_BYTES) return;

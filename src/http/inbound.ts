@@ -168,11 +168,11 @@ export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Bytes, p
   let text: string | undefined;
   let parsed = false;
   let value: unknown;
-  let released = false;
+  let held: Bytes | undefined = bytes;
   const bytesNow = () => {
     // A read after `release(true)` is a bug of ours: said as one (a 500), never a wrong body.
-    if (released) throw new Error('The request body was read after it was released.');
-    return bytes;
+    if (!held) throw new Error('The request body was read after it was released.');
+    return held;
   };
   // Pieces (Node's socket chunks) are decoded from flatBytes' scratch Buffer, by Node's decoder.
   const rawText = () => (text ??= flatBytes(bytesNow(), utf8Text));
@@ -202,11 +202,7 @@ export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Bytes, p
       value = undefined;
       parsed = false;
       text = undefined;
-      if (all) {
-        released = true;
-        bytes = new Uint8Array(0);
-        call.rawBytes = undefined;
-      }
+      if (all) held = call.rawBytes = undefined;
     },
   };
   return call;

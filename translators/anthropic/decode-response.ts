@@ -7,7 +7,7 @@
 import * as v from 'valibot';
 import {
   ProxyError,
-  passesAsIs,
+  safeParseAsIs,
   type ChatRequest,
   type ChatResponse,
   type Choice,
@@ -50,8 +50,8 @@ export function decodeBlock(block: Record<string, unknown> & { type: string }): 
 }
 
 export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateContext): ChatResponse {
-  // Valid as it is (nearly always): valibot's copy skipped.
-  const parsed = passesAsIs(AnthropicMessageResponseSchema, body) ? { success: true as const, output: body as v.InferOutput<typeof AnthropicMessageResponseSchema> } : v.safeParse(AnthropicMessageResponseSchema, body);
+  // Valid as it is (nearly always): no copy.
+  const parsed = safeParseAsIs(v.safeParse, AnthropicMessageResponseSchema, body);
   if (!parsed.success) {
     throw new ProxyError('upstream', 'Anthropic upstream returned a body that is not a message.', {
       raw: (JSON.stringify(body) ?? '').slice(0, 2000),

@@ -1,6 +1,6 @@
 /** Caller-side validation: valibot issues → the real API's `path: reason` 400 messages. */
 import * as v from 'valibot';
-import { ProxyError, passesAsIs } from '../../src/canonical/index.ts';
+import { ProxyError, safeParseAsIs } from '../../src/canonical/index.ts';
 
 /** Parse `value` with `schema`; on failure throw `invalid-request` naming `prefix.path`. */
 export function parseWire<S extends v.GenericSchema>(
@@ -9,8 +9,7 @@ export function parseWire<S extends v.GenericSchema>(
   prefix: string,
 ): v.InferOutput<S> {
   // Valid as it is (nearly always): no copy. Otherwise valibot, for its issue.
-  if (passesAsIs(schema, value)) return value as v.InferOutput<S>;
-  const result = v.safeParse(schema, value);
+  const result = safeParseAsIs(v.safeParse, schema, value);
   if (result.success) return result.output;
   const issue = result.issues[0];
   const sub = v.getDotPath(issue);

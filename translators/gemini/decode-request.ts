@@ -8,7 +8,7 @@
  */
 import * as v from 'valibot';
 import {
-  passesAsIs,
+  safeParseAsIs,
   ProxyError,
   type ChatRequest,
   type Converted,
@@ -95,8 +95,7 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
 
 /** The body as it is when it passes (no copy), else valibot's first issue as Gemini words it. */
 function checked(normalized: Record<string, unknown>): GeminiGenerateContentRequest {
-  if (passesAsIs(GeminiGenerateContentRequestSchema, normalized)) return normalized as GeminiGenerateContentRequest;
-  const parsed = v.safeParse(GeminiGenerateContentRequestSchema, normalized);
+  const parsed = safeParseAsIs(v.safeParse, GeminiGenerateContentRequestSchema, normalized);
   if (parsed.success) return parsed.output;
   const issue = parsed.issues[0];
   const param = issuePath(issue) || 'body';

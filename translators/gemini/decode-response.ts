@@ -9,7 +9,7 @@
  * - A blocked prompt (HTTP 200, `promptFeedback.blockReason`, no candidates) → `promptBlocked`.
  */
 import * as v from 'valibot';
-import { ProxyError, passesAsIs, type ChatResponse, type Choice, type ChatRequest, type Part } from '../../src/canonical/index.ts';
+import { ProxyError, safeParseAsIs, type ChatResponse, type Choice, type ChatRequest, type Part } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { codeFence, fileDataPart, mediaPart, outputFence } from './decode-contents.ts';
 import { decodeFinishReason } from './finish-reason.ts';
@@ -24,8 +24,8 @@ import { GeminiGenerateContentResponseSchema, type GeminiGenerateContentResponse
  * not an answer: a 502, never an empty success.
  */
 export function parseGenerateContentResponse(body: unknown): GeminiGenerateContentResponse {
-  // Valid as it is (nearly always, every stream chunk too): valibot's copy skipped.
-  const parsed = passesAsIs(GeminiGenerateContentResponseSchema, body) ? { success: true as const, output: body as v.InferOutput<typeof GeminiGenerateContentResponseSchema> } : v.safeParse(GeminiGenerateContentResponseSchema, body);
+  // Valid as it is (nearly always): no copy.
+  const parsed = safeParseAsIs(v.safeParse, GeminiGenerateContentResponseSchema, body);
   if (parsed.success && !Array.isArray(body)) {
     const res = parsed.output;
     if ((res.candidates?.length ?? 0) > 0 || res.promptFeedback?.blockReason) return res;

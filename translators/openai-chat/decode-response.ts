@@ -3,7 +3,7 @@ import { decodeLogprobs } from './logprobs.ts';
 import * as v from 'valibot';
 import {
   ProxyError,
-  passesAsIs,
+  safeParseAsIs,
   type ChatRequest,
   type ChatResponse,
   type Choice,
@@ -76,8 +76,8 @@ function choiceExtras(raw: Record<string, unknown>, m: OpenAIChatResponseMessage
 }
 
 export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateContext): ChatResponse {
-  // Valid as it is (nearly always): valibot's copy skipped.
-  const parsed = passesAsIs(OpenAIChatCompletionSchema, body) ? { success: true as const, output: body as v.InferOutput<typeof OpenAIChatCompletionSchema> } : v.safeParse(OpenAIChatCompletionSchema, body);
+  // Valid as it is (nearly always): no copy.
+  const parsed = safeParseAsIs(v.safeParse, OpenAIChatCompletionSchema, body);
   if (!parsed.success || Array.isArray(body)) {
     throw new ProxyError('upstream', 'The upstream returned a body that is not a chat completion.', {
       raw: JSON.stringify(body),

@@ -11,7 +11,7 @@ import * as v from 'valibot';
 import {
   decodeToolCallId,
   ProxyError,
-  passesAsIs,
+  safeParseAsIs,
   type ChatRequest,
   type ChatResponse,
   type Choice,
@@ -63,8 +63,8 @@ export function partsOfItem(item: ResponsesOutputItem): Part[] | undefined {
 }
 
 export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateContext): ChatResponse {
-  // Valid as it is (nearly always): valibot's copy skipped.
-  const parsed = passesAsIs(ResponseBodySchema, body) ? { success: true as const, output: body as v.InferOutput<typeof ResponseBodySchema> } : v.safeParse(ResponseBodySchema, body);
+  // Valid as it is (nearly always): no copy.
+  const parsed = safeParseAsIs(v.safeParse, ResponseBodySchema, body);
   if (!parsed.success) {
     throw new ProxyError('upstream', 'The upstream returned a body that is not a Response.', { raw: JSON.stringify(body) });
   }

@@ -4,7 +4,7 @@
  * "Invalid type for '…': expected …, but got … instead.", "Invalid value for '…': …".
  */
 import * as v from 'valibot';
-import { ProxyError, passesAsIs } from '../../src/canonical/index.ts';
+import { ProxyError, safeParseAsIs } from '../../src/canonical/index.ts';
 
 /** `input[2].content` from a prefix and an issue's path. */
 function paramOf(prefix: string, issue: v.BaseIssue<unknown>): string {
@@ -33,8 +33,7 @@ export function invalid(message: string, param: string, code = 'invalid_value'):
 /** Parse `value` with `schema`, or throw the 400 for its first issue. */
 export function parseAt<S extends v.GenericSchema>(schema: S, value: unknown, prefix: string): v.InferOutput<S> {
   // Valid as it is (nearly always): no copy. Otherwise valibot, for its issue.
-  if (passesAsIs(schema, value)) return value as v.InferOutput<S>;
-  const result = v.safeParse(schema, value);
+  const result = safeParseAsIs(v.safeParse, schema, value);
   if (result.success) return result.output;
   const issue = result.issues[0];
   const param = paramOf(prefix, issue);
