@@ -8,7 +8,7 @@
  * `{len}` its length, `{count}` its number of keys.
  */
 import * as v from 'valibot';
-import { ProxyError } from '../../src/canonical/index.ts';
+import { ProxyError, safeParseAsIs } from '../../src/canonical/index.ts';
 
 type AnyIssue = v.BaseIssue<unknown>;
 
@@ -111,13 +111,16 @@ function codeOf(issue: AnyIssue): string {
   }
 }
 
-/** Parse `value` with `schema`; throw the OpenAI-style error for the first issue. */
+/**
+ * Parse `value` with `schema`; throw the OpenAI-style error for the first issue. A value that
+ * passes as it is serves as the output itself (no copy: a conversation is most of a body).
+ */
 export function parseAt<S extends v.GenericSchema>(
   schema: S,
   value: unknown,
   prefix: string,
 ): v.InferOutput<S> {
-  const result = v.safeParse(schema, value);
+  const result = safeParseAsIs(v.safeParse, schema, value);
   if (result.success) return result.output;
   throw issueError(prefix, result.issues[0]);
 }
