@@ -181,8 +181,9 @@ export interface ChatCaller {
    * from the route parameters, or from the body's top level as scanned without parsing (`top`,
    * src/canonical/json-peek.ts; undefined before the scan); undefined when they are not plainly
    * there. `check`, once every target is known to speak this dialect: whether the request passes
-   * this dialect's checks as far as its parameters go (`checkedExcept`: all but the conversation
-   * decoded; the upstream checks the conversation, in its own dialect). Anything else is decoded.
+   * this dialect's checks as far as its parameters go (`checkedExcept` in
+   * src/canonical/peeked-fields.ts: all but the conversation decoded; the upstream checks the
+   * conversation, in its own dialect). Anything else is decoded.
    * `check` must be a pure function of the body's fields but `conversation` and of what `checkKey`
    * returns (the headers and route parameters it reads): the flow remembers its passes by those
    * (src/flows/check-memo.ts).

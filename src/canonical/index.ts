@@ -14,6 +14,7 @@ export * from './usage.ts';
 export * from './json.ts';
 export * from './json-body.ts';
 export * from './json-peek.ts';
+export * from './peeked-fields.ts';
 export * from './retry-after.ts';
 export * from './google-errors.ts';
 export * from './base64.ts';

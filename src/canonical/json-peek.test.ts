@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mayCarrySignatureBytes, mayCarrySignatures } from './carrier.ts';
-import { checkedExcept, modelAndStream, parsedExcept, peekJson, withModelParts, type PeekCheckpoint } from './json-peek.ts';
+import { peekJson, type PeekCheckpoint } from './json-peek.ts';
+import { checkedExcept, modelAndStream, parsedExcept, withModelParts } from './peeked-fields.ts';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);

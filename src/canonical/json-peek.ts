@@ -12,7 +12,6 @@
  * string) it answers undefined and the caller parses the body as usual, which also gives bad JSON
  * its usual 400.
  */
-import { splicedParts, type ByteParts, type Bytes } from './http.ts';
 import { MAX_JSON_DEPTH } from './json.ts';
 
 export interface PeekedJson {
@@ -24,23 +23,7 @@ export interface PeekedJson {
   fields: Array<{ key: string; start: number; end: number }>;
 }
 
-/**
- * The body's top-level fields, parsed, but for `except` (the conversation, most of the bytes):
- * enough to check a request's parameters without parsing all of it.
- */
-export function parsedExcept(b: Uint8Array, peeked: PeekedJson, except: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of peeked.fields) {
-    if (f.key === except) continue;
-    // As JSON.parse does: an own property even when it is called `__proto__`.
-    Object.defineProperty(out, f.key, { value: JSON.parse(utf8.decode(b.subarray(f.start, f.end))), enumerable: true, writable: true, configurable: true });
-  }
-  return out;
-}
-
 const utf8 = new TextDecoder();
-/** Up to this size a body is parsed whole for its parameter check. */
-const SMALL_BODY = 16 * 1024;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const enum State {
@@ -270,45 +253,6 @@ export function peekJson(b: Uint8Array, resume?: PeekResume): PeekedJson | undef
     }
   }
   return depth === 0 && state === State.After ? out : undefined;
-}
-
-/**
- * The body with its top-level model token replaced by `model` (a JSON string), as pieces: views of
- * the body's own pieces around the new token, nothing of the body copied (they must not change
- * while the pieces are in use).
- */
-export function withModelParts(b: Bytes, peeked: PeekedJson, model: string): ByteParts {
-  const at = peeked.model;
-  if (!at) throw new Error('withModelParts: no top-level model to replace');
-  return splicedParts(b, at.start, at.end, new TextEncoder().encode(JSON.stringify(model)));
-}
-
-/**
- * A request fit to forward without parsing, checked as far as its parameters go: the body's
- * top-level fields but the conversation (`conversation`, replaced by `standIn`, one plain turn)
- * given to `check` (the dialect's own decoder, which throws on what it refuses). Undefined when
- * `check` throws: the request is then decoded whole, which gives the error its exact wording.
- */
-export function checkedExcept(b: Uint8Array, peeked: PeekedJson, conversation: string, standIn: unknown, check: (body: Record<string, unknown>) => unknown): boolean {
-  try {
-    // A small body parsed whole is cheaper than field by field.
-    const fields = b.length <= SMALL_BODY ? (JSON.parse(utf8.decode(b)) as Record<string, unknown>) : parsedExcept(b, peeked, conversation);
-    check({ ...fields, [conversation]: standIn });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A caller's input without its body (which forwarding must not read), to give a stand-in body. */
-export function bareInput<I extends { headers: unknown; params: unknown; query: unknown }>(input: I): Pick<I, 'headers' | 'params' | 'query'> {
-  return { headers: input.headers, params: input.params, query: input.query };
-}
-
-/** A request's model and stream flag from its body's top level (OpenAI, Anthropic, Responses). */
-export function modelAndStream(top: PeekedJson): { model: string; stream: boolean } | undefined {
-  if (!top.model?.value || top.stream === 'other') return undefined;
-  return { model: top.model.value, stream: top.stream === true };
 }
 
 /**
