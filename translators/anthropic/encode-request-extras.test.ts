@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ProxyError, type ChatRequest } from '../../src/canonical/index.ts';
 import { testContext } from '../../test/support/fixtures.ts';
 import type { UpstreamTarget } from '../types.ts';
-import { decodeCountTokens, encodeCountTokens, encodeRequest } from './encode-request.ts';
+import { decodeCountTokens, encodeCountTokens } from './count-tokens.ts';
+import { encodeRequest } from './encode-request.ts';
 
 const target: UpstreamTarget = { name: 'claude', model: 'claude-sonnet-4-5', apiKey: 'k', options: {} };
 const base: ChatRequest = { model: 'm', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };

@@ -3,13 +3,9 @@ import { ProxyError, type ChatRequest, type Warning } from '../../src/canonical/
 import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
 import type { CallerInput, UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
-import {
-  decodeCountTokens,
-  encodeCountTokens,
-  encodePassthrough,
-  encodeRequest,
-  JSON_INSTRUCTION,
-} from './encode-request.ts';
+import { decodeCountTokens, encodeCountTokens } from './count-tokens.ts';
+import { encodeRequest, JSON_INSTRUCTION } from './encode-request.ts';
+import { encodePassthrough } from './host.ts';
 
 const target = (over: Partial<UpstreamTarget> = {}): UpstreamTarget => ({
   name: 'claude',

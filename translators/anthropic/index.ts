@@ -7,17 +7,13 @@ import { bareInput, checkedExcept, modelAndStream } from '../../src/canonical/in
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
-import {
-  decodeCountTokens,
-  encodeCountTokens,
-  encodePassthrough,
-  encodeRequest,
-  forwardRequest,
-} from './encode-request.ts';
+import { decodeCountTokens, encodeCountTokens } from './count-tokens.ts';
+import { encodeRequest } from './encode-request.ts';
 import { encodeCountTokensResponse, encodeModelList, encodeResponse } from './encode-response.ts';
 import { decodeError, encodeError } from './errors.ts';
 import { createStreamDecoder } from './stream-decoder.ts';
 import { createStreamEncoder } from './stream-encoder.ts';
+import { encodePassthrough, forwardRequest } from './host.ts';
 
 export const anthropic: ChatDialect = {
   id: 'anthropic',

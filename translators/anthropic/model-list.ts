@@ -1,6 +1,6 @@
 /** The upstream's own model list: `GET {baseUrl}/v1/models` → `data[].id`. */
 import type { UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
-import { upstreamHeaders } from './encode-request.ts';
+import { upstreamHeaders } from './host.ts';
 
 export function encodeModelListRequest(target: UpstreamTarget): UpstreamHttpRequest {
   const { 'content-type': _json, ...headers } = upstreamHeaders(target, undefined, []);

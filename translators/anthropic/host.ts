@@ -1,0 +1,110 @@
+/**
+ * What an Anthropic upstream's host takes besides the body: credentials, version and betas in the
+ * headers (or in the body, and the model in the URL, where the host wants them: Bedrock, Vertex),
+ * and the same-dialect passthrough, which sends the caller's body as it is.
+ */
+import type { ChatRequest, Warning } from '../../src/canonical/index.ts';
+import type { CallerInput, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
+import { BETA_EXTRA, BETA_QUERY_EXTRA, betasOf } from './decode-request.ts';
+
+export const DEFAULT_VERSION = '2023-06-01';
+
+/**
+ * Request headers: credentials, version, betas (configured + the caller's, those the upstream's
+ * allow-list lets through; the others are reported in `warnings` and never sent).
+ */
+export function upstreamHeaders(
+  target: UpstreamTarget,
+  version: string | undefined,
+  callerBetas: readonly string[],
+  warnings?: Warning[],
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    ...target.options.headers,
+    'content-type': 'application/json',
+    'anthropic-version': version ?? target.options.anthropicVersion ?? DEFAULT_VERSION,
+  };
+  if (target.apiKey) headers['x-api-key'] = target.apiKey;
+  const betas = allowedBetas([...new Set([...(target.options.anthropicBeta ?? []), ...callerBetas])], target.options.anthropicBetaAllow, warnings);
+  if (betas.length) headers['anthropic-beta'] = betas.join(',');
+  return headers;
+}
+
+/** The betas an upstream may receive (`anthropicBetaAllow`: exact names or `prefix*`); the rest reported dropped. */
+export function allowedBetas(betas: readonly string[], allow: readonly string[] | undefined, warnings?: Warning[]): string[] {
+  if (!allow) return [...betas];
+  return betas.filter((b) => {
+    const ok = allow.some((a) => (a.endsWith('*') ? b.startsWith(a.slice(0, -1)) : a === b));
+    if (!ok) warnings?.push({ code: 'dropped', path: 'anthropic-beta', detail: b, lossy: true });
+    return ok;
+  });
+}
+
+/**
+ * Where a host wants the model, the version and the betas (UpstreamOptions): moved from the
+ * headers into the body, or the model left to the URL. Returns the body and headers to send.
+ */
+export function forHost(body: Record<string, unknown>, headers: Record<string, string>, target: UpstreamTarget, count = false): [Record<string, unknown>, Record<string, string>] {
+  const o = target.options;
+  if (hostless(o)) return [body, headers];
+  const b = { ...body };
+  const h = { ...headers };
+  if (o.modelInBody === false && !(count && o.countTokensModelInBody)) delete b.model;
+  if (o.streamInBody === false) delete b.stream;
+  if (o.anthropicVersionInBody) {
+    b.anthropic_version = o.anthropicVersionInBody;
+    delete h['anthropic-version'];
+  }
+  if (o.betasInBody && h['anthropic-beta']) {
+    b.anthropic_beta = h['anthropic-beta'].split(',').map((s) => s.trim()).filter(Boolean);
+    delete h['anthropic-beta'];
+  }
+  return [b, h];
+}
+
+export const hostless = (o: UpstreamTarget['options']) => o.modelInBody !== false && !o.anthropicVersionInBody && !o.betasInBody && o.streamInBody !== false;
+
+/** An Anthropic caller's `anthropic-beta` values, and its `?beta=true` that goes with them. */
+export function callerBetas(req: ChatRequest): { betas: string[]; query: string } {
+  const fields = req.extras?.dialect === 'anthropic' ? req.extras.fields : undefined;
+  const raw = fields?.[BETA_EXTRA];
+  const betas = Array.isArray(raw) ? raw.filter((b): b is string => typeof b === 'string') : [];
+  return { betas, query: betas.length && fields?.[BETA_QUERY_EXTRA] === 'true' ? '?beta=true' : '' };
+}
+
+/** `encodePassthrough` for a body forwarded as bytes (only its `model` renamed), where the host takes it as it is. */
+export function forwardRequest(input: CallerInput, peeked: { model: string; stream: boolean }, target: UpstreamTarget, warnings?: Warning[]) {
+  if (!hostless(target.options)) return undefined;
+  const bare = { headers: input.headers, params: input.params, query: input.query, body: peeked };
+  const { body: _, ...request } = encodePassthrough(bare, '', target, warnings);
+  return { request, model: peeked.model === target.model ? undefined : target.model };
+}
+
+/**
+ * Same dialect both sides: the caller's body byte for byte unless the model is renamed; the
+ * caller's `anthropic-version`, `anthropic-beta` and `?beta=true` (the SDK's beta namespace,
+ * Claude Code) are forwarded, credentials replaced. Betas outside the upstream's allow-list are
+ * not sent (this contract has no warnings to report them in).
+ */
+export function encodePassthrough(input: CallerInput, rawBody: string, target: UpstreamTarget, warnings?: Warning[]): UpstreamHttpRequest {
+  const parsed = input.body && typeof input.body === 'object' ? (input.body as Record<string, unknown>) : {};
+  const version = input.headers['anthropic-version'] ?? input.headers['compat-version'];
+  const count = input.params.method === 'count_tokens' || input.params.method === 'countTokens';
+  const path = count ? '/v1/messages/count_tokens' : '/v1/messages';
+  const query = input.query.beta === 'true' ? '?beta=true' : '';
+  let headers = upstreamHeaders(target, version, betasOf(input.headers), warnings);
+  let body = parsed.model === target.model ? rawBody : JSON.stringify({ ...parsed, model: target.model });
+  if (!hostless(target.options)) {
+    // A host that wants the body otherwise: the caller's bytes cannot go as they are.
+    const [b, h] = forHost({ ...parsed, model: target.model }, headers, target, count);
+    body = JSON.stringify(b);
+    headers = h;
+  }
+  return {
+    method: 'POST',
+    path: `${path}${query}`,
+    headers,
+    body,
+    stream: parsed.stream === true,
+  };
+}
