@@ -6,6 +6,7 @@ import { splicedParts, type ByteParts, type Bytes } from './http.ts';
 import type { PeekedJson } from './json-peek.ts';
 
 const utf8 = new TextDecoder();
+const toUtf8 = new TextEncoder();
 /** Up to this size a body is parsed whole for its parameter check. */
 const SMALL_BODY = 16 * 1024;
 
@@ -31,13 +32,13 @@ export function parsedExcept(b: Uint8Array, peeked: PeekedJson, except: string):
 export function withModelParts(b: Bytes, peeked: PeekedJson, model: string): ByteParts {
   const at = peeked.model;
   if (!at) throw new Error('withModelParts: no top-level model to replace');
-  return splicedParts(b, at.start, at.end, new TextEncoder().encode(JSON.stringify(model)));
+  return splicedParts(b, at.start, at.end, toUtf8.encode(JSON.stringify(model)));
 }
 
 /**
  * A request fit to forward without parsing, checked as far as its parameters go: the body's
  * top-level fields but the conversation (`conversation`, replaced by `standIn`, one plain turn)
- * given to `check` (the dialect's own decoder, which throws on what it refuses). Undefined when
+ * given to `check` (the dialect's own decoder, which throws on what it refuses). False when
  * `check` throws: the request is then decoded whole, which gives the error its exact wording.
  */
 export function checkedExcept(b: Uint8Array, peeked: PeekedJson, conversation: string, standIn: unknown, check: (body: Record<string, unknown>) => unknown): boolean {

@@ -59,7 +59,6 @@ export class CheckMemo {
   }
 }
 
-
 function sameFields(e: Entry, fields: PeekedJson['fields'], bytes: Uint8Array): boolean {
   if (e.keys.length !== fields.length) return false;
   const compare = nativeCompare();
