@@ -12,7 +12,7 @@ export function configJsonSchema(): string {
   const schema = {
     $schema: 'http://json-schema.org/draft-07/schema#',
     title: 'Interlingua configuration',
-    description: 'One JSON document: upstreams (who to call, in which dialect), models (which model goes where), keys and limits. See the README, Configuration.',
+    description: 'One JSON document: upstreams (who to call, in which dialect), models (which model goes where), keys and limits. See docs/configuration.md.',
     ...toJsonSchema(ConfigSchema, { errorMode: 'throw' }),
   };
   return `${JSON.stringify(schema, null, 2)}\n`;

@@ -2,7 +2,7 @@
  * The inspector page in a real headless browser: Debian's chromium driven by playwright-core
  * (no browser download). The page is opened, a request sent through the official `openai` SDK
  * shows up live, the exchange opens with its stream timeline and loss report, and no configured
- * secret is anywhere in the DOM. The README's screenshot (docs/inspector.png) is taken here:
+ * secret is anywhere in the DOM. The inspector's screenshot (docs/inspector.png) is taken here:
  * `INTERLINGUA_SCREENSHOT=1 npx vitest run test/inspector-browser.test.ts`.
  * Skipped, saying why, when /usr/bin/chromium is missing (.ci/run installs it).
  */
@@ -98,7 +98,7 @@ describe.skipIf(!hasChromium)('inspector page in headless chromium', () => {
     await page.getByRole('button', { name: 'Replay as dry-run' }).click();
     await expect.poll(() => page.textContent('#replay')).toContain('"dryRun": true');
 
-    // The README's screenshot is refreshed with INTERLINGUA_SCREENSHOT=1 (else it goes to .tmp, so a run leaves the tree clean).
+    // The inspector's screenshot is refreshed with INTERLINGUA_SCREENSHOT=1 (else it goes to .tmp, so a run leaves the tree clean).
     const shot = process.env.INTERLINGUA_SCREENSHOT === '1' ? join(root, 'docs', 'inspector.png') : join(root, '.tmp', 'inspector.png');
     await page.screenshot({ path: shot });
     expect(statSync(shot).size).toBeGreaterThan(20_000);

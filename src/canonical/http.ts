@@ -72,7 +72,7 @@ export type Bytes = Uint8Array | ByteParts;
 
 /**
  * The scratch buffer `flatBytes` copies pieces into, reused from one call to the next. A fresh
- * buffer of a body's size per request is what costs (`npm run bench:agent`, README): above a few
+ * buffer of a body's size per request is what costs (`npm run bench:agent`, docs/performance.md): above a few
  * hundred KB the allocator maps fresh pages for it, which the kernel zeroes, and the buffer is
  * freed only when V8 collects it (2 MB cost 1.6–2.3 ms allocated fresh, 0.05–0.1 ms copied into
  * a buffer used before). Bodies past SCRATCH_MAX_BYTES get a buffer of their own, so the process

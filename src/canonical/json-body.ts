@@ -7,7 +7,7 @@
  * string, and the bytes, pages of their own, which the kernel faults in and zeroes, and frees them
  * only at a full GC. Stringifying the conversation's elements one by one and encoding them in
  * batches keeps every string and buffer small: 2 MB went from ~24 ms and ~1,100 page faults to
- * ~10 ms and none (`npm run bench:agent`, README "At agent scale"). The bytes are exactly those of
+ * ~10 ms and none (`npm run bench:agent`, docs/performance.md "At agent scale"). The bytes are exactly those of
  * `JSON.stringify(value)` (tested).
  */
 import { ByteParts } from './http.ts';

@@ -1,5 +1,5 @@
 /**
- * The configuration document, validated with valibot. See README "Configuration".
+ * The configuration document, validated with valibot. See docs/configuration.md.
  */
 import * as v from 'valibot';
 import { PROVIDERS } from './provider-names.ts';
@@ -117,7 +117,7 @@ export const ConfigSchema = v.strictObject({
   metrics: v.optional(v.boolean()),
   /**
    * The live translation inspector at `/_inspector` (Node only): the last exchanges, redacted.
-   * Loopback callers only unless `allowRemote`; the inbound key when `keys` are set. README "The inspector".
+   * Loopback callers only unless `allowRemote`; the inbound key when `keys` are set. docs/debugging.md "The inspector".
    */
   inspector: v.optional(
     v.union([
@@ -132,7 +132,7 @@ export const ConfigSchema = v.strictObject({
   ),
   /**
    * OpenTelemetry traces (GenAI conventions) exported by OTLP/HTTP JSON; off when absent. Header
-   * values may be `env:NAME` and are never logged. See README "OpenTelemetry".
+   * values may be `env:NAME` and are never logged. See docs/telemetry.md.
    */
   telemetry: v.optional(
     v.strictObject({

@@ -65,7 +65,7 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
   const attempts = planChat(deps, scope, call, req, resolved.targets, { defaultMaxTokens, allowPassthrough: true });
   if (scope.flags.dryRun) return dryRunReply(scope, attempts);
   // Translated for every target: the caller's bytes are not needed again (a 2 MB body in flight
-  // holds one copy less; README, At agent scale).
+  // holds one copy less; docs/performance.md, At agent scale).
   if (!attempts.some((a) => a.passthrough)) asked.release?.(true);
   const decoded = req;
   return callAndReply(deps, scope, call, req, attempts, { decoded: () => decoded, keep, defaultMaxTokens });

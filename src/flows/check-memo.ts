@@ -4,7 +4,7 @@
  * every turn; only the conversation grows. The check (`forward.check`, a pure function of the
  * body's fields but the conversation and of what `checkKey` names) then gives the same answer, and
  * decoding 20 tool schemas and a 12 KB prompt to learn it again cost more per 30 KB request than
- * forwarding it (README, At agent scale).
+ * forwarding it (docs/performance.md, At agent scale).
  *
  * Only passes are kept; an entry is the exact bytes of every field but the conversation, compared
  * byte for byte (no hash to collide), so a request is taken as checked only when everything the

@@ -5,7 +5,7 @@
  * the body's size; past 128 KB V8 gives it pages of its own, which the kernel faults in and zeroes
  * (a 2 MB body: ~1,000 page faults, 18–25 ms with `JSON.parse` on this machine). Read as Latin-1,
  * each byte one character, the text is half that and quicker to parse; the strings that held
- * UTF-8 bytes are then decoded one by one. 2 MB: 25 → 15 ms (`npm run bench:agent`, README).
+ * UTF-8 bytes are then decoded one by one. 2 MB: 25 → 15 ms (`npm run bench:agent`, docs/performance.md).
  *
  * Exactly `JSON.parse` of the UTF-8 text, or `undefined` (the caller then takes that road):
  * - bytes 0x80–0xFF only come from the body's own UTF-8 (never from an escape: a body with any

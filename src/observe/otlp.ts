@@ -4,7 +4,7 @@
  * asks: Workers at the end of each request through `waitUntil`, Node on shutdown). It never
  * throws and never waits on the request path: a full queue drops spans, a failed export drops
  * its batch; both are counted (`stats`). Nothing is logged, so the configured headers (which may
- * hold a collector's key) appear nowhere. Why not the OpenTelemetry JS SDK: README "OpenTelemetry".
+ * hold a collector's key) appear nowhere. Why not the OpenTelemetry JS SDK: docs/telemetry.md.
  */
 
 /** `{ double }` keeps a whole number a double (OTLP `doubleValue`), e.g. a duration in seconds. */

@@ -9,7 +9,7 @@ import type { RequestTrace } from './traces.ts';
 
 export type { LogEntry } from './log-entry.ts';
 
-/** Per-request switches from headers and the route (see README "Debugging"). */
+/** Per-request switches from headers and the route (see docs/debugging.md). */
 export interface RequestFlags {
   /** Any loss of meaning in translation becomes a 400. */
   strict: boolean;

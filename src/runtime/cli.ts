@@ -22,7 +22,7 @@ Options:
   --port N        port to listen on (default: PORT, else 8787; 0 picks a free one)
   --host ADDR     address to listen on (default: HOST, else 127.0.0.1 — loopback only)
   --debug         print the redacted wire dump of every request on stderr
-  --inspect       serve the live inspector at /_inspector (loopback only; see README)
+  --inspect       serve the live inspector at /_inspector (loopback only; see docs/debugging.md)
   -h, --help      show this text
 
 Commands:

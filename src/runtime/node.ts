@@ -45,7 +45,7 @@ function stdoutLines(): (line: string) => void {
  * default let promoted per-request garbage pile up between full GCs. Unknown flags are ignored
  * here, so a V8 without this one starts as usual. (A smaller young generation,
  * `--max-semi-space-size=8`, takes the peak RSS under load from ~160 to ~105 MB but costs streams
- * 20–30 % more CPU, so `npm start` leaves it at V8's default; see README, Performance.)
+ * 20–30 % more CPU, so `npm start` leaves it at V8's default; see docs/performance.md.)
  */
 export function tuneHeap(execArgv: readonly string[] = process.execArgv): void {
   const flag = heapFlag(execArgv);
@@ -57,7 +57,7 @@ export function tuneHeap(execArgv: readonly string[] = process.execArgv): void {
  * a full GC about every 47 same-dialect requests of 300 KB and every 2–3 translated ones of 2 MB
  * (`--trace-gc`); at 150–200 %, about half as many and 5–10 % less CPU at 300 KB and on streams,
  * for a higher peak (`npm run bench -- --quick`, peak RSS at c=64: 130–134 MB at 50 %, 152–157 MB
- * at 150 %, 159 MB at 200 %; README, At agent scale). `node --heap-growing-percent=150 dist/cli.js`
+ * at 150 %, 159 MB at 200 %; docs/performance.md, At agent scale). `node --heap-growing-percent=150 dist/cli.js`
  * is that trade, the deployment's to make. (Node does not take the flag from NODE_OPTIONS.)
  */
 export function heapFlag(execArgv: readonly string[]): string | undefined {
@@ -77,7 +77,7 @@ export async function startNode(o: StartOptions): Promise<{ server: Server; port
   const { url, maxBytes } = o.config.store;
   // Redis only when configured (its client is loaded then): several instances share one store.
   const stateStore = url ? (await import('./redis-store.ts')).redisStateStore(url) : memoryStateStore({ maxBytes });
-  // The inspector only when on (its code is loaded then): README "The inspector".
+  // The inspector only when on (its code is loaded then): docs/debugging.md "The inspector".
   const inspector = o.config.inspector ? (await import('./inspector.ts')).createInspector(o.config) : undefined;
   const proxy = createProxy({
     config: o.config,

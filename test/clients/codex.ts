@@ -1,6 +1,6 @@
 /**
  * Running the real Codex CLI (`@openai/codex`, its bundled binary) against Interlingua: a fresh
- * CODEX_HOME whose config.toml is the one the README shows (a `model_providers` entry with
+ * CODEX_HOME whose config.toml is the one docs/responses.md shows (a `model_providers` entry with
  * `wire_api = "responses"` pointed at the proxy, everything that would reach another host turned
  * off), and a trap proxy in the environment that records any connection Codex tries to make
  * anywhere but 127.0.0.1.
@@ -25,19 +25,19 @@ export interface CodexRun {
   escaped: string[];
 }
 
-/** The Codex config the README shows under "### Real clients", its `base_url` pointed at `proxyUrl`. */
+/** The Codex config docs/responses.md shows under "## Real clients", its `base_url` pointed at `proxyUrl`. */
 export function readmeCodexConfig(proxyUrl: string): string {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('### Real clients');
+  const readme = readFileSync(path.join(ROOT, 'docs/responses.md'), 'utf8');
+  const start = readme.indexOf('## Real clients');
   const block = /```toml\n([\s\S]*?)```/.exec(readme.slice(start))?.[1];
-  if (start < 0 || !block) throw new Error('README.md has no toml block under "### Real clients"');
+  if (start < 0 || !block) throw new Error('docs/responses.md has no toml block under "## Real clients"');
   const toml = block.replace(/^ {2}/gm, '');
-  if (!/^base_url = "[^"]*"/m.test(toml)) throw new Error('the README Codex config has no base_url');
+  if (!/^base_url = "[^"]*"/m.test(toml)) throw new Error('the documented Codex config has no base_url');
   return toml.replace(/^base_url = "[^"]*"/m, `base_url = "${proxyUrl}/v1"`);
 }
 
-/** The README config's `model`: one Codex offers its freeform `apply_patch` tool to. */
-export const CODEX_MODEL = /^model = "([^"]+)"/m.exec(readmeCodexConfig(''))?.[1] ?? 'missing model in the README Codex config';
+/** The documented config's `model`: one Codex offers its freeform `apply_patch` tool to. */
+export const CODEX_MODEL = /^model = "([^"]+)"/m.exec(readmeCodexConfig(''))?.[1] ?? 'missing model in the documented Codex config';
 
 /** A listener that accepts any proxied connection, records its request line and closes it. */
 async function startTrap(): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {

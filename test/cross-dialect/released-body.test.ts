@@ -1,6 +1,6 @@
 /**
  * A translated request lets go of the caller's body once it is planned: the upstream is called
- * with the caller's bytes no longer held (one copy less per request in flight; README, At agent
+ * with the caller's bytes no longer held (one copy less per request in flight; docs/performance.md, At agent
  * scale). A request that forwards the caller's own body keeps it.
  */
 import { describe, expect, it } from 'vitest';

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT, workerBundle, wranglerCompat } from '../support/worker.ts';
 
 /**
- * The bundle's budget, gzipped (README, Performance). Cloudflare's own limit is far above it (3 MiB
+ * The bundle's budget, gzipped (docs/performance.md). Cloudflare's own limit is far above it (3 MiB
  * compressed on the free plan); the budget is ours, so that growth is a decision, not an accident.
  */
 const BUDGET_GZIP_BYTES = 150 * 1024;
