@@ -43,6 +43,12 @@ export interface ProxyErrorInit {
   requestId?: string;
   /** The upstream's own error type string (e.g. `insufficient_quota`), kept for the same dialect. */
   upstreamType?: string;
+  /**
+   * What happened, for the operator only: the log line and the debug dump show it, no caller ever
+   * does (a network error's text names the upstream's address and port, `connect ECONNREFUSED
+   * 10.0.0.7:443`).
+   */
+  detail?: string;
 }
 
 export class ProxyError extends Error {
@@ -54,6 +60,7 @@ export class ProxyError extends Error {
   readonly retryAfter?: number;
   readonly requestId?: string;
   readonly upstreamType?: string;
+  readonly detail?: string;
 
   constructor(kind: ErrorKind, message: string, init: ProxyErrorInit = {}) {
     super(message);
@@ -66,6 +73,7 @@ export class ProxyError extends Error {
     this.retryAfter = init.retryAfter;
     this.requestId = init.requestId;
     this.upstreamType = init.upstreamType;
+    this.detail = init.detail;
   }
 
   /** A copy with some fields replaced (errors are immutable). */
@@ -79,6 +87,7 @@ export class ProxyError extends Error {
       retryAfter: this.retryAfter,
       requestId: this.requestId,
       upstreamType: this.upstreamType,
+      detail: this.detail,
       ...rest,
     });
   }

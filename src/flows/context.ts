@@ -182,7 +182,7 @@ export async function readBodyText(success: UpstreamSuccess, scope: RequestScope
     scope.markFirstByte();
     return text;
   } catch (e) {
-    throw asProxyError(e, scope);
+    throw asProxyError(e, scope, 'body');
   } finally {
     clearTimeout(timer);
   }

@@ -9,7 +9,7 @@ import type { Config } from '../config/load.ts';
 import { errorReply, toProxyError, type Reply } from '../flows/reply.ts';
 import { formatDump, headerFlag } from '../observe/debug.ts';
 import type { Metrics } from '../observe/metrics.ts';
-import { RequestScope, randomToken, type LogEntry } from '../observe/scope.ts';
+import { RequestScope, errorLine, randomToken, type LogEntry } from '../observe/scope.ts';
 import type { Tracer } from '../observe/traces.ts';
 import type { InspectorHook } from '../observe/inspector/hook.ts';
 import { callerCredential, checkCallerKey } from './auth.ts';
@@ -66,7 +66,7 @@ export function createServe(o: ServeOptions): Serve {
         reply = await fn(scope, req, inbound);
       } catch (e) {
         const err = toProxyError(e);
-        error = `${err.kind}: ${err.message}`;
+        error = errorLine(err);
         reply = errorReply(scope, err, encodeError);
       }
       const status = reply.status;

@@ -185,16 +185,52 @@ export class RequestScope implements TranslateContext, Cancel {
     this.log.durationMs = end - this.started;
     if (this.firstByteAt !== undefined) this.log.ttfbMs = this.firstByteAt - this.started;
     if (this.warnings.length) this.log.warnings = this.warnings.map((w) => `${w.code}:${w.path}`);
-    const failed = error ?? (this.#streamError && `${this.#streamError.kind}: ${this.#streamError.message}`);
+    const failed = error ?? (this.#streamError && errorLine(this.#streamError));
     if (failed) this.log.error = failed;
     return this.log;
   }
 }
 
-/** Turn whatever an upstream call threw into a ProxyError (abort reasons included). */
-export function asProxyError(e: unknown, signal?: { readonly aborted: boolean; readonly reason: unknown }): ProxyError {
+/** An error as the log line and the debug dump say it: kind, message, and the operator's detail. */
+export function errorLine(e: ProxyError): string {
+  return `${e.kind}: ${e.message}${e.detail ? ` (${e.detail})` : ''}`;
+}
+
+/**
+ * Where an upstream call failed: before it answered (`connect`), while its body was read
+ * (`body`), or while its stream was piped (`stream`). An upstream that answered was reached: what
+ * failed after is the connection closing early.
+ */
+export type UpstreamPhase = 'connect' | 'body' | 'stream';
+
+const CLOSED_EARLY: Record<Exclude<UpstreamPhase, 'connect'>, string> = {
+  body: 'Upstream closed the connection before its answer was complete.',
+  stream: 'Upstream closed the stream early.',
+};
+
+/** A network failure's reason in a few words, from its code (on the error or its `cause`). */
+function networkReason(e: unknown): string | undefined {
+  const code = [(e as { code?: unknown })?.code, (e as { cause?: { code?: unknown } })?.cause?.code].find((c) => typeof c === 'string') as string | undefined;
+  if (!code) return undefined;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') return 'connection reset';
+  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return 'connection timed out';
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'no route to host';
+  if (/CERT|TLS|SSL/.test(code)) return 'TLS handshake failed';
+  return undefined;
+}
+
+/**
+ * Turn whatever an upstream call threw into a ProxyError (abort reasons included). The caller's
+ * message says what failed in words that name no address; the error's own text, which may name
+ * the upstream's host and port, goes to `detail` (the log line and the dump).
+ */
+export function asProxyError(e: unknown, signal?: { readonly aborted: boolean; readonly reason: unknown }, phase: UpstreamPhase = 'connect'): ProxyError {
   if (e instanceof ProxyError) return e;
   if (signal?.aborted && signal.reason instanceof ProxyError) return signal.reason;
-  const message = e instanceof Error ? e.message : String(e);
-  return new ProxyError('upstream', `Upstream unreachable: ${message}`, { status: 502 });
+  const detail = e instanceof Error ? e.message : String(e);
+  if (phase !== 'connect') return new ProxyError('upstream', CLOSED_EARLY[phase], { status: 502, detail });
+  const reason = networkReason(e);
+  return new ProxyError('upstream', `Upstream unreachable${reason ? ` (${reason})` : ''}.`, { status: 502, detail });
 }

@@ -136,7 +136,7 @@ describe('streamPipeline, translating', () => {
     const t = setup();
     t.step.push(0, bytes('data: {"t":"a"}\n\n'), t.emit);
     t.step.fail(0, new TypeError('socket hang up'), t.emit);
-    expect(t.text()).toBe('data: text:a\n\ndata: ERROR:Upstream unreachable: socket hang up\n\ndata: after:0\n\n');
+    expect(t.text()).toBe('data: text:a\n\ndata: ERROR:Upstream closed the stream early.\n\ndata: after:0\n\n');
     const before = t.text();
     t.step.push(0, bytes('data: {"t":"late"}\n\n'), t.emit);
     t.step.end(0, t.emit);

@@ -293,7 +293,7 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
       endLane(lane, emit);
     },
     fail(_lane, e, emit) {
-      close(emit, [], asProxyError(e, scope));
+      close(emit, [], asProxyError(e, scope, 'stream'));
     },
     cancel() {
       if (done) return;

@@ -6,7 +6,7 @@ import { ByteParts, ProxyError, retryAfterOfHeaders, type FetchLike, type Warnin
 import type { UpstreamHttpRequest } from '../../translators/types.ts';
 import type { ResolvedTarget } from './resolve.ts';
 import { jsonOrText } from '../observe/debug.ts';
-import { asProxyError, type RequestScope } from '../observe/scope.ts';
+import { asProxyError, errorLine, type RequestScope } from '../observe/scope.ts';
 import { providerOf } from './providers/index.ts';
 import { redactHeaders, scrubError, scrubText, secretValues } from './secrets.ts';
 
@@ -185,7 +185,7 @@ export async function callUpstream<A extends Attempt>(
       } catch (e) {
         last = asProxyError(e, scope);
         span?.failed(scope.now(), last.kind);
-        scope.dump?.(`upstream failure ← ${target.upstream.name}`, `${last.kind}: ${last.message}`);
+        scope.dump?.(`upstream failure ← ${target.upstream.name}`, errorLine(last));
         // The caller went away, or the request ran out of time: nothing more to try.
         if (scope.aborted) throw last;
         retryable = isTransient(last);

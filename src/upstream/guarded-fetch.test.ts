@@ -157,7 +157,7 @@ describe('guarded fetch', () => {
       )) as GuardOptions['fetch'];
     const g = createGuardedFetch({ fetch: drip, allowHosts: ['127.0.0.1'], timeoutMs: 200 });
     const started = Date.now();
-    await expect(g('http://127.0.0.1/slow.png')).rejects.toMatchObject({ kind: 'timeout', status: 504 });
+    await expect(g('http://127.0.0.1/slow.png')).rejects.toMatchObject({ kind: 'invalid-request', status: 400, code: 'media_fetch_timeout' });
     expect(Date.now() - started).toBeLessThan(2000);
   });
 });

@@ -127,7 +127,9 @@ export function createGuardedFetch(o: GuardOptions): GuardedFetch {
     /** Whatever failed, as a caller-facing error: the deadline is a 504, anything else a 400. */
     const failure = (e: unknown, what: string): ProxyError => {
       if (e instanceof ProxyError) return e;
-      if (deadline.aborted) return new ProxyError('timeout', `Fetching media from ${url.host} took longer than ${timeoutMs} ms.`);
+      // The caller's URL could not be fetched in time: the caller's 400, as the vendors answer an
+      // image URL they cannot download (never a 504, which would say the upstream was slow).
+      if (deadline.aborted) return new ProxyError('invalid-request', `Fetching media from ${url.host} took longer than ${timeoutMs} ms.`, { code: 'media_fetch_timeout' });
       if (opts.signal?.aborted && opts.signal.reason instanceof ProxyError) return opts.signal.reason;
       return new ProxyError('invalid-request', `Could not ${what} media from ${url.host}.`);
     };

@@ -63,14 +63,15 @@ describe.each(TARGETS)('%s: inlineMedia', (target) => {
     expect(mock.requests.some((r) => r.url === '/v1/messages')).toBe(false);
   });
 
-  it('a URL that drips slower than mediaFetch.timeoutMs is a 504 in the caller shape', async () => {
+  it('a URL that drips slower than mediaFetch.timeoutMs is the caller\'s 400 (as the vendors answer an unfetchable image URL), nothing sent upstream', async () => {
     mock.reply((req) =>
       req.url === '/slow.png'
         ? { status: 200, headers: { 'content-type': 'image/png' }, chunks: Array.from({ length: 20 }, () => 'x'), delayMs: 100 }
         : fixtureReply('anthropic', 'text-basic.json'),
     );
     const err = await ask(`${mock.url}/slow.png`);
-    expect((err as InstanceType<typeof OpenAI.APIError>).status).toBe(504);
+    expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     expect((err as InstanceType<typeof OpenAI.APIError>).message).toMatch(/longer than 400 ms/);
+    expect(mock.requests.some((r) => r.url === '/v1/messages')).toBe(false);
   });
 });

@@ -84,7 +84,8 @@ interface Fault {
 const oversized = `data: {"pad":"${'x'.repeat(MAX_FRAME * 2)}"}\n\n`;
 
 const FAULTS: Fault[] = [
-  { name: 'a frame cut in half by a broken connection', reply: (u) => sse([...frames(u).slice(0, 2), frames(u)[2]!.slice(0, 12)], { destroy: true }) },
+  // The upstream was reached: its stream ended early (never "unreachable"), and no address is named.
+  { name: 'a frame cut in half by a broken connection', reply: (u) => sse([...frames(u).slice(0, 2), frames(u)[2]!.slice(0, 12)], { destroy: true }), message: /Upstream closed the stream early\./ },
   { name: 'a half frame, then a clean end of the body', reply: (u) => sse([...frames(u).slice(0, 2), frames(u)[2]!.slice(0, 12)]) },
   { name: 'a frame that is not JSON', reply: (u) => sse([frames(u)[0]!, 'data: {"choices": [ not json\n\n', ...frames(u).slice(1)]) },
   { name: 'an upstream that stops before its terminator', reply: (u) => sse(frames(u).filter((f) => !isTerminator(u, f))), message: /before it was complete|ended before|incomplete|no response\.completed/i },

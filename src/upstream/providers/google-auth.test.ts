@@ -171,7 +171,9 @@ describe('token endpoint failures', () => {
     const err = await failure(serviceAccountTokens(key)(ctxOf(ep.fetch, clock().now)));
     expect(err.status).toBe(502);
     expect(err.code).toBe('token_exchange_failed');
-    expect(err.message).toBe("Upstream 'vertex': the service-account token exchange at oauth2.example.test was refused: 400 invalid_grant (Invalid JWT Signature.).");
+    expect(err.message).toBe("Upstream 'vertex': the service-account token exchange was refused: 400 invalid_grant (Invalid JWT Signature.).");
+    // Where the endpoint is goes to the log, not to the caller.
+    expect(err.detail).toBe('token endpoint oauth2.example.test');
     expect(err.message).not.toContain(ep.seen[0]!.form.get('assertion')!.slice(0, 40));
   });
 
@@ -182,7 +184,9 @@ describe('token endpoint failures', () => {
     const down: FetchLike = async () => {
       throw new TypeError('fetch failed');
     };
-    expect((await failure(serviceAccountTokens(key)(ctxOf(down, now)))).message).toMatch(/token exchange at oauth2\.example\.test failed: fetch failed/);
+    const down1 = await failure(serviceAccountTokens(key)(ctxOf(down, now)));
+    expect(down1.message).toBe("Upstream 'vertex': the service-account token exchange failed: it could not be reached.");
+    expect(down1.detail).toBe('token endpoint oauth2.example.test: fetch failed');
     const silent: FetchLike = (_url, init) => new Promise((_r, reject) => init.signal!.addEventListener('abort', () => reject(init.signal!.reason)));
     const err = await failure(serviceAccountTokens(key)(ctxOf(silent, now, 30)));
     expect(err.kind).toBe('timeout');

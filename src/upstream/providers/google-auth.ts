@@ -105,9 +105,11 @@ export function serviceAccountTokens(key: ServiceAccountKey, scope = CLOUD_PLATF
 
 /** POST the assertion to the token endpoint; its access token and lifetime, or a clear error. */
 async function requestToken(ctx: TokenContext, tokenUri: string, assertion: string): Promise<{ accessToken: string; expiresIn: number }> {
-  const where = `Upstream '${ctx.upstream}': the service-account token exchange at ${new URL(tokenUri).host}`;
+  // The caller is told which upstream's token exchange failed, not where its endpoint is (the log is).
+  const where = `Upstream '${ctx.upstream}': the service-account token exchange`;
+  const endpoint = `token endpoint ${new URL(tokenUri).host}`;
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(new ProxyError('timeout', `${where} did not answer within ${ctx.timeoutMs} ms.`)), ctx.timeoutMs);
+  const timer = setTimeout(() => abort.abort(new ProxyError('timeout', `${where} did not answer within ${ctx.timeoutMs} ms.`, { detail: endpoint })), ctx.timeoutMs);
   let status: number;
   let text: string;
   try {
@@ -121,8 +123,9 @@ async function requestToken(ctx: TokenContext, tokenUri: string, assertion: stri
     text = await res.text();
   } catch (e) {
     if (abort.signal.aborted && abort.signal.reason instanceof ProxyError) throw abort.signal.reason;
+    // The network's own words (which name the token endpoint's address) are for the log only.
     const reason = e instanceof Error ? e.message : String(e);
-    throw new ProxyError('upstream', `${where} failed: ${reason}`, { status: 502, code: 'token_exchange_failed' });
+    throw new ProxyError('upstream', `${where} failed: it could not be reached.`, { status: 502, code: 'token_exchange_failed', detail: `${endpoint}: ${reason}` });
   } finally {
     clearTimeout(timer);
   }
@@ -138,12 +141,12 @@ async function requestToken(ctx: TokenContext, tokenUri: string, assertion: stri
     const code = typeof body.error === 'string' ? body.error : undefined;
     const detail = typeof body.error_description === 'string' ? body.error_description : undefined;
     const said = [code, detail && `(${detail})`].filter(Boolean).join(' ').split(assertion).join('***').slice(0, 300);
-    throw new ProxyError('upstream', `${where} was refused: ${status}${said ? ` ${said}` : ''}.`, { status: 502, code: 'token_exchange_failed' });
+    throw new ProxyError('upstream', `${where} was refused: ${status}${said ? ` ${said}` : ''}.`, { status: 502, code: 'token_exchange_failed', detail: endpoint });
   }
   const accessToken = body.access_token;
   const expiresIn = body.expires_in;
   if (typeof accessToken !== 'string' || accessToken === '') {
-    throw new ProxyError('upstream', `${where} answered without an access_token.`, { status: 502, code: 'token_exchange_failed' });
+    throw new ProxyError('upstream', `${where} answered without an access_token.`, { status: 502, code: 'token_exchange_failed', detail: endpoint });
   }
   // Without a lifetime the token is used for the calls waiting on it, and not kept.
   return { accessToken, expiresIn: typeof expiresIn === 'number' && expiresIn > 0 ? expiresIn : 0 };
