@@ -27,6 +27,7 @@ import { RequestScope, randomToken, type LogEntry } from './observe/scope.ts';
 import { createTracer } from './observe/traces.ts';
 import { createGuardedFetch, type GuardedFetch } from './upstream/guarded-fetch.ts';
 import { HOSTED_PREFIX, memoryImageStore, type ImageStore } from './upstream/image-store.ts';
+import { stateScopes } from './upstream/state-scope.ts';
 import type { StateStore } from './upstream/state-store.ts';
 import type { InspectorHook } from './observe/inspector/hook.ts';
 
@@ -55,7 +56,8 @@ export interface AppOptions {
   imageStore?: ImageStore;
   /**
    * Where stateful dialects' answers are kept for later references (Responses
-   * `previous_response_id`, `item_reference`). None: such references are a 400.
+   * `previous_response_id`, `item_reference`), each caller's under its own identity
+   * (src/upstream/state-scope.ts). None: such references are a 400.
    */
   stateStore?: StateStore;
   /** The inspector's recorder (Node entry, when `inspector` is on); never in the Worker. */
@@ -87,7 +89,7 @@ export function createProxy(o: AppOptions): Proxy {
     fetch: o.fetch,
     guardedFetch: o.guardedFetch ?? createGuardedFetch({ fetch: o.fetch, allowHosts: config.fetchAllowHosts, resolveHost: o.resolveHost, ...config.mediaFetch }),
     imageStore: o.imageStore ?? memoryImageStore({ now }),
-    stateStore: o.stateStore,
+    state: o.stateStore && stateScopes(o.stateStore, config.store.secret),
   };
   const metrics = config.metrics ? new Metrics() : undefined;
   const debugLog = config.log.debug ? (o.debugLog ?? ((text: string) => console.error(text))) : undefined;

@@ -90,6 +90,7 @@ const ALLOWED: Record<string, string[]> = {
 const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
   // The composition root builds what FlowDeps holds and hands the runtimes their stores.
   { from: 'src/app.ts', to: 'src/upstream/guarded-fetch.ts', why: 'builds the guarded media fetcher of FlowDeps' },
+  { from: 'src/app.ts', to: 'src/upstream/state-scope.ts', why: 'binds the state store to callers (stateScopes) for FlowDeps: flows never get the store itself' },
   { from: 'src/app.ts', to: 'src/upstream/state-store.ts', why: 're-exports the memory and KV state stores for the runtime entries, which may only import app' },
   { from: 'src/app.ts', to: 'src/upstream/image-store.ts', why: 'builds the default image store of FlowDeps; the hosted-image route path (HOSTED_PREFIX) is the store\'s' },
   // The edge turns a streamed Reply into a Web Response body.

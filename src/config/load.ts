@@ -65,7 +65,7 @@ export interface Config {
   /** `upstream/model` addressing is on. */
   upstreamPrefix: boolean;
   /** The state store: Redis at `url` (resolved), else memory (Node) or a KV binding (Workers). */
-  store: { url?: string; ttlSeconds: number; maxBytes: number };
+  store: { url?: string; secret?: string; ttlSeconds: number; maxBytes: number };
   /** OpenTelemetry export (headers `env:` resolved); undefined: off. */
   telemetry?: {
     otlp: { endpoint: string; headers: Record<string, string>; serviceName: string; intervalMs?: number; maxBatch?: number; maxQueue?: number };
@@ -239,6 +239,7 @@ export function parseConfig(source: unknown, env: Env = {}): Config {
     upstreamPrefix: input.upstreamPrefix ?? true,
     store: {
       url: input.store?.url === undefined ? undefined : resolveSecret(input.store.url, 'store.url', env),
+      ...(input.store?.secret !== undefined && { secret: resolveSecret(input.store.secret, 'store.secret', env) }),
       ttlSeconds: input.store?.ttlSeconds ?? 86_400,
       maxBytes: input.store?.maxBytes ?? 64 * 1024 * 1024,
     },

@@ -165,6 +165,12 @@ export const ConfigSchema = v.strictObject({
   store: v.optional(
     v.strictObject({
       url: v.optional(v.string()),
+      /**
+       * The key of the hash that names each caller's state (a literal or `env:NAME`). Instances
+       * sharing Redis or KV must use the same one. Default: random per process for the memory
+       * store, a fixed public value for Redis and KV (docs/state.md).
+       */
+      secret: v.optional(v.pipe(v.string(), v.minLength(1))),
       /** How long an answer stays referable (default 86400: one day). */
       ttlSeconds: v.optional(positiveInt),
       /** Memory store cap in characters (default 64 Mi). */

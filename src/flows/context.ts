@@ -34,7 +34,7 @@ import type { GuardedFetch } from '../upstream/guarded-fetch.ts';
 import type { ImageStore } from '../upstream/image-store.ts';
 import { providerOf } from '../upstream/providers/index.ts';
 import type { ResolvedTarget } from '../upstream/resolve.ts';
-import type { StateStore } from '../upstream/state-store.ts';
+import type { StateScopes } from '../upstream/state-scope.ts';
 import { planCall, upstreamTarget, type PlannedAttempt } from './plan.ts';
 import { proxyHeaders, type Reply } from './reply.ts';
 
@@ -45,8 +45,11 @@ export interface FlowDeps {
   guardedFetch: GuardedFetch;
   /** Where images are hosted for callers that want a URL. */
   imageStore: ImageStore;
-  /** Where stateful dialects' answers are kept (none: references are refused). */
-  stateStore?: StateStore;
+  /**
+   * Where stateful dialects' answers are kept (none: references are refused), reachable only
+   * bound to one caller (`bind(credential)`): no flow sees another caller's state.
+   */
+  state?: StateScopes;
 }
 
 export interface ChatCall {

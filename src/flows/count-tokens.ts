@@ -9,6 +9,7 @@ import { resolveModel } from '../upstream/resolve.ts';
 import { callPlanned, chatUpstreamOf, readBodyText, type FlowDeps } from './context.ts';
 import { dryRunReply, planCall, upstreamTarget } from './plan.ts';
 import { jsonReply, type Reply } from './reply.ts';
+import { resolveCountInput } from './state.ts';
 
 /** Roughly four characters a token, plus a small per-message overhead. */
 export function estimateTokens(req: ChatRequest): number {
@@ -35,7 +36,9 @@ export async function countTokensFlow(
   scope.log.caller = caller.id;
   const encode = caller.encodeCountTokensResponse;
   if (!encode) throw new ProxyError('not-found', 'Token counting is not available in this dialect.');
-  const countInput = { ...input, params: { ...input.params, method: 'countTokens' } };
+  // References to earlier answers count as the whole history they stand for (as `create` sends it).
+  const counted = await resolveCountInput(deps, scope, caller, input, callerKey);
+  const countInput = { ...counted, params: { ...counted.params, method: 'countTokens' } };
   const decoded = caller.decodeRequest(countInput, scope);
   const req = decoded.value;
   scope.log.model = req.model;

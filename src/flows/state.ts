@@ -3,15 +3,16 @@
  * request is decoded, what it refers to (`previous_response_id`, `item_reference`) is read from
  * the state store and put in its place; after it is answered, what later requests may refer to
  * is kept. The rules are the dialect's (`ChatCaller.state`, pure); the store is the runtime's
- * (memory, Redis or Workers KV). Toward an upstream of the caller's own dialect nothing happens
+ * (memory, Redis or Workers KV), bound to the caller (src/upstream/state-scope.ts): what one
+ * caller kept, no other caller finds. Toward an upstream of the caller's own dialect nothing happens
  * here: the request passes through and the upstream keeps its own state.
  */
 import { ProxyError, type StreamEvent, type StreamFrame, type StreamStep } from '../canonical/index.ts';
-import type { DialectState } from '../../translators/types.ts';
+import type { CallerInput, ChatCaller, DialectState } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import type { HoldingStep } from '../sse/pipeline.ts';
 import { resolveModel } from '../upstream/resolve.ts';
-import type { StateStore } from '../upstream/state-store.ts';
+import type { CallerStore } from '../upstream/state-scope.ts';
 import { chatUpstreamOf, type ChatCall, type FlowDeps } from './context.ts';
 
 /** A request with its references resolved, and how to keep its answer (when it is to be kept). */
@@ -29,15 +30,27 @@ function noStore(param: string, id: string): ProxyError {
 }
 
 
-/** Resolve what `call` refers to; the answer's keeper when the caller asked it kept. */
-export async function resolveState(deps: FlowDeps, scope: RequestScope, call: ChatCall): Promise<StatefulCall> {
-  const state = call.caller.state;
-  const body = call.input.body;
+/** A body with its references resolved: what the store held for them (`found`, by key). */
+interface Resolved {
+  body: unknown;
+  found: ReadonlyMap<string, string>;
+  state: DialectState;
+  /** The caller's own store (none configured: undefined). */
+  store?: CallerStore;
+}
+
+/**
+ * Resolve what `body` refers to from the caller's store, or undefined when that is not ours to
+ * do (a dialect without state, an upstream of the caller's own dialect, which keeps its own).
+ * A reference the caller's store does not hold is the dialect's not-found, whoever kept it.
+ */
+async function resolveBody(deps: FlowDeps, caller: ChatCaller, body: unknown, callerKey: string | undefined, scope: RequestScope): Promise<Resolved | undefined> {
+  const state = caller.state;
   const model = (body as { model?: unknown } | null)?.model;
-  if (!state || typeof model !== 'string') return { call };
+  if (!state || typeof model !== 'string') return undefined;
   const first = resolveModel(deps.config, model).targets[0];
   // The upstream speaks the caller's dialect: it keeps (or refuses) the state itself.
-  if (!first || chatUpstreamOf(deps, first).id === call.caller.id) return { call };
+  if (!first || chatUpstreamOf(deps, first).id === caller.id) return undefined;
 
   const { refs, statefulOnly } = state.references(body);
   if (statefulOnly) {
@@ -46,12 +59,10 @@ export async function resolveState(deps: FlowDeps, scope: RequestScope, call: Ch
       code: 'unsupported_parameter',
     });
   }
-  const store = deps.stateStore;
-  const keep = store && state.keeps(body) ? keeper(store, state, deps.config.store.ttlSeconds, scope) : undefined;
-  if (refs.length === 0) return { call, keep: keep && ((answer) => keep(body, answer)) };
-  if (!store) throw noStore(refs[0]!.param, refs[0]!.id);
-
+  const store = deps.state?.bind(callerKey);
   const found = new Map<string, string>();
+  if (refs.length === 0) return { body, found, state, store };
+  if (!store) throw noStore(refs[0]!.param, refs[0]!.id);
   for (const ref of refs) {
     if (found.has(ref.key)) continue;
     const value = await store.get(ref.key);
@@ -61,16 +72,32 @@ export async function resolveState(deps: FlowDeps, scope: RequestScope, call: Ch
   let expanded: unknown;
   try {
     expanded = state.expand(body, found);
-  } catch {
+  } catch (e) {
+    // The dialect's own refusal (what the references resolve to is no input at all) as it is.
+    if (e instanceof ProxyError) throw e;
     throw state.notFound(refs[0]!.param, refs[0]!.id);
   }
   scope.dump?.('state: references resolved', { refs: refs.map((r) => r.id) });
-  const resolved: ChatCall = { ...call, input: { ...call.input, body: expanded }, rawBody: JSON.stringify(expanded) };
-  return { call: resolved, keep: keep && ((answer) => keep(expanded, answer)) };
+  return { body: expanded, found, state, store };
+}
+
+/** Resolve what `call` refers to; the answer's keeper when the caller asked it kept. */
+export async function resolveState(deps: FlowDeps, scope: RequestScope, call: ChatCall): Promise<StatefulCall> {
+  const r = await resolveBody(deps, call.caller, call.input.body, call.callerKey, scope);
+  if (!r) return { call };
+  const keep = r.store && r.state.keeps(call.input.body) ? keeper(r.store, r.state, deps.config.store.ttlSeconds, scope) : undefined;
+  const resolved: ChatCall = r.found.size === 0 ? call : { ...call, input: { ...call.input, body: r.body }, rawBody: JSON.stringify(r.body) };
+  return { call: resolved, keep: keep && ((answer) => keep(r.body, answer)) };
+}
+
+/** A token count's input with its references resolved as `create` resolves them. */
+export async function resolveCountInput(deps: FlowDeps, scope: RequestScope, caller: ChatCaller, input: CallerInput, callerKey: string | undefined): Promise<CallerInput> {
+  const r = await resolveBody(deps, caller, input.body, callerKey, scope);
+  return r && r.found.size > 0 ? { ...input, body: r.body } : input;
 }
 
 /** Keep one exchange; a store that fails costs the later reference, never this answer. */
-function keeper(store: StateStore, state: DialectState, ttlSeconds: number, scope: RequestScope) {
+function keeper(store: CallerStore, state: DialectState, ttlSeconds: number, scope: RequestScope) {
   return async (request: unknown, answer: unknown): Promise<void> => {
     try {
       await Promise.all(state.record(request, answer).map(([key, value]) => store.put(key, value, ttlSeconds)));

@@ -27,7 +27,9 @@ export async function storedFlow(
   const id = input.params.id ?? '';
   const { noun, idParam } = state?.answer ?? { noun: 'Answer', idParam: 'id' };
   const key = state?.keyOf(id);
-  const stored = key !== undefined && deps.stateStore ? await deps.stateStore.get(key) : undefined;
+  // The caller's own: another caller's id misses here exactly as an unknown one does.
+  const store = deps.state?.bind(callerKey);
+  const stored = key !== undefined && store ? await store.get(key) : undefined;
   if (state && key !== undefined && stored !== undefined) {
     switch (op) {
       case 'retrieve':
@@ -36,8 +38,7 @@ export async function storedFlow(
         return jsonReply(scope, state.inputItems(stored, input.query));
       case 'delete': {
         // Its output items go with it: a later item_reference to one of them is a 400.
-        const store = deps.stateStore!;
-        await Promise.all([...state.ownedKeys(stored), key].map((k) => store.delete(k)));
+        await Promise.all([...state.ownedKeys(stored), key].map((k) => store!.delete(k)));
         return jsonReply(scope, state.deleted(id));
       }
       case 'cancel':

@@ -71,7 +71,7 @@ export function scrubError(err: ProxyError, secrets: readonly string[]): ProxyEr
 
 /**
  * Every credential value the config holds (inbound keys, each upstream's credential fields and
- * configured header values, the telemetry exporter's headers, the store URL), for scrubbing text
+ * configured header values, the telemetry exporter's headers, the store URL and secret), for scrubbing text
  * that no header map describes (the inspector's recorded exchanges).
  */
 export function configSecretValues(config: Config): string[] {
@@ -82,5 +82,6 @@ export function configSecretValues(config: Config): string[] {
   }
   out.push(...Object.values(config.telemetry?.otlp.headers ?? {}));
   if (config.store.url) out.push(config.store.url);
+  if (config.store.secret) out.push(config.store.secret);
   return out;
 }

@@ -70,7 +70,8 @@ describe('a streamed answer is stored before its terminal event', () => {
       seen.push(e.type);
       if (e.type === 'response.completed') {
         id = e.response.id;
-        keptAtTerminal = store.stored.has(`resp:${id}`);
+        // Kept under the caller's identity (a hash, never the key): `{identity}:resp:{id}`.
+        keptAtTerminal = [...store.stored].some((k) => /^[0-9a-f]{32}:resp:/.test(k) && k.endsWith(`:resp:${id}`));
       }
     }
     expect(seen.at(-1)).toBe('response.completed');
