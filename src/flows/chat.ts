@@ -5,6 +5,7 @@
  * image model to the chat-to-images flow.
  */
 import { ProxyError, asksForImages, isSignatureRefusal, withoutSignatures, type ChatRequest } from '../canonical/index.ts';
+import type { CallerStreamEncoder } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { inlineRemoteMedia } from '../upstream/guarded-fetch.ts';
 import { resolveModel, type ResolvedTarget } from '../upstream/resolve.ts';
@@ -26,7 +27,7 @@ import { fanOutFlow } from './fan-out.ts';
 import { forwardPlan } from './forward.ts';
 import { dryRunReply, type PlannedAttempt } from './plan.ts';
 import { jsonReply, proxyHeaders, type Reply } from './reply.ts';
-import { keepingEncoder, resolveState } from './state.ts';
+import { keepingEncoder, mintingEncoder, mintsIds, resolveState, withoutUpstreamId } from './state.ts';
 
 export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatCall): Promise<Reply> {
   const { caller } = asked;
@@ -125,13 +126,18 @@ async function callAndReply(
     return { status: res.status, headers: proxyHeaders(scope, headers), body: text };
   }
 
+  // Toward another dialect's upstream a stateful caller's ids are ours, never the upstream's.
+  const mint = mintsIds(caller, upstream);
   if (req.stream) {
     await assertEventStream(success, scope);
-    const tap = keep && caller.state ? (e: Parameters<typeof keepingEncoder>[0]) => keepingEncoder(e, caller.state!, keep) : undefined;
-    return streamReply(deps, scope, call, req, [success], { passthrough: false, tap });
+    const tap = (e: CallerStreamEncoder) => {
+      const minting = mint ? mintingEncoder(e) : e;
+      return keep && caller.state ? keepingEncoder(minting, caller.state, keep) : minting;
+    };
+    return streamReply(deps, scope, call, req, [success], { passthrough: false, tap: mint || keep ? tap : undefined });
   }
-  const response = await readResponse(success, upstream, req, scope);
-  const answer = caller.encodeResponse(response, req, scope);
+  const decoded = await readResponse(success, upstream, req, scope);
+  const answer = caller.encodeResponse(mint ? withoutUpstreamId(decoded) : decoded, req, scope);
   await keep?.(answer);
   return jsonReply(scope, answer, 200);
 }

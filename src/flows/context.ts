@@ -17,17 +17,14 @@ import {
   type ChatRequest,
   type ChatResponse,
   type FetchLike,
-  type StreamEvent,
-  type StreamFrame,
-  type StreamStep,
   type Warning,
 } from '../canonical/index.ts';
-import type { CallerInput, ChatCaller, ChatUpstream } from '../../translators/types.ts';
+import type { CallerInput, CallerStreamEncoder, ChatCaller, ChatUpstream } from '../../translators/types.ts';
 import type { Registry } from '../../translators/index.ts';
 import type { Config } from '../config/load.ts';
 import { asProxyError, type RequestScope } from '../observe/scope.ts';
 import { PipeBody } from '../sse/byte-step.ts';
-import { streamPipeline } from '../sse/pipeline.ts';
+import { streamPipeline, type HoldingStep } from '../sse/pipeline.ts';
 import { contentTypeOf, type Framing } from '../sse/serialize.ts';
 import { callUpstream, type UpstreamSuccess } from '../upstream/call.ts';
 import type { GuardedFetch } from '../upstream/guarded-fetch.ts';
@@ -230,7 +227,7 @@ export function streamReply(
     passthrough: boolean;
     headers?: Record<string, string>;
     /** Wraps the caller's encoder (to watch what the caller gets). */
-    tap?: (encoder: StreamStep<StreamEvent, StreamFrame>) => StreamStep<StreamEvent, StreamFrame>;
+    tap?: (encoder: CallerStreamEncoder) => HoldingStep & CallerStreamEncoder;
   },
 ): Reply {
   const framing = streamFramingOf(call);

@@ -7,8 +7,8 @@
  * caller kept, no other caller finds. Toward an upstream of the caller's own dialect nothing happens
  * here: the request passes through and the upstream keeps its own state.
  */
-import { ProxyError, type StreamEvent, type StreamFrame, type StreamStep } from '../canonical/index.ts';
-import type { CallerInput, ChatCaller, DialectState } from '../../translators/types.ts';
+import { ProxyError, type ChatResponse, type StreamFrame } from '../canonical/index.ts';
+import type { CallerInput, CallerStreamEncoder, ChatCaller, ChatUpstream, DialectState } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import type { HoldingStep } from '../sse/pipeline.ts';
 import { resolveModel } from '../upstream/resolve.ts';
@@ -114,10 +114,10 @@ function keeper(store: CallerStore, state: DialectState, ttlSeconds: number, sco
  * the write finishes while the response is still open instead of being cut off after it.
  */
 export function keepingEncoder(
-  encoder: StreamStep<StreamEvent, StreamFrame>,
+  encoder: CallerStreamEncoder,
   state: DialectState,
   keep: (answer: unknown) => Promise<void>,
-): HoldingStep {
+): HoldingStep & CallerStreamEncoder {
   let held: { frames: StreamFrame[]; ready: Promise<void> } | undefined;
   const answerOf = state.collect?.() ?? ((f: StreamFrame) => state.finalOf(f));
   const tap = (frames: StreamFrame[]) => {
@@ -133,5 +133,29 @@ export function keepingEncoder(
     }
     return frames;
   };
-  return { push: (e) => tap(encoder.push(e)), finish: () => tap(encoder.finish()), held: () => held };
+  return { push: (e) => tap(encoder.push(e)), finish: () => tap(encoder.finish()), held: () => held, ...(encoder.forwarded && { forwarded: (f) => encoder.forwarded!(f) }) };
+}
+
+/**
+ * Whether the ids a stateful caller gets must be ours: its answer comes from an upstream of
+ * another dialect, whose ids mean nothing to the caller's API (and may repeat: a self-hosted
+ * server, a mock). Only an upstream of the caller's own dialect keeps its ids: it keeps the state
+ * they name.
+ */
+export function mintsIds(caller: ChatCaller, upstream: ChatUpstream): boolean {
+  return caller.state !== undefined && upstream.id !== caller.id;
+}
+
+/** The answer without the upstream's id: the caller's encoder mints one. */
+export function withoutUpstreamId(res: ChatResponse): ChatResponse {
+  return res.id ? { ...res, id: '' } : res;
+}
+
+/** The caller's stream encoder, shown no upstream id (it mints the stream's own). */
+export function mintingEncoder(encoder: CallerStreamEncoder): CallerStreamEncoder {
+  return {
+    push: (e) => encoder.push(e.type === 'message-start' && e.id ? { ...e, id: '' } : e),
+    finish: () => encoder.finish(),
+    ...(encoder.forwarded && { forwarded: (f) => encoder.forwarded!(f) }),
+  };
 }

@@ -9,10 +9,10 @@
  * namespace, and from one Redis shared by two proxy processes. The config has no Interactions
  * upstream: with one, an id the store does not hold is asked of it (tested in the upstream suite).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockUpstream, type MockUpstream, type ReceivedRequest } from '../support/mock-upstream.ts';
-import { TARGETS, e2eConfig, startProxy, useHarness, type RunningProxy } from '../support/proxy.ts';
-import { startRedis, type RunningRedis } from '../support/redis.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MockUpstream, ReceivedRequest } from '../support/mock-upstream.ts';
+import { TARGETS, e2eConfig, useHarness } from '../support/proxy.ts';
+import { useRedisPair } from '../support/redis.ts';
 import { workerBundle } from '../support/worker.ts';
 import { UPSTREAMS } from './responses-helpers.ts';
 import { NO_RETRY, checked, collect, genai, postRaw, rejection, sdkError, weatherFn, type GoogleGenAI } from './interactions-helpers.ts';
@@ -181,29 +181,13 @@ describe.runIf(TARGETS.includes('worker'))('worker with no store bound', () => {
 });
 
 describe('Redis shared by two proxy processes', () => {
-  let redis: RunningRedis;
-  let mock: MockUpstream;
-  let a: RunningProxy;
-  let b: RunningProxy;
-  beforeAll(async () => {
-    redis = await startRedis();
-    mock = await startMockUpstream();
-    const config = e2eConfig(mock.url, { store: { url: redis.url, ttlSeconds: 600 } });
-    a = await startProxy(config);
-    b = await startProxy(config);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await mock?.close();
-    await redis?.stop();
-  });
+  const pair = useRedisPair((mockUrl, redisUrl) => e2eConfig(mockUrl, { store: { url: redisUrl, ttlSeconds: 600 } }));
 
   it('turn 1 streamed on proxy A, turn 2 (previous_interaction_id) on proxy B; get and delete on either', async () => {
-    const { firstId } = await toolTurns(genai(a.url), mock, genai(b.url), true);
-    expect((await genai(b.url).interactions.get(firstId)).id).toBe(firstId);
-    await genai(a.url).interactions.delete(firstId);
-    const gone = sdkError(await rejection(genai(b.url).interactions.get(firstId, undefined, NO_RETRY)));
+    const { firstId } = await toolTurns(genai(pair.a.url), pair.mock, genai(pair.b.url), true);
+    expect((await genai(pair.b.url).interactions.get(firstId)).id).toBe(firstId);
+    await genai(pair.a.url).interactions.delete(firstId);
+    const gone = sdkError(await rejection(genai(pair.b.url).interactions.get(firstId, undefined, NO_RETRY)));
     expect(gone.status).toBe(404);
   });
 });

@@ -6,10 +6,10 @@
  * processes (turn 1 on one, turn 2 on the other, right after the streamed turn 1 ended).
  */
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockUpstream, type MockUpstream, type ReceivedRequest } from '../support/mock-upstream.ts';
-import { INBOUND_KEY, TARGETS, e2eConfig, startProxy, useHarness, type RunningProxy } from '../support/proxy.ts';
-import { startRedis, type RunningRedis } from '../support/redis.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ReceivedRequest } from '../support/mock-upstream.ts';
+import { INBOUND_KEY, TARGETS, e2eConfig, useHarness, type RunningProxy } from '../support/proxy.ts';
+import { useRedisPair } from '../support/redis.ts';
 import { workerBundle } from '../support/worker.ts';
 import { UPSTREAMS } from './responses-helpers.ts';
 
@@ -103,43 +103,27 @@ describe.each(TARGETS)('%s: Responses state from the store (memory on Node, KV o
 });
 
 describe('Redis shared by two proxy processes', () => {
-  let redis: RunningRedis;
-  let mock: MockUpstream;
-  let a: RunningProxy;
-  let b: RunningProxy;
-  beforeAll(async () => {
-    redis = await startRedis();
-    mock = await startMockUpstream();
-    const config = e2eConfig(mock.url, { store: { url: redis.url, ttlSeconds: 600 } });
-    a = await startProxy(config);
-    b = await startProxy(config);
-  });
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await mock?.close();
-    await redis?.stop();
-  });
+  const pair = useRedisPair((mockUrl, redisUrl) => e2eConfig(mockUrl, { store: { url: redisUrl, ttlSeconds: 600 } }));
 
   it('turn 1 streamed on proxy A, turn 2 (previous_response_id, then item_reference) on proxy B', async () => {
-    mock.reply(anthropic.text('Answer from A.', true));
-    const first = await streamedTurn(client(a), { model: 'to-anthropic', input: 'Question one' });
+    pair.mock.reply(anthropic.text('Answer from A.', true));
+    const first = await streamedTurn(client(pair.a), { model: 'to-anthropic', input: 'Question one' });
 
-    mock.requests.length = 0;
-    mock.reply(anthropic.text('Answer from B.', false));
-    const second = await client(b).responses.create({ model: 'to-anthropic', previous_response_id: first.id, input: 'Question two' });
+    pair.mock.requests.length = 0;
+    pair.mock.reply(anthropic.text('Answer from B.', false));
+    const second = await client(pair.b).responses.create({ model: 'to-anthropic', previous_response_id: first.id, input: 'Question two' });
     expect(second.output_text).toBe('Answer from B.');
-    expect(conversation(mock.requests[0]!)).toEqual(['user: Question one', 'assistant: Answer from A.', 'user: Question two']);
+    expect(conversation(pair.mock.requests[0]!)).toEqual(['user: Question one', 'assistant: Answer from A.', 'user: Question two']);
 
-    mock.requests.length = 0;
-    mock.reply(anthropic.text('ok', false));
+    pair.mock.requests.length = 0;
+    pair.mock.reply(anthropic.text('ok', false));
     const replay = [{ role: 'user' as const, content: 'Question one' }, { type: 'item_reference' as const, id: first.output[0]!.id! }, { role: 'user' as const, content: 'Three' }];
-    await client(b).responses.create({ model: 'to-anthropic', input: replay });
-    expect(conversation(mock.requests[0]!)).toEqual(['user: Question one', 'assistant: Answer from A.', 'user: Three']);
+    await client(pair.b).responses.create({ model: 'to-anthropic', input: replay });
+    expect(conversation(pair.mock.requests[0]!)).toEqual(['user: Question one', 'assistant: Answer from A.', 'user: Three']);
 
     // Deleted on A, gone on B.
-    await client(a).responses.delete(first.id);
-    const gone = await client(b).responses.create({ model: 'to-anthropic', input: replay }).catch((e: unknown) => e);
+    await client(pair.a).responses.delete(first.id);
+    const gone = await client(pair.b).responses.create({ model: 'to-anthropic', input: replay }).catch((e: unknown) => e);
     expect(gone).toBeInstanceOf(OpenAI.BadRequestError);
   });
 });

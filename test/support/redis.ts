@@ -3,6 +3,7 @@
  * one: started on a free port with no persistence, stopped after.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll } from 'vitest';
 import net from 'node:net';
 
 export interface RunningRedis {
@@ -43,4 +44,36 @@ export async function startRedis(): Promise<RunningRedis> {
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** A mock upstream and two proxy processes on one Redis, for the enclosing `describe`. */
+export interface RedisPair {
+  mock: import('./mock-upstream.ts').MockUpstream;
+  a: import('./proxy.ts').RunningProxy;
+  b: import('./proxy.ts').RunningProxy;
+}
+
+/**
+ * Started before the enclosing `describe`'s tests (both proxies with `config(mockUrl, redisUrl)`),
+ * stopped after them.
+ */
+export function useRedisPair(config: (mockUrl: string, redisUrl: string) => unknown): RedisPair {
+  const pair = {} as RedisPair;
+  let redis: RunningRedis | undefined;
+  beforeAll(async () => {
+    const { startMockUpstream } = await import('./mock-upstream.ts');
+    const { startProxy } = await import('./proxy.ts');
+    redis = await startRedis();
+    pair.mock = await startMockUpstream();
+    const doc = config(pair.mock.url, redis.url);
+    pair.a = await startProxy(doc);
+    pair.b = await startProxy(doc);
+  });
+  afterAll(async () => {
+    await pair.a?.close();
+    await pair.b?.close();
+    await pair.mock?.close();
+    await redis?.stop();
+  });
+  return pair;
 }

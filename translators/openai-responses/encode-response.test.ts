@@ -25,7 +25,8 @@ describe('encodeResponse', () => {
   it('a Response object with output items, usage details and the request settings echoed', () => {
     const body = encodeResponse(res([{ type: 'text', text: 'Hello.' }]), plain, testContext()) as Data;
     expect(body).toEqual({
-      id: 'resp_msg_01abc',
+      // Another vendor's id (msg_01abc) is not made into ours: minted, after the output's.
+      id: 'resp_test0002',
       object: 'response',
       created_at: 1_700_000_000,
       status: 'completed',

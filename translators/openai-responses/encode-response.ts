@@ -14,10 +14,13 @@ import { encodeFinishReason, type ResponseEnd } from './finish-reason.ts';
 import { encodeLogprobs } from './logprobs.ts';
 import { encodeUsage } from './usage.ts';
 
-/** Response ids look like `resp_…`; another vendor's id gets the prefix. */
+/**
+ * A Response id: an upstream of this dialect's own (`resp_…`: it keeps that response, and the
+ * caller names it there), else one of ours. Never made from another vendor's id: the flow hands
+ * over none when the proxy keeps the state (an id must not depend on the upstream).
+ */
 export function responseId(id: string | undefined, ctx: TranslateContext): string {
-  if (!id) return ctx.newId('resp_');
-  return id.startsWith('resp_') ? id : `resp_${id}`;
+  return id && id.startsWith('resp_') ? id : ctx.newId('resp_');
 }
 
 export interface ResponseHead {

@@ -29,12 +29,12 @@ const brief = (fs: Data[]) =>
 const last = (fs: Data[]) => fs.at(-1)!['response'] as Data;
 
 describe('Responses stream encoder, event by event', () => {
-  it('the head: the upstream id kept (or prefixed), its model, else the caller’s; sequence numbers from 0', () => {
+  it('the head: a Responses upstream’s id kept, any other minted; its model, else the caller’s; sequence numbers from 0', () => {
     const fs = frames([start, stop]);
     expect(fs.map((f) => f['sequence_number'])).toEqual([0, 1, 2]);
     expect(fs[0]).toMatchObject({ type: 'response.created', response: { id: 'resp_up', model: 'up-model', created_at: 9, status: 'in_progress', output: [] } });
     expect(fs[1]).toMatchObject({ type: 'response.in_progress', response: { id: 'resp_up' } });
-    expect(frames([{ ...start, id: 'msg_1', model: '' }, stop])[0]!['response']).toMatchObject({ id: 'resp_msg_1', model: 'caller-model' });
+    expect(frames([{ ...start, id: 'msg_1', model: '' }, stop])[0]!['response']).toMatchObject({ id: 'resp_test0001', model: 'caller-model' });
     expect(frames([{ ...start, id: '' }, stop])[0]!['response']['id']).toBe('resp_test0001');
     // No message-start: the head is made up at the first event.
     expect(frames([stop])[0]!['response']).toMatchObject({ id: 'resp_test0001', model: 'caller-model', created_at: 1_700_000_000 });

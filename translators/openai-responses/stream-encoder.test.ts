@@ -139,9 +139,10 @@ describe('Responses stream encoder', () => {
       'response.output_item.done',
       'response.completed',
     ]);
-    expect(frames[0]!['response']).toMatchObject({ id: 'resp_msg_01', object: 'response', status: 'in_progress', model: 'claude-x', created_at: 7, output: [] });
-    expect(frames[8]!['item']).toEqual({ id: 'rs_test0001', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Thinking hard.' }], encrypted_content: encodeReasoning({ text: 'Thinking hard.', signature: { origin: 'anthropic', value: 'EqQB' } }) });
-    expect(frames[19]!['item']).toEqual({ id: 'ctc_test0003', type: 'custom_tool_call', status: 'completed', call_id: 'toolu_1', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch\n' });
+    // Another vendor's id (msg_01) is not made into ours: the Response id is minted.
+    expect(frames[0]!['response']).toMatchObject({ id: 'resp_test0001', object: 'response', status: 'in_progress', model: 'claude-x', created_at: 7, output: [] });
+    expect(frames[8]!['item']).toEqual({ id: 'rs_test0002', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Thinking hard.' }], encrypted_content: encodeReasoning({ text: 'Thinking hard.', signature: { origin: 'anthropic', value: 'EqQB' } }) });
+    expect(frames[19]!['item']).toEqual({ id: 'ctc_test0004', type: 'custom_tool_call', status: 'completed', call_id: 'toolu_1', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch\n' });
     expect(frames[23]!['item']).toMatchObject({ type: 'function_call', call_id: expect.stringMatching(/^call_2__il1g/), arguments: '{"command":["ls"]}' });
     expect(frames[22]).toMatchObject({ name: 'shell', arguments: '{"command":["ls"]}' });
     const done = frames.at(-1)!['response'];
@@ -152,7 +153,7 @@ describe('Responses stream encoder', () => {
   it('no summary or encrypted content unless the caller asked; the reasoning item is still there', () => {
     const frames = encode([start, { type: 'reasoning-start' }, { type: 'reasoning-delta', text: 'x' }, { type: 'reasoning-end', signature: { origin: 'openai', value: 'gAAA' } }, { type: 'finish', reason: { unified: 'stop' } }]);
     expect(frames.map((f) => f['type'])).not.toContain('response.reasoning_summary_text.delta');
-    expect(frames.find((f) => f['type'] === 'response.output_item.done')!['item']).toEqual({ id: 'rs_test0001', type: 'reasoning', summary: [] });
+    expect(frames.find((f) => f['type'] === 'response.output_item.done')!['item']).toEqual({ id: 'rs_test0002', type: 'reasoning', summary: [] });
   });
 
   it("a signed answer text with no words (Gemini's) keeps its signature as a reasoning item, only for an encrypted caller", () => {
@@ -160,7 +161,7 @@ describe('Responses stream encoder', () => {
     const events: StreamEvent[] = [start, { type: 'text-start' }, { type: 'text-end', signature }, { type: 'finish', reason: { unified: 'stop' } }];
     const frames = encode(events, codexReq);
     expect(protocolProblems(frames)).toEqual([]);
-    expect(frames.at(-1)!['response']['output']).toEqual([{ id: 'rs_test0001', type: 'reasoning', summary: [], encrypted_content: encodeReasoning({ text: '', signature }) }]);
+    expect(frames.at(-1)!['response']['output']).toEqual([{ id: 'rs_test0002', type: 'reasoning', summary: [], encrypted_content: encodeReasoning({ text: '', signature }) }]);
     expect(encode(events).at(-1)!['response']['output']).toEqual([]);
   });
 
