@@ -9,6 +9,7 @@
  *
  * This suite fails when the scoping is taken out of src/upstream/state-scope.ts.
  */
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy, kvStateStore, memoryStateStore, type KvNamespaceLike, type StateStore } from '../src/app.ts';
 import { parseConfig } from '../src/config/load.ts';
@@ -201,5 +202,24 @@ describe('without keys', () => {
     expect((await p.send(undefined, 'GET', `/v1/responses/${id}`)).status).toBe(200);
     expect((await p.send('sk-ant-someone', 'GET', `/v1/responses/${id}`)).status).toBe(404);
     expect(store.written.filter((_, i) => i % 2 === 0).every((k) => k.startsWith('anonymous:'))).toBe(true);
+  });
+});
+
+describe('references that resolve to nothing', () => {
+  it('are a 400 in the caller’s shape naming input, and nothing goes upstream (Responses, Interactions)', async () => {
+    const store = memoryStateStore();
+    const identity = createHmac('sha256', 'the-secret').update(KEY_A).digest('hex').slice(0, 32);
+    // Kept once with no input and no output (nothing refuses that any more, but it may still be kept).
+    await store.put(`${identity}:resp:resp_emptyOne`, JSON.stringify({ response: { id: 'resp_emptyOne', output: [] }, input: [] }), 60);
+    await store.put(`${identity}:interaction:v1_emptyOne`, JSON.stringify({ interaction: { id: 'v1_emptyOne', steps: [] }, input: [] }), 60);
+    const p = proxyOver(store, { store: { secret: 'the-secret' } });
+
+    const r = await p.send(KEY_A, 'POST', '/v1/responses', { model: 'to-anthropic', previous_response_id: 'resp_emptyOne', input: [] });
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body).error).toMatchObject({ type: 'invalid_request_error', param: 'input', code: 'empty_array' });
+    const i = await p.send(KEY_A, 'POST', '/v1beta/interactions', { model: 'to-anthropic', previous_interaction_id: 'v1_emptyOne' }, 'goog');
+    expect(i.status).toBe(400);
+    expect(JSON.parse(i.body).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT', message: expect.stringContaining("'input'") });
+    expect(p.up.calls).toHaveLength(0);
   });
 });

@@ -155,6 +155,11 @@ export interface ModelInfo {
  */
 export interface CallerStreamEncoder extends StreamStep<StreamEvent, StreamFrame> {
   forwarded?(frame: SseEvent): void;
+  /**
+   * A stateful dialect whose kept answer holds more than its frames show (`ChatCaller.encodeKept`):
+   * once the terminal frame is out, what the store keeps (for `DialectState.record`).
+   */
+  kept?(): unknown;
 }
 
 /** The caller side of a chat dialect: what it accepts from apps, and what it sends back. */
@@ -164,6 +169,13 @@ export interface ChatCaller {
   decodeRequest(input: CallerInput, ctx: TranslateContext): Converted<ChatRequest>;
   /** Canonical → the dialect's JSON response body. */
   encodeResponse(res: ChatResponse, req: ChatRequest, ctx: TranslateContext): unknown;
+  /**
+   * A stateful dialect whose kept answer holds more than the caller is shown (Responses: another
+   * vendor's reasoning signature when the caller did not ask for encrypted reasoning): the answer
+   * as `encodeResponse` writes it, and what the store keeps of it (for `DialectState.record`), ids
+   * shared. Without it the answer itself is kept.
+   */
+  encodeKept?(res: ChatResponse, req: ChatRequest, ctx: TranslateContext): { answer: unknown; kept: unknown };
   /** Canonical events → the dialect's SSE frames; `finish()` always closes the stream properly. */
   createStreamEncoder(req: ChatRequest, ctx: TranslateContext): CallerStreamEncoder;
   /** Stream framing the caller asked for (Gemini without `alt=sse` wants a JSON array). */
@@ -224,8 +236,13 @@ export interface DialectState {
    * order, that returns the answer at the terminal frame (undefined before). Used instead of `finalOf`.
    */
   collect?(): (frame: StreamFrame) => unknown;
-  /** What to keep of one exchange (the expanded request, the caller-shaped answer): key → value. */
-  record(request: unknown, response: unknown): Array<[key: string, value: string]>;
+  /**
+   * What to keep of one exchange: key → value. `request` is the expanded request, `answer` what
+   * the caller's encoder said to keep (`encodeKept`, the stream encoder's `kept()`, else the answer
+   * as the caller got it), `found` what its references resolved to (by key), `ctx` mints the ids
+   * of what is kept without one.
+   */
+  record(request: unknown, answer: unknown, found: ReadonlyMap<string, string>, ctx: TranslateContext): Array<[key: string, value: string]>;
   /** What the dialect calls a kept answer, and the parameter naming it in a by-id route (`Response`, `response_id`). */
   readonly answer: { noun: string; idParam: string };
   /**

@@ -137,7 +137,14 @@ async function callAndReply(
     return streamReply(deps, scope, call, req, [success], { passthrough: false, tap: mint || keep ? tap : undefined });
   }
   const decoded = await readResponse(success, upstream, req, scope);
-  const answer = caller.encodeResponse(mint ? withoutUpstreamId(decoded) : decoded, req, scope);
+  const response = mint ? withoutUpstreamId(decoded) : decoded;
+  // Kept, the answer may hold more than the caller is shown (`encodeKept`).
+  if (keep && caller.encodeKept) {
+    const { answer, kept } = caller.encodeKept(response, req, scope);
+    await keep(kept);
+    return jsonReply(scope, answer, 200);
+  }
+  const answer = caller.encodeResponse(response, req, scope);
   await keep?.(answer);
   return jsonReply(scope, answer, 200);
 }

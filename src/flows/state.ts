@@ -85,7 +85,7 @@ async function resolveBody(deps: FlowDeps, caller: ChatCaller, body: unknown, ca
 export async function resolveState(deps: FlowDeps, scope: RequestScope, call: ChatCall): Promise<StatefulCall> {
   const r = await resolveBody(deps, call.caller, call.input.body, call.callerKey, scope);
   if (!r) return { call };
-  const keep = r.store && r.state.keeps(call.input.body) ? keeper(r.store, r.state, deps.config.store.ttlSeconds, scope) : undefined;
+  const keep = r.store && r.state.keeps(call.input.body) ? keeper(r.store, r.state, deps.config.store.ttlSeconds, scope, r.found) : undefined;
   const resolved: ChatCall = r.found.size === 0 ? call : { ...call, input: { ...call.input, body: r.body }, rawBody: JSON.stringify(r.body) };
   return { call: resolved, keep: keep && ((answer) => keep(r.body, answer)) };
 }
@@ -97,10 +97,10 @@ export async function resolveCountInput(deps: FlowDeps, scope: RequestScope, cal
 }
 
 /** Keep one exchange; a store that fails costs the later reference, never this answer. */
-function keeper(store: CallerStore, state: DialectState, ttlSeconds: number, scope: RequestScope) {
+function keeper(store: CallerStore, state: DialectState, ttlSeconds: number, scope: RequestScope, found: ReadonlyMap<string, string>) {
   return async (request: unknown, answer: unknown): Promise<void> => {
     try {
-      await Promise.all(state.record(request, answer).map(([key, value]) => store.put(key, value, ttlSeconds)));
+      await Promise.all(state.record(request, answer, found, scope).map(([key, value]) => store.put(key, value, ttlSeconds)));
     } catch (e) {
       scope.dump?.('state: not kept', { error: (e as Error)?.message ?? String(e) });
     }
@@ -128,12 +128,13 @@ export function keepingEncoder(
     for (let at = 0; at < frames.length; at++) {
       const answer = answerOf(frames[at]!);
       if (answer === undefined) continue;
-      held = { frames: frames.slice(at), ready: keep(answer) };
+      // What the store keeps may hold more than the frame shows (`CallerStreamEncoder.kept`).
+      held = { frames: frames.slice(at), ready: keep(encoder.kept?.() ?? answer) };
       return frames.slice(0, at);
     }
     return frames;
   };
-  return { push: (e) => tap(encoder.push(e)), finish: () => tap(encoder.finish()), held: () => held, ...(encoder.forwarded && { forwarded: (f) => encoder.forwarded!(f) }) };
+  return { push: (e) => tap(encoder.push(e)), finish: () => tap(encoder.finish()), held: () => held, ...passedOn(encoder) };
 }
 
 /**
@@ -156,6 +157,14 @@ export function mintingEncoder(encoder: CallerStreamEncoder): CallerStreamEncode
   return {
     push: (e) => encoder.push(e.type === 'message-start' && e.id ? { ...e, id: '' } : e),
     finish: () => encoder.finish(),
+    ...passedOn(encoder),
+  };
+}
+
+/** What a wrapper of a caller encoder passes on to it unchanged. */
+function passedOn(encoder: CallerStreamEncoder): Pick<CallerStreamEncoder, 'forwarded' | 'kept'> {
+  return {
     ...(encoder.forwarded && { forwarded: (f) => encoder.forwarded!(f) }),
+    ...(encoder.kept && { kept: () => encoder.kept!() }),
   };
 }

@@ -72,6 +72,23 @@ describe.each(TARGETS)('%s: Responses state from the store (memory on Node, KV o
     expect(page.data).toHaveLength(1);
   });
 
+  it('input_tokens resolves previous_response_id as create does: the whole history is counted; an unknown id is previous_response_not_found', async () => {
+    h.mock.reply(anthropic.text('Counted answer.', false));
+    const first = await c.responses.create({ model: 'to-anthropic', input: 'Count this' });
+    h.mock.requests.length = 0;
+    h.mock.reply({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input_tokens: 42 }) });
+    const counted = await c.responses.inputTokens.count({ model: 'to-anthropic', previous_response_id: first.id, input: 'And this' });
+    expect(counted.input_tokens).toBe(42);
+    expect(h.mock.requests[0]!.url).toBe('/v1/messages/count_tokens');
+    expect(conversation(h.mock.requests[0]!)).toEqual(['user: Count this', 'assistant: Counted answer.', 'user: And this']);
+
+    h.mock.requests.length = 0;
+    const unknown = await c.responses.inputTokens.count({ model: 'to-anthropic', previous_response_id: 'resp_nobodyKeptThisOne0000', input: 'x' }).catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((unknown as InstanceType<typeof OpenAI.BadRequestError>).error).toMatchObject({ param: 'previous_response_id', code: 'previous_response_not_found' });
+    expect(h.mock.requests).toHaveLength(0);
+  });
+
   it('a streamed answer is kept before its terminal event: the next turn at once finds it', async () => {
     h.mock.reply(anthropic.text('Streamed answer.', true));
     const first = await streamedTurn(c, { model: 'to-anthropic', input: 'Stream please' });
@@ -125,5 +142,75 @@ describe('Redis shared by two proxy processes', () => {
     await client(pair.a).responses.delete(first.id);
     const gone = await client(pair.b).responses.create({ model: 'to-anthropic', input: replay }).catch((e: unknown) => e);
     expect(gone).toBeInstanceOf(OpenAI.BadRequestError);
+  });
+});
+
+describe.each(TARGETS)('%s: a kept answer replays what its caller was not shown', (target) => {
+  beforeAll(() => workerBundle().then(() => undefined), 180_000);
+  const h = useHarness(target, e2eConfig, { stateKv: true });
+  const sig = 'ErUBCkYIBRgCIkBmb2N1c2VkLW1vY2stdGhpbmtpbmctc2lnbmF0dXJl';
+  const thinkingJson = {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      id: 'msg_think1',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [
+        { type: 'thinking', thinking: 'Paris is in France.', signature: sig },
+        { type: 'text', text: 'Sunny in Paris.' },
+      ],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: 11, output_tokens: 7 },
+    }),
+  };
+  const ev = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  const thinkingSse = {
+    headers: { 'content-type': 'text/event-stream' },
+    chunks: [
+      ev('message_start', { message: { id: 'msg_think2', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 11, output_tokens: 1 } } }),
+      ev('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+      ev('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: 'Paris is in France.' } }),
+      ev('content_block_delta', { index: 0, delta: { type: 'signature_delta', signature: sig } }),
+      ev('content_block_stop', { index: 0 }),
+      ev('content_block_start', { index: 1, content_block: { type: 'text', text: '' } }),
+      ev('content_block_delta', { index: 1, delta: { type: 'text_delta', text: 'Sunny in Paris.' } }),
+      ev('content_block_stop', { index: 1 }),
+      ev('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9 } }),
+      ev('message_stop', {}),
+    ],
+  };
+
+  it.each([
+    ['JSON', false],
+    ['streamed', true],
+  ])('%s turn 1 without include: turn 2 by previous_response_id gives Anthropic its thinking block back, signature and all', async (_name, stream) => {
+    const c = client(h.proxy);
+    h.mock.reply(stream ? thinkingSse : thinkingJson);
+    const body = { model: 'to-anthropic', input: 'Weather in Paris?', reasoning: { effort: 'low' as const } };
+    const first = stream ? await streamedTurn(c, body) : await c.responses.create(body);
+    // What the caller was shown is as before: a reasoning item without encrypted content.
+    expect(first.output.map((o) => o.type)).toEqual(['reasoning', 'message']);
+    expect(JSON.stringify(first)).not.toContain('encrypted_content');
+
+    h.mock.requests.length = 0;
+    h.mock.reply(anthropic.text('Still sunny.', false));
+    const second = await c.responses.create({ model: 'to-anthropic', previous_response_id: first.id, input: 'And tomorrow?', reasoning: { effort: 'low' } });
+    expect(h.mock.requests[0]!.json.messages[1]).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'Paris is in France.', signature: sig },
+        { type: 'text', text: 'Sunny in Paris.' },
+      ],
+    });
+    // Listed back (turn 2's input holds turn 1), the item is as the caller saw it; with include, as kept.
+    const listed = await c.responses.inputItems.list(second.id, { order: 'asc' });
+    expect(listed.data.map((i) => i.type)).toEqual(['message', 'reasoning', 'message', 'message']);
+    expect(listed.data[1]).toEqual(first.output[0]);
+    const included = await c.responses.inputItems.list(second.id, { order: 'asc', include: ['reasoning.encrypted_content'] });
+    expect(included.data[1]).toEqual({ ...first.output[0], encrypted_content: expect.any(String) });
+    expect(h.mock.requests).toHaveLength(1);
   });
 });

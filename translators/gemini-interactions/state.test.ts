@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProxyError } from '../../src/canonical/index.ts';
-import { fixtureJson, fixtureSse } from '../../test/support/fixtures.ts';
+import { fixtureJson, fixtureSse, testContext } from '../../test/support/fixtures.ts';
 import { decodeRequest } from './decode-request.ts';
 import { inputSteps, interactionsState as state } from './state.ts';
 
@@ -25,7 +25,7 @@ const answer1 = {
 const result = { type: 'function_result', call_id: 'c1', name: 'get_weather', result: '18C' };
 
 function keep(request: unknown, response: unknown): Map<string, string> {
-  return new Map(state.record(request, response));
+  return new Map(state.record(request, response, new Map(), testContext()));
 }
 
 describe('interactionsState: references', () => {
@@ -130,9 +130,9 @@ describe('interactionsState: what is not a reference or not kept', () => {
   });
 
   it('only object requests with an answer id are kept, with only the settings they set', () => {
-    expect(state.record('x', answer1)).toEqual([]);
-    expect(state.record(turn1, 'x')).toEqual([]);
-    const [[key, value]] = state.record({ model: 'm', input: 'q', tools: null, system_instruction: 'S' }, { id: 'v1_k' }) as [[string, string]];
+    expect(state.record('x', answer1, new Map(), testContext())).toEqual([]);
+    expect(state.record(turn1, 'x', new Map(), testContext())).toEqual([]);
+    const [[key, value]] = state.record({ model: 'm', input: 'q', tools: null, system_instruction: 'S' }, { id: 'v1_k' }, new Map(), testContext()) as [[string, string]];
     expect(key).toBe('interaction:v1_k');
     expect(JSON.parse(value)).toEqual({ interaction: { id: 'v1_k' }, input: [{ type: 'user_input', content: [{ type: 'text', text: 'q' }] }], settings: { system_instruction: 'S' } });
   });
@@ -178,7 +178,7 @@ describe('interactionsState: what GET and DELETE answer', () => {
   });
 
   it('nothing is recorded for an answer without an id', () => {
-    expect(state.record(turn1, { status: 'failed' })).toEqual([]);
+    expect(state.record(turn1, { status: 'failed' }, new Map(), testContext())).toEqual([]);
   });
 });
 
@@ -200,5 +200,15 @@ describe('interactionsState: streams', () => {
     expect(answer.steps.map((s) => s.type)).toEqual(['thought', 'function_call']);
     const expanded = state.expand({ model: 'm', previous_interaction_id: answer.id, input: [result] }, keep({ model: 'm', input: 'q' }, answer)) as { input: unknown[] };
     expect(expanded.input).toEqual([{ type: 'user_input', content: [{ type: 'text', text: 'q' }] }, ...answer.steps, result]);
+  });
+});
+
+describe('interactionsState: references that resolve to nothing', () => {
+  it('an interaction that kept no steps, continued with no input, is a 400 naming input', () => {
+    const found = new Map([['interaction:v1_e', JSON.stringify({ interaction: { id: 'v1_e', steps: [] }, input: [] })]]);
+    expect(() => state.expand({ model: 'm', previous_interaction_id: 'v1_e' }, found)).toThrow(
+      expect.objectContaining({ kind: 'invalid-request', param: 'input', message: expect.stringContaining("'previous_interaction_id'") }),
+    );
+    expect((state.expand({ model: 'm', previous_interaction_id: 'v1_e', input: 'hi' }, found) as { input: unknown[] }).input).toHaveLength(1);
   });
 });

@@ -77,7 +77,11 @@ function expand(body: unknown, found: ReadonlyMap<string, string>): unknown {
   if (text === undefined) throw new Error(`missing ${interactionKey(prev)}`);
   const stored = parseStored(text);
   const { previous_interaction_id: _prev, ...rest } = body;
-  const out: Wire = { ...rest, input: [...stored.input, ...outputSteps(stored), ...inputSteps(body['input'])] };
+  const input = [...stored.input, ...outputSteps(stored), ...inputSteps(body['input'])];
+  if (input.length === 0) {
+    throw new ProxyError('invalid-request', "'input' is empty once 'previous_interaction_id' is resolved (the interaction it names kept no steps) and no new input was given.", { param: 'input' });
+  }
+  const out: Wire = { ...rest, input };
   for (const key of CARRIED) {
     if (out[key] == null && stored.settings?.[key] != null) out[key] = stored.settings[key];
   }

@@ -87,26 +87,55 @@ export function reasoningItem(id: string, summary: readonly string[], carried: C
 /** Item id prefixes, as the API uses them. */
 export const ITEM_PREFIX = { message: 'msg_', function: 'fc_', custom: 'ctc_', reasoning: 'rs_' } as const;
 
+/** The output as the store keeps it: every item with its encrypted reasoning, and the ids of those the caller was not shown. */
+export interface KeptOutput {
+  items: Wire[];
+  hidden: string[];
+}
+
+/** A reasoning item as the store keeps it: with its encrypted content, whatever the caller asked (the same object when there is none). */
+export function keptReasoning(item: Wire, carried: CarriedReasoning | undefined): Wire {
+  const encrypted = item['encrypted_content'] === undefined && carried ? encryptedOf(carried) : undefined;
+  return encrypted ? { ...item, encrypted_content: encrypted } : item;
+}
+
 /**
  * A whole choice's parts → output items, with the choice's kept built-in tool items (from an
- * openai-responses upstream) put back where they were.
+ * openai-responses upstream) put back where they were. With `kept`, each item also goes there as
+ * the store keeps it (the same ids).
  */
-export function outputOf(parts: readonly Part[], hosted: readonly HostedItem[], status: ItemStatus, opts: OutputOptions, ctx: TranslateContext): Wire[] {
+export function outputOf(parts: readonly Part[], hosted: readonly HostedItem[], status: ItemStatus, opts: OutputOptions, ctx: TranslateContext, kept?: KeptOutput): Wire[] {
   const out: Wire[] = [];
+  const push = (item: Wire, asKept: Wire = item) => {
+    out.push(item);
+    kept?.items.push(asKept);
+  };
   let message: Wire[] | undefined;
   let pendingTextSignature: Signature | undefined;
   const close = () => {
-    if (message) out.push(messageItem(ctx.newId(ITEM_PREFIX.message), message, status));
+    if (message) push(messageItem(ctx.newId(ITEM_PREFIX.message), message, status));
     message = undefined;
-    if (pendingTextSignature && opts.encrypted) out.push(reasoningItem(ctx.newId(ITEM_PREFIX.reasoning), [], { text: '', signature: pendingTextSignature }, opts));
+    if (pendingTextSignature && (opts.encrypted || kept)) {
+      const carried = { text: '', signature: pendingTextSignature };
+      const item = reasoningItem(ctx.newId(ITEM_PREFIX.reasoning), [], carried, opts);
+      if (opts.encrypted) push(item);
+      else {
+        // Only a caller asking for encrypted reasoning sees it; the store keeps it all the same.
+        kept!.items.push(keptReasoning(item, carried));
+        kept!.hidden.push(item['id'] as string);
+      }
+    }
     pendingTextSignature = undefined;
   };
-  const reasoning = (p: ReasoningPart) => out.push(reasoningItem(ctx.newId(ITEM_PREFIX.reasoning), [p.text], p, opts));
+  const reasoning = (p: ReasoningPart) => {
+    const item = reasoningItem(ctx.newId(ITEM_PREFIX.reasoning), [p.text], p, opts);
+    push(item, kept ? keptReasoning(item, p) : item);
+  };
   let h = 0;
   parts.forEach((p, k) => {
     for (; h < hosted.length && hosted[h]!.at <= k; h++) {
       close();
-      out.push(hosted[h]!.item as Wire);
+      push(hosted[h]!.item as Wire);
     }
     switch (p.type) {
       case 'text':
@@ -122,13 +151,13 @@ export function outputOf(parts: readonly Part[], hosted: readonly HostedItem[], 
         return;
       case 'tool-call':
         close();
-        out.push(toolCallItem(ctx.newId(p.custom ? ITEM_PREFIX.custom : ITEM_PREFIX.function), p, p.arguments, 'completed'));
+        push(toolCallItem(ctx.newId(p.custom ? ITEM_PREFIX.custom : ITEM_PREFIX.function), p, p.arguments, 'completed'));
         return;
       default:
         return; // images, files, audio and tool results have no place among output items
     }
   });
   close();
-  for (; h < hosted.length; h++) out.push(hosted[h]!.item as Wire);
+  for (; h < hosted.length; h++) push(hosted[h]!.item as Wire);
   return out;
 }

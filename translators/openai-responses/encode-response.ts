@@ -7,11 +7,12 @@ import type { ChatRequest, ChatResponse, ProxyError, TokenLogprob, Usage, Warnin
 import type { TranslateContext } from '../types.ts';
 import { responsesExtras } from './decode-request.ts';
 import type { HostedItem } from './decode-response.ts';
-import { outputOf, outputOptions, type ItemStatus } from './encode-output.ts';
+import { outputOf, outputOptions, type ItemStatus, type KeptOutput } from './encode-output.ts';
 import { encodeFormat, encodeReasoning, encodeToolChoice, encodeTools, type Wire } from './encode-settings.ts';
 import { responseErrorOf } from './errors.ts';
 import { encodeFinishReason, type ResponseEnd } from './finish-reason.ts';
 import { encodeLogprobs } from './logprobs.ts';
+import type { KeptResponse } from './state.ts';
 import { encodeUsage } from './usage.ts';
 
 /**
@@ -100,15 +101,33 @@ function withLogprobs(output: Wire[], tokens: readonly TokenLogprob[]): Wire[] {
   return output;
 }
 
-export function encodeResponse(res: ChatResponse, req: ChatRequest, ctx: TranslateContext): unknown {
+function encode(res: ChatResponse, req: ChatRequest, ctx: TranslateContext, kept?: KeptOutput): Wire {
   const choice = res.choices[0];
   const end: ResponseEnd = res.promptBlocked && !choice ? { status: 'incomplete', reason: 'content_filter' } : encodeFinishReason(choice?.finishReason);
   const status: ItemStatus = end.status === 'completed' ? 'completed' : 'incomplete';
   const opts = outputOptions(req);
   const hosted = choice?.extras?.dialect === 'openai-responses' ? ((choice.extras.fields['hosted'] as HostedItem[] | undefined) ?? []) : [];
-  let output = choice ? outputOf(choice.content, hosted, status, opts, ctx) : [];
+  let output = choice ? outputOf(choice.content, hosted, status, opts, ctx, kept) : [];
   if (opts.logprobs && choice?.logprobs) output = withLogprobs(output, choice.logprobs.content);
   return responseObject({ id: responseId(res.id, ctx), model: res.model, createdAt: res.created }, req, output, end, res.usage);
+}
+
+export function encodeResponse(res: ChatResponse, req: ChatRequest, ctx: TranslateContext): unknown {
+  return encode(res, req, ctx);
+}
+
+/** The Response as the caller gets it, and as the store keeps it (`KeptResponse`, state.ts). */
+export function encodeKept(res: ChatResponse, req: ChatRequest, ctx: TranslateContext): { answer: unknown; kept: KeptResponse } {
+  const kept: KeptOutput = { items: [], hidden: [] };
+  const answer = encode(res, req, ctx, kept);
+  return { answer, kept: keptResponse(answer, kept) };
+}
+
+/** What is kept of `response`: its output as kept only where that differs from what was shown. */
+export function keptResponse(response: Wire, kept: KeptOutput): KeptResponse {
+  const shownOutput = response['output'] as Wire[];
+  const richer = kept.hidden.length > 0 || kept.items.some((item, i) => item !== shownOutput[i]);
+  return { response, ...(richer && { output: kept.items }), ...(kept.hidden.length > 0 && { hidden: kept.hidden }) };
 }
 
 /** `POST /v1/responses/input_tokens`. */

@@ -18,7 +18,7 @@ import {
   encodeRequest,
   forwardRequest,
 } from './encode-request.ts';
-import { encodeCountTokensResponse, encodeResponse } from './encode-response.ts';
+import { encodeCountTokensResponse, encodeKept, encodeResponse } from './encode-response.ts';
 import { decodeError, encodeError } from './errors.ts';
 import { encodeModelList } from './model-list.ts';
 import { OpenAIResponsesStreamDecoder } from './stream-decoder.ts';
@@ -40,6 +40,7 @@ export const openaiResponses: ChatDialect = {
     check: (input, { bytes, top }) => checkedExcept(bytes, top, 'input', '.', (body) => decodeRequest({ ...bareInput(input), body })),
   },
   encodeResponse,
+  encodeKept,
   createStreamEncoder: (req, ctx) => new OpenAIResponsesStreamEncoder(req, ctx),
   encodeError,
   encodeModelList,

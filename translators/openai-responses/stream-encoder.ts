@@ -17,6 +17,7 @@
 import {
   assertNever,
   ProxyError,
+  type CarriedReasoning,
   type ChatRequest,
   type FinishReason,
   type Signature,
@@ -44,6 +45,8 @@ import { errorEventOf } from './errors.ts';
 import { encodeFinishReason, type ResponseEnd } from './finish-reason.ts';
 import { readForwarded } from './forwarded.ts';
 import { encodeLogprobs } from './logprobs.ts';
+import type { KeptResponse } from './state.ts';
+import { KeptStreamOutput } from './stream-kept.ts';
 
 interface Part {
   kind: 'text' | 'refusal';
@@ -83,12 +86,15 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
   private readonly opts: OutputOptions;
   /** Passthrough: the Response the upstream's own `response.created` opened. */
   private upstreamResponse?: Wire;
+  /** What the store keeps beside what the frames show. */
+  private readonly keeping: KeptStreamOutput;
 
   constructor(
     private readonly req: ChatRequest,
     private readonly ctx: TranslateContext,
   ) {
     this.opts = outputOptions(req);
+    this.keeping = new KeptStreamOutput(this.opts, ctx);
   }
 
   push(e: StreamEvent): StreamFrame[] {
@@ -116,6 +122,9 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
         } else if (e.type === 'text-end' && e.signature && this.opts.encrypted) {
           this.openReasoning(out);
           this.closeReasoning(this.open as unknown as Extract<Open, { kind: 'reasoning' }>, e.signature, out);
+        } else if (e.type === 'text-end' && e.signature) {
+          this.closeOpen(out);
+          this.keeping.hidden(this.output.length - 1, { text: '', signature: e.signature });
         }
         break;
       case 'reasoning-start':
@@ -124,7 +133,7 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
           const id = this.ctx.newId(ITEM_PREFIX.reasoning);
           const at = this.output.length;
           out.push(this.frame('response.output_item.added', { output_index: at, item: reasoningItem(id, [], undefined, this.opts) }));
-          this.done(at, reasoningItem(id, [], { text: '', redacted: e.redacted }, this.opts), out);
+          this.doneReasoning(at, reasoningItem(id, [], { text: '', redacted: e.redacted }, this.opts), { text: '', redacted: e.redacted }, out);
         } else this.openReasoning(out);
         break;
       case 'reasoning-delta':
@@ -231,11 +240,18 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
   private terminal(end: ResponseEnd, out: StreamFrame[]): void {
     this.closed = true;
     const type = end.status === 'completed' ? 'response.completed' : end.status === 'incomplete' ? 'response.incomplete' : 'response.failed';
-    const output = this.output.filter((_, i) => this.ended.has(i)); // items cut short are not part of it
+    const ats = this.output.flatMap((_, i) => (this.ended.has(i) ? [i] : [])); // items cut short are not part of it
+    const output = ats.map((i) => this.output[i]!);
     const response = responseObject(this.head!, this.req, output, end, this.usage);
     const up = this.upstreamResponse;
     const ending = up ? { ...up, status: response['status'], error: response['error'], incomplete_details: response['incomplete_details'], output } : response;
+    this.keeping.end(ending, this.output, ats);
     out.push(this.frame(type, { response: ending }));
+  }
+
+  /** Once the terminal frame is out: the Response as the store keeps it (`KeptResponse`). */
+  kept(): KeptResponse | undefined {
+    return this.keeping.kept();
   }
 
   private fail(err: ProxyError, out: StreamFrame[]): void {
@@ -248,6 +264,12 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
     out.push(this.frame('response.output_item.done', { output_index: at, item }));
     this.output[at] = item;
     this.ended.add(at);
+  }
+
+  /** A reasoning item's `output_item.done`; the store keeps it with its signature. */
+  private doneReasoning(at: number, item: Wire, carried: CarriedReasoning | undefined, out: StreamFrame[]): void {
+    this.done(at, item, out);
+    this.keeping.reasoning(at, item, carried);
   }
 
   private added(item: Wire, out: StreamFrame[]): number {
@@ -329,7 +351,8 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
       r.part = undefined;
     }
     this.open = undefined;
-    this.done(r.at, reasoningItem(r.id, r.summaries, signature ? { text: r.text, signature } : undefined, this.opts), out);
+    const carried = signature ? { text: r.text, signature } : undefined;
+    this.doneReasoning(r.at, reasoningItem(r.id, r.summaries, carried, this.opts), carried, out);
   }
 
   // ---- tool calls -----------------------------------------------------------------------------
@@ -373,7 +396,7 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
           const id = this.ctx.newId(ITEM_PREFIX.reasoning);
           const at = this.added(reasoningItem(id, [], undefined, this.opts), out);
           this.done(at, reasoningItem(id, [], { text: '', signature: o.signature }, this.opts), out);
-        }
+        } else if (o.signature) this.keeping.hidden(o.at, { text: '', signature: o.signature });
         break;
       case 'reasoning':
         this.closeReasoning(o, undefined, out);
