@@ -63,7 +63,9 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
   }
 
   const defaultMaxTokens = resolved.route?.defaultMaxTokens;
-  const attempts = planChat(deps, scope, call, req, resolved.targets, { defaultMaxTokens, allowPassthrough: true });
+  // History rebuilt from the store is encoded anew for every target, a fallback of the caller's own
+  // dialect included: it never sees the ids the proxy minted as if it had issued them.
+  const attempts = planChat(deps, scope, call, req, resolved.targets, { defaultMaxTokens, allowPassthrough: call === asked });
   if (scope.flags.dryRun) return dryRunReply(scope, attempts);
   // Translated for every target: the caller's bytes are not needed again (a 2 MB body in flight
   // holds one copy less; docs/performance.md, At agent scale).

@@ -7,10 +7,12 @@
  */
 import OpenAI from 'openai';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ReceivedRequest } from '../support/mock-upstream.ts';
-import { INBOUND_KEY, TARGETS, e2eConfig, useHarness, type RunningProxy } from '../support/proxy.ts';
+import { responsesReply, type ReceivedRequest } from '../support/mock-upstream.ts';
+import { INBOUND_KEY, TARGETS, e2eConfig, responsesE2eConfig, useHarness, type RunningProxy } from '../support/proxy.ts';
 import { useRedisPair } from '../support/redis.ts';
 import { workerBundle } from '../support/worker.ts';
+import { replayedReasoningWithoutId } from '../schema/openai-responses-allowances.ts';
+import { checker } from '../schema/validate.ts';
 import { UPSTREAMS } from './responses-helpers.ts';
 
 const anthropic = UPSTREAMS.find((u) => u.name === 'anthropic')!;
@@ -212,5 +214,35 @@ describe.each(TARGETS)('%s: a kept answer replays what its caller was not shown'
     const included = await c.responses.inputItems.list(second.id, { order: 'asc', include: ['reasoning.encrypted_content'] });
     expect(included.data[1]).toEqual({ ...first.output[0], encrypted_content: expect.any(String) });
     expect(h.mock.requests).toHaveLength(1);
+  });
+});
+
+describe.each(TARGETS)('%s: a continued turn that falls back to a Responses upstream', (target) => {
+  beforeAll(() => workerBundle().then(() => undefined), 180_000);
+  const routes = (mockUrl: string) => {
+    const base = responsesE2eConfig(mockUrl);
+    return { ...base, models: { ...base.models, 'anthropic-then-responses': { upstream: [{ upstream: 'anthropic', model: 'claude-sonnet-4-5' }, { upstream: 'responses', model: 'gpt-5-mini' }] } } };
+  };
+  const h = useHarness(target, routes, { stateKv: true });
+  const check = checker('openai-responses', [replayedReasoningWithoutId]);
+
+  it('is sent the history rebuilt, encoded anew: input shapes the document accepts, none of the ids the proxy minted', async () => {
+    const c = client(h.proxy);
+    h.mock.reply(anthropic.toolCall('get_weather', { city: 'Paris' }, 'toolu_fb1', false));
+    const first = await c.responses.create({ model: 'anthropic-then-responses', input: 'Weather in Paris?', tools: [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false }] });
+    h.mock.requests.length = 0;
+    h.mock.reply((r) =>
+      r.url === '/v1/messages'
+        ? { status: 529, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }) }
+        : responsesReply({ items: [{ type: 'message', text: 'Sunny.' }] }, false),
+    );
+    const second = await c.responses.create({ model: 'anthropic-then-responses', previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: 'toolu_fb1', output: '21 degrees' }] });
+    expect(second.output_text).toBe('Sunny.');
+    const sent = h.mock.requests.find((r) => r.url === '/v1/responses')!.json;
+    expect(sent.previous_response_id).toBeUndefined();
+    expect(check.problems('InputParam', sent.input)).toEqual([]);
+    expect(sent.input.map((i: any) => i.type)).toEqual(['message', 'function_call', 'function_call_output']);
+    const minted = [first.id, ...first.output.map((o) => o.id)];
+    for (const id of minted) expect(JSON.stringify(sent)).not.toContain(id);
   });
 });

@@ -11,6 +11,7 @@ import { ProxyError, type ChatRequest, type StreamEvent, type StreamFrame } from
 import { openaiResponses } from '../../translators/openai-responses/index.ts';
 import { testContext } from '../support/fixtures.ts';
 import { baseRequest, fixtureErrors, fixtureResponses, fixtureStreams, logprobSamples, scenarioErrors, scenarioResponses, scenarioStreams, type Sample } from './sources.ts';
+import { replayedReasoningWithoutId } from './openai-responses-allowances.ts';
 import { checker, type Allowance } from './validate.ts';
 
 /** In-stream failures the document's `ResponseErrorCode` has no word for (the HTTP envelope's codes for them). */
@@ -24,7 +25,10 @@ const codeAllowance = (def: string, at: RegExp): Allowance => ({
     "response.error.code for a stream that fails on authentication, permission or an unknown model: the enum has no such code, and 'invalid_prompt' would send the user looking at the prompt; these are the codes OpenAI's HTTP errors use for the same failures, and clients show the message either way.",
 });
 
-const allowances: Allowance[] = [codeAllowance('ResponseStreamEvent', /^\/response\/error\/code$/)];
+const allowances: Allowance[] = [
+  codeAllowance('ResponseStreamEvent', /^\/response\/error\/code$/),
+  replayedReasoningWithoutId,
+];
 const check = checker('openai-responses', allowances);
 
 /** The Responses caller's view of a request: it asked for summaries and encrypted reasoning. */
@@ -85,6 +89,80 @@ describe('OpenAI Responses caller: errors, token counts, the model list', () => 
   it('token counts and the model list', () => {
     expect(check.problems('TokenCountsResource', openaiResponses.encodeCountTokensResponse!(12))).toEqual([]);
     expect(check.problems('ListModelsResponse', openaiResponses.encodeModelList!([{ id: 'gpt-5.1', ownedBy: 'openai', created: 1_700_000_000 }]))).toEqual([]);
+  });
+});
+
+/**
+ * State served by the proxy (toward upstreams that keep none): what `GET …/input_items` and
+ * `GET /v1/responses/{id}` answer from kept turns, and the `input` a Responses upstream is then
+ * sent for a turn continued by reference. (`DELETE /v1/responses/{id}`: the document gives its
+ * 200 no body schema, and the SDK reads none.)
+ */
+describe('OpenAI Responses state: input items, retrieve and the upstream input conform', () => {
+  const state = openaiResponses.state!;
+  const img = 'data:image/png;base64,iVBORw0KGgo=';
+  /** Inputs as callers send them: every item kind and content form a caller may use. */
+  const inputs: Array<[string, unknown]> = [
+    ['a string', 'What is the weather in Paris?'],
+    [
+      'easy messages of every role, content as text and as parts',
+      [
+        { role: 'developer', content: 'Be brief.' },
+        { role: 'system', content: [{ type: 'input_text', text: 'System rules.' }] },
+        { role: 'user', content: [{ type: 'input_text', text: 'Look:' }, { type: 'input_image', image_url: img }, { type: 'input_file', filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' }] },
+        { role: 'assistant', content: 'Earlier answer.' },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'With parts.' }] },
+        { role: 'user', content: 'Go on.' },
+      ],
+    ],
+    [
+      'tool calls, their outputs, reasoning, freeform tools',
+      [
+        { role: 'user', content: 'Patch it.' },
+        { type: 'reasoning', summary: [{ type: 'summary_text', text: 'Plan.' }], encrypted_content: 'gAAAA' },
+        { type: 'function_call', call_id: 'call_1', name: 'shell', arguments: '{"cmd":"ls"}' },
+        { type: 'function_call_output', call_id: 'call_1', output: 'a.txt' },
+        { type: 'custom_tool_call', call_id: 'call_2', name: 'apply_patch', input: '*** Begin Patch' },
+        { type: 'custom_tool_call_output', call_id: 'call_2', output: 'done' },
+      ],
+    ],
+  ];
+
+  /** Each input answered (JSON, kept as the store keeps it) with every part kind, then continued. */
+  const cases = inputs.flatMap(([name, input]) =>
+    [...scenarioResponses().filter((s) => s.name === 'all part kinds' || s.name === 'refusal only'), ...fixtureResponses().slice(0, 6)].map((s) => {
+      const ctx = testContext();
+      const req = s.req;
+      const { answer, kept } = openaiResponses.encodeKept!(s.value, req, ctx);
+      const first = new Map(state.record({ model: 'm', input }, kept, new Map(), ctx));
+      const id = (answer as { id: string }).id;
+      const expanded = state.expand({ model: 'm', previous_response_id: id, input: 'And then?' }, first);
+      const second = new Map(state.record(expanded, { id: 'resp_next', object: 'response', output: [] }, first, ctx));
+      return { name: `${name} / ${s.name}`, first: first.get(`resp:${id}`)!, second: second.get('resp:resp_next')!, expanded };
+    }),
+  );
+
+  it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    for (const stored of [c.first, c.second]) {
+      for (const query of [{}, { order: 'asc' }, { limit: '2' }, { include: 'reasoning.encrypted_content' }] as Array<Record<string, string>>) {
+        expect(check.problems('ResponseItemList', state.inputItems(stored, query))).toEqual([]);
+      }
+    }
+    expect(check.problems('Response', state.retrieved(c.first))).toEqual([]);
+    // The continued turn, sent to a Responses upstream: decoded as the caller's, encoded anew.
+    const decoded = openaiResponses.decodeRequest({ body: c.expanded, headers: {}, params: {}, query: {} }, testContext()).value;
+    const sent = openaiResponses.encodeRequest(decoded, { name: 'openai', model: 'gpt-5', options: {} }, testContext()).value;
+    expect(check.problems('InputParam', JSON.parse(sent.body as string).input)).toEqual([]);
+  });
+
+  it('the checks have teeth: an input item without an id or status, an assistant turn in input parts, a bare output message', () => {
+    const list = (data: unknown[]) => ({ object: 'list', data, first_id: 'a', last_id: 'b', has_more: false });
+    expect(check.problems('ResponseItemList', list([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'x' }] }]))).not.toEqual([]);
+    expect(check.problems('ResponseItemList', list([{ id: 'fc_1', type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' }]))).not.toEqual([]);
+    expect(check.problems('ResponseItemList', list([{ id: 'msg_1', type: 'message', role: 'user', content: 'x' }]))).not.toEqual([]);
+    expect(check.problems('InputParam', [{ role: 'assistant', content: [{ type: 'output_text', text: 'x' }] }])).not.toEqual([]);
+    expect(check.problems('InputParam', [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'x', annotations: [] }] }])).not.toEqual([]);
+    expect(check.problems('InputParam', [{ role: 'assistant', content: 'x' }, { type: 'item_reference', id: 'msg_1' }])).toEqual([]);
   });
 });
 

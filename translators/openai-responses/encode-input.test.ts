@@ -102,7 +102,7 @@ describe('encodeInput: parts as input items', () => {
     );
     expect(input).toEqual([
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: '' }] },
-      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'ok', annotations: [] }, { type: 'refusal', refusal: 'no' }] },
+      { type: 'message', role: 'assistant', content: 'ok\n\nno' },
     ]);
     expect(warnings).toEqual([
       { code: 'dropped', path: 'system[1]', detail: 'image', lossy: true },
@@ -110,6 +110,7 @@ describe('encodeInput: parts as input items', () => {
       { code: 'dropped', path: 'messages[0].content[1]', detail: 'reasoning in a user message', lossy: true },
       { code: 'dropped', path: 'messages[1].content[0]', detail: 'image in an assistant message', lossy: true },
       { code: 'signature-not-replayed', path: 'messages[1].content[1]' },
+      { code: 'approximated', path: 'messages[1].content[2]', detail: 'refusal as text' },
     ]);
   });
 
@@ -154,9 +155,9 @@ describe('encodeInput: parts as input items', () => {
     expect(input).toEqual([
       { type: 'reasoning', summary: [{ type: 'summary_text', text: 'mine' }], encrypted_content: 'gAAA' },
       { type: 'reasoning', summary: [], encrypted_content: 'gBBB' },
-      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'a', annotations: [] }] },
+      { type: 'message', role: 'assistant', content: 'a' },
       { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' },
-      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'b', annotations: [] }] },
+      { type: 'message', role: 'assistant', content: 'b' },
     ]);
     expect(warnings).toEqual([
       { code: 'signature-not-replayed', path: 'messages[0].content[1]' },
@@ -178,9 +179,9 @@ describe('encodeInput: parts as input items', () => {
       },
     ]);
     expect(input).toEqual([
-      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'a', annotations: [] }] },
+      { type: 'message', role: 'assistant', content: 'a' },
       { type: 'reasoning', summary: [{ type: 'summary_text', text: 'r' }], encrypted_content: 'gAAA' },
-      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'b', annotations: [] }, { type: 'refusal', refusal: 'c' }] },
+      { type: 'message', role: 'assistant', content: 'b\n\nc' },
     ]);
   });
 

@@ -95,25 +95,34 @@ function userItems(content: readonly Part[], at: string, warnings: Warning[]): W
   return items;
 }
 
+/**
+ * An assistant turn's items. Its words are one message with text content (`EasyInputMessage`):
+ * the input shape OpenAI's document gives an assistant turn without an id the service issued
+ * (an output message needs its `id` and `status`; parts of an input message are input types).
+ */
 function assistantItems(content: readonly Part[], at: string, warnings: Warning[]): Wire[] {
   const items: Wire[] = [];
-  let message: Wire[] | undefined;
-  const say = (part: Wire) => {
+  let message: { item: Wire; texts: string[] } | undefined;
+  const say = (text: string) => {
     if (!message) {
-      message = [];
-      items.push({ type: 'message', role: 'assistant', content: message });
+      message = { item: { type: 'message', role: 'assistant', content: '' }, texts: [] };
+      items.push(message.item);
     }
-    message.push(part);
+    // Separate parts stay apart, as a Chat Completions host that takes one string is sent them.
+    message.texts.push(text);
+    message.item['content'] = message.texts.join('\n\n');
   };
   content.forEach((p, j) => {
     const path = `${at}.content[${j}]`;
     switch (p.type) {
       case 'text':
-        say({ type: 'output_text', text: p.text, annotations: [] });
+        say(p.text);
         if (p.signature) warnings.push({ code: 'signature-not-replayed', path });
         return;
       case 'refusal':
-        say({ type: 'refusal', refusal: p.text });
+        // Its words, as the model said them: a refusal part belongs to an output message only.
+        say(p.text);
+        warnings.push({ code: 'approximated', path, detail: 'refusal as text' });
         return;
       case 'tool-call':
         message = undefined;

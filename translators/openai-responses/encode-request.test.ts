@@ -57,7 +57,7 @@ describe('encodeRequest', () => {
     expect(body['input']).toEqual([
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix' }] },
       { type: 'reasoning', summary: [{ type: 'summary_text', text: 'thinking' }], encrypted_content: 'gAAAA-enc' },
-      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Patching.', annotations: [] }] },
+      { type: 'message', role: 'assistant', content: 'Patching.' },
       { type: 'custom_tool_call', call_id: 'call_1', name: 'apply_patch', input: '*** Begin Patch\n*** End Patch\n' },
       { type: 'function_call', call_id: 'call_2', name: 'shell', arguments: '{"command":["ls"]}' },
       { type: 'custom_tool_call_output', call_id: 'call_1', output: 'Done' },
