@@ -205,10 +205,12 @@ export interface Converted<T> {
 
 /**
  * A feature dropped or approximated in translation. `code` is short and stable
- * (`dropped`, `approximated`, `clamped`, `signature-not-replayed`, `estimated`), `path` the field.
+ * (`dropped`, `approximated`, `clamped`, `signature-not-replayed`, `estimated`), `path` the field;
+ * `not-stored` (path: the store's kind, `memory`, `redis` or `kv`): the answer was served but the
+ * state store failed to keep it, so a later reference to it will not resolve.
  */
 export interface Warning {
-  code: 'dropped' | 'approximated' | 'clamped' | 'signature-not-replayed' | 'estimated';
+  code: 'dropped' | 'approximated' | 'clamped' | 'signature-not-replayed' | 'estimated' | 'not-stored';
   path: string;
   detail?: string;
   /** Whether strict mode must refuse this (a loss of meaning, not a cosmetic change). */

@@ -44,9 +44,9 @@ export function upstreamTarget(t: ResolvedTarget, callerKey: string | undefined,
   };
 }
 
-/** Warnings strict mode refuses: everything that changes meaning (estimates are not). */
+/** Warnings strict mode refuses: everything that changes meaning (estimates and a store's failure do not). */
 export function lossOf(warnings: readonly Warning[]): Warning[] {
-  return warnings.filter((w) => w.code !== 'estimated');
+  return warnings.filter((w) => w.code !== 'estimated' && w.code !== 'not-stored');
 }
 
 function strictError(lost: Warning[], upstream: string): ProxyError {

@@ -96,12 +96,17 @@ export async function resolveCountInput(deps: FlowDeps, scope: RequestScope, cal
   return r && r.found.size > 0 ? { ...input, body: r.body } : input;
 }
 
-/** Keep one exchange; a store that fails costs the later reference, never this answer. */
+/**
+ * Keep one exchange. A store that fails costs the later reference, never this answer: the answer
+ * is served, with a `not-stored` warning (the request's log line, its metric, and for a JSON
+ * answer the x-interlingua-warnings header; a stream's headers are out by then).
+ */
 function keeper(store: CallerStore, state: DialectState, ttlSeconds: number, scope: RequestScope, found: ReadonlyMap<string, string>) {
   return async (request: unknown, answer: unknown): Promise<void> => {
     try {
       await Promise.all(state.record(request, answer, found, scope).map(([key, value]) => store.put(key, value, ttlSeconds)));
     } catch (e) {
+      scope.warn([{ code: 'not-stored', path: store.kind }]);
       scope.dump?.('state: not kept', { error: (e as Error)?.message ?? String(e) });
     }
   };

@@ -38,6 +38,8 @@ class Counter {
   }
 }
 
+const NOT_STORED = 'not-stored:';
+
 const esc = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
 export class Metrics {
@@ -45,6 +47,7 @@ export class Metrics {
   private readonly tokens = new Counter();
   private readonly retries = new Counter();
   private readonly fallbacks = new Counter();
+  private readonly notStored = new Counter();
   private readonly latency = new Histogram();
   private readonly ttfb = new Histogram();
   private readonly overhead = new Histogram();
@@ -60,6 +63,8 @@ export class Metrics {
     if (e.tokensOut) this.tokens.add(`upstream="${up}",direction="out"`, e.tokensOut);
     if (e.attempts && e.attempts > 1) this.retries.add(`upstream="${up}"`, e.attempts - 1);
     if (e.fallback) this.fallbacks.add(`upstream="${up}"`);
+    // An answer served that the state store failed to keep (`not-stored:KIND`).
+    for (const w of e.warnings ?? []) if (w.startsWith(NOT_STORED)) this.notStored.add(`caller="${e.caller}",store="${esc(w.slice(NOT_STORED.length))}"`);
   }
 
   render(): string {
@@ -71,6 +76,7 @@ export class Metrics {
       this.tokens.render('interlingua_tokens_total', 'Tokens reported by upstreams.'),
       this.retries.render('interlingua_upstream_retries_total', 'Upstream attempts beyond the first.'),
       this.fallbacks.render('interlingua_fallbacks_total', 'Requests served by a fallback upstream.'),
+      this.notStored.render('interlingua_state_write_failures_total', 'Answers served that the state store failed to keep (later references to them do not resolve).'),
     ].join('');
   }
 }
