@@ -180,6 +180,8 @@ export function createProxy(o: AppOptions): Proxy {
     }, { auth: false })(req);
 
   const health: Route = async () => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"status":"ok"}' });
+  // Probes: load balancers send `HEAD /health`, Claude Code sends `HEAD /` before its first call.
+  const probe: Route = async () => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: null });
   const metricsRoute: Route = async (req) => {
     try {
       checkCallerKey(config.keys, callerCredential(req.headers, req.query));
@@ -193,6 +195,8 @@ export function createProxy(o: AppOptions): Proxy {
   const router = new PatternRouter<Route>();
   const table: Array<[string, string, Route]> = [
     ['GET', '/health', health],
+    ['HEAD', '/health', probe],
+    ['HEAD', '/', probe],
     ['POST', '/v1/chat/completions', serve('chat.completions', openai.encodeError, chat(openai))],
     ['POST', '/v1/messages', serve('messages', anthropic.encodeError, chat(anthropic))],
     ['POST', '/v1/messages/count_tokens', serve('messages.count_tokens', anthropic.encodeError, countTokens(anthropic))],

@@ -4,6 +4,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
+import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { INBOUND_KEY, TARGETS, useHarness } from '../support/proxy.ts';
 
@@ -37,10 +38,32 @@ for (const target of TARGETS) {
       }
     });
 
+    it('HEAD /health and HEAD / answer 200 with no body, with no key (load balancers, Claude Code)', async () => {
+      for (const path of ['/health', '/']) {
+        const res = await headRaw(`${h.proxy.url}${path}`);
+        expect([path, res.status, res.bytes]).toEqual([path, 200, 0]);
+      }
+      // GET / is still no route.
+      expect((await fetch(`${h.proxy.url}/`)).status).toBe(404);
+    });
+
     it('PUT on a Gemini /v1/models action answers in Gemini shape', async () => {
       const res = await fetch(`${h.proxy.url}/v1/models/gemini-2.5-flash:generateContent`, { method: 'PUT', headers: goog, body: '{}' });
       expect(res.status).toBe(404);
       expect(((await res.json()) as { error: { status: string } }).error.status).toBe('NOT_FOUND');
     });
+  });
+}
+
+/** A HEAD request over a raw socket: its status and how many body bytes came (fetch would hide any). */
+function headRaw(url: string): Promise<{ status: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'HEAD' }, (res) => {
+      let bytes = 0;
+      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+    });
+    req.on('error', reject);
+    req.end();
   });
 }
