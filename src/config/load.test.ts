@@ -39,9 +39,45 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ ...base, models: { x: { upstream: ['a', 'b'] } } })).toThrow(/upstream\[1\]/);
   });
 
-  it('names a missing environment variable', () => {
+  it('names every missing environment variable at once, each with the fields naming it', () => {
     const doc = { ...base, open: true, upstreams: { a: { ...base.upstreams.a, apiKey: 'env:MISSING_KEY' } } };
-    expect(() => parseConfig(doc, {})).toThrow(/upstreams\.a\.apiKey: environment variable MISSING_KEY is not set/);
+    expect(() => parseConfig(doc, {})).toThrow(/^invalid config: environment variable not set: MISSING_KEY \(upstreams\.a\.apiKey\)$/);
+    const many = {
+      keys: ['env:IN', 'env:IN2'],
+      upstreams: { a: { ...base.upstreams.a, apiKey: 'env:UP', headers: { 'x-org': 'env:ORG' } }, b: { ...base.upstreams.a, apiKey: 'env:UP' } },
+      models: base.models,
+      store: { url: 'env:REDIS_URL' },
+    };
+    let err: ConfigError | undefined;
+    try {
+      parseConfig(many, { IN2: 'set' });
+    } catch (e) {
+      err = e as ConfigError;
+    }
+    expect(err?.detail).toBe('environment variables not set: IN (keys[0]), UP (upstreams.a.apiKey, upstreams.b.apiKey), ORG (upstreams.a.headers.x-org), REDIS_URL (store.url)');
+    expect(err?.unsetEnv).toEqual(['IN', 'UP', 'ORG', 'REDIS_URL']);
+  });
+
+  it('unsetEnv allow: validates without the secrets and records what the config reads', () => {
+    const doc = { ...base, keys: ['env:IN'], upstreams: { a: { ...base.upstreams.a, apiKey: 'env:UP' } } };
+    const c = parseConfig(doc, { IN: 'k' }, { unsetEnv: 'allow' });
+    expect(c.env).toEqual([
+      { name: 'IN', path: 'keys[0]', set: true },
+      { name: 'UP', path: 'upstreams.a.apiKey', set: false },
+    ]);
+    // A Vertex AI service-account key not in the environment yet is not read.
+    const vertex = { open: true, upstreams: { v: { dialect: 'gemini', provider: 'vertex', project: 'p', location: 'l', credentials: 'env:SA' } }, models: { '*': { upstream: 'v' } } };
+    expect(() => parseConfig(vertex, {}, { unsetEnv: 'allow' })).not.toThrow();
+    expect(() => parseConfig(vertex, { SA: 'not json' }, { unsetEnv: 'allow' })).toThrow(/upstreams\.v\.credentials: not valid JSON/);
+    // Other mistakes still fail.
+    expect(() => parseConfig({ ...doc, models: { x: { upstream: 'nope' } } }, {}, { unsetEnv: 'allow' })).toThrow(/no upstream named "nope"/);
+  });
+
+  it('an empty or blank document is an error, never the default; blank INTERLINGUA_CONFIG is unset', () => {
+    expect(() => configFromEnv({}, '')).toThrow(/^invalid config: the document is empty$/);
+    expect(() => configFromEnv({}, ' \n')).toThrow(/the document is empty/);
+    expect(() => parseConfig('  ')).toThrow(/the document is empty/);
+    expect(Object.keys(configFromEnv({ INTERLINGUA_CONFIG: ' ' }).upstreams)).toEqual(['anthropic', 'gemini', 'openai']);
   });
 
   it('refuses upstream keys without inbound keys unless open', () => {
@@ -51,8 +87,15 @@ describe('parseConfig', () => {
     expect(parseConfig({ ...doc, keys: ['k'] }).keys).toEqual(['k']);
   });
 
-  it('rejects invalid JSON text with a clear message', () => {
-    expect(() => parseConfig('{nope')).toThrow(/invalid config: not valid JSON/);
+  it('rejects invalid JSON text with its line and column', () => {
+    expect(() => parseConfig('{nope')).toThrow(/^invalid config: not valid JSON at line 1, column 2: a field name in double quotes was expected, not `n`$/);
+    expect(() => parseConfig('{"upstreams": {},\n "models": {},\n}')).toThrow(/at line 2, column 14: a trailing comma before `}`/);
+  });
+
+  it('a document that is not an object says so', () => {
+    expect(() => parseConfig('[]')).toThrow(/the document must be a JSON object .* not a list$/);
+    expect(() => parseConfig('"x"')).toThrow(/not a string$/);
+    expect(() => parseConfig('null')).toThrow(/not null$/);
   });
 
   it('orders globs most specific first', () => {

@@ -12,6 +12,8 @@ import {
   type UpstreamConfig,
 } from './schema.ts';
 import { defaultBaseUrl, missingField, providerProblem } from './providers.ts';
+import { describeIssues } from './issues.ts';
+import { locateJsonError } from './json-syntax.ts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -44,8 +46,17 @@ export interface Route {
   defaultMaxTokens?: number;
 }
 
+/** An `env:NAME` value of the config: the variable, the field that names it, whether it is set. */
+export interface EnvRef {
+  name: string;
+  path: string;
+  set: boolean;
+}
+
 export interface Config {
   keys: string[];
+  /** Every `env:NAME` the document names, in document order (`check` lists them). */
+  env: EnvRef[];
   open: boolean;
   upstreams: Record<string, Upstream>;
   /** Exact routes by name. */
@@ -74,10 +85,25 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
-  constructor(message: string) {
-    super(`invalid config: ${message}`);
+  /** What is wrong, without the `invalid config: ` the message starts with. */
+  readonly detail: string;
+  /** The variables of `env:` values that are not set, when that is what is wrong. */
+  readonly unsetEnv: string[];
+  constructor(detail: string, unsetEnv: string[] = []) {
+    super(`invalid config: ${detail}`);
     this.name = 'ConfigError';
+    this.detail = detail;
+    this.unsetEnv = unsetEnv;
   }
+}
+
+export interface ParseOptions {
+  /**
+   * An `env:NAME` whose variable is unset: `error` (the default) fails with every such variable
+   * named at once; `allow` keeps going (the value stays `env:NAME`) and only records it in
+   * `Config.env`, for checking a config before its secrets exist.
+   */
+  unsetEnv?: 'error' | 'allow';
 }
 
 export const DEFAULT_TIMEOUTS: Required<Timeouts> = {
@@ -108,20 +134,39 @@ export const DEFAULT_CONFIG: ConfigInput = {
   },
 };
 
-function resolveSecret(value: string | undefined, path: string, env: Env): string | undefined {
-  if (value === undefined || !value.startsWith('env:')) return value;
-  const name = value.slice(4);
-  const resolved = env[name];
-  if (resolved === undefined || resolved === '') {
-    throw new ConfigError(`${path}: environment variable ${name} is not set`);
-  }
-  return resolved;
-}
+/** Resolves `env:NAME` values, recording each one it meets (set or not). */
+class EnvResolver {
+  readonly refs: EnvRef[] = [];
+  constructor(private readonly env: Env) {}
 
-function resolveHeaders(headers: Record<string, string>, path: string, env: Env): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) out[name] = resolveSecret(value, `${path}.${name}`, env)!;
-  return out;
+  resolve(value: string | undefined, path: string): string | undefined {
+    if (value === undefined || !value.startsWith('env:')) return value;
+    const name = value.slice(4);
+    const resolved = this.env[name];
+    const set = resolved !== undefined && resolved !== '';
+    this.refs.push({ name, path, set });
+    return set ? resolved : value;
+  }
+
+  headers(headers: Record<string, string>, path: string): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) out[name] = this.resolve(value, `${path}.${name}`)!;
+    return out;
+  }
+
+  /** Whether the value at `path` named a variable that is not set. */
+  unset(path: string): boolean {
+    return this.refs.some((r) => r.path === path && !r.set);
+  }
+
+  /** Every unset variable at once, each with the fields that name it. */
+  missing(): ConfigError | undefined {
+    const byName = new Map<string, string[]>();
+    for (const r of this.refs) if (!r.set) byName.set(r.name, [...(byName.get(r.name) ?? []), r.path]);
+    if (byName.size === 0) return undefined;
+    const list = [...byName].map(([name, paths]) => `${name} (${paths.join(', ')})`).join(', ');
+    return new ConfigError(`${byName.size === 1 ? 'environment variable' : 'environment variables'} not set: ${list}`, [...byName.keys()]);
+  }
 }
 
 function globToRegex(pattern: string): RegExp {
@@ -148,25 +193,26 @@ function specificity(pattern: string): number {
 }
 
 /** Validate and resolve a configuration document (parsed JSON or JSON text). */
-export function parseConfig(source: unknown, env: Env = {}): Config {
+export function parseConfig(source: unknown, env: Env = {}, o: ParseOptions = {}): Config {
   let doc = source;
   if (typeof source === 'string') {
+    if (!source.trim()) throw new ConfigError('the document is empty');
     try {
       doc = JSON.parse(source);
     } catch {
-      // V8's message quotes the text around the error, which may hold a key: never echo it.
-      throw new ConfigError('not valid JSON');
+      // V8's message quotes the text around the error, which may hold a key: say where instead.
+      const at = locateJsonError(source);
+      throw new ConfigError(`not valid JSON at line ${at.line}, column ${at.column}: ${at.reason}`);
     }
   }
-  const parsed = v.safeParse(ConfigSchema, doc);
-  if (!parsed.success) {
-    const issue = parsed.issues[0]!;
-    const path = v.getDotPath(issue) ?? '(root)';
-    // Valibot's message ends with the received value, which may be a key: name the rule only.
-    const rule = issue.kind === 'schema' && issue.expected ? `expected ${issue.expected}` : issue.message.replace(/,? ?but received .*$/s, '').replace(/: Received .*$/s, '');
-    throw new ConfigError(`${path}: ${rule}`);
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new ConfigError(`the document must be a JSON object ({ "upstreams": …, "models": … }), not ${Array.isArray(doc) ? 'a list' : doc === null ? 'null' : `a ${typeof doc}`}`);
   }
+  const parsed = v.safeParse(ConfigSchema, doc);
+  if (!parsed.success) throw new ConfigError(describeIssues(ConfigSchema, parsed.issues));
   const input = parsed.output;
+  const envs = new EnvResolver(env);
+  const keys = (input.keys ?? []).map((k, i) => envs.resolve(k, `keys[${i}]`)!);
 
   const upstreams: Record<string, Upstream> = {};
   for (const [name, u] of Object.entries(input.upstreams)) {
@@ -175,22 +221,22 @@ export function parseConfig(source: unknown, env: Env = {}): Config {
     const base = u.baseUrl ?? defaultBaseUrl(u);
     if (typeof base !== 'string') throw new ConfigError(`upstreams.${name}.${base.missing}: required${u.provider ? ` for provider "${u.provider}"` : ''}`);
     const secrets: Partial<Record<(typeof SECRET_FIELDS)[number], string>> = {};
-    for (const f of SECRET_FIELDS) if (u[f] !== undefined) secrets[f] = resolveSecret(u[f], `upstreams.${name}.${f}`, env);
-    const bad = providerProblem({ ...u, ...secrets });
+    for (const f of SECRET_FIELDS) if (u[f] !== undefined) secrets[f] = envs.resolve(u[f], `upstreams.${name}.${f}`);
+    // A service-account key not in the environment yet cannot be read (`check` without secrets).
+    const bad = providerProblem({ ...u, ...secrets }, !envs.unset(`upstreams.${name}.credentials`));
     if (bad) throw new ConfigError(`upstreams.${name}.${bad.field}: ${bad.problem}`);
     upstreams[name] = {
       ...u,
       ...secrets,
       name,
       baseUrl: base.replace(/\/+$/, ''),
-      headers: u.headers && resolveHeaders(u.headers, `upstreams.${name}.headers`, env),
+      headers: u.headers && envs.headers(u.headers, `upstreams.${name}.headers`),
       secretHeaders: new Set(Object.keys(u.headers ?? {}).map((h) => h.toLowerCase())),
       timeouts: { ...DEFAULT_TIMEOUTS, ...input.timeouts, ...u.timeouts },
       retry: { ...DEFAULT_RETRY, ...input.retry, ...u.retry },
     };
   }
 
-  const keys = (input.keys ?? []).map((k, i) => resolveSecret(k, `keys[${i}]`, env)!);
   const open = input.open ?? false;
   const withKeys = Object.values(upstreams).filter((u) => SECRET_FIELDS.some((f) => u[f])).map((u) => u.name);
   if (withKeys.length > 0 && keys.length === 0 && !open) {
@@ -209,8 +255,9 @@ export function parseConfig(source: unknown, env: Env = {}): Config {
   }
   globs.sort((a, b) => specificity(b.pattern) - specificity(a.pattern));
 
-  return {
+  const config: Config = {
     keys,
+    env: envs.refs,
     open,
     upstreams,
     exact,
@@ -238,8 +285,8 @@ export function parseConfig(source: unknown, env: Env = {}): Config {
     strict: input.strict ?? false,
     upstreamPrefix: input.upstreamPrefix ?? true,
     store: {
-      url: input.store?.url === undefined ? undefined : resolveSecret(input.store.url, 'store.url', env),
-      ...(input.store?.secret !== undefined && { secret: resolveSecret(input.store.secret, 'store.secret', env) }),
+      url: envs.resolve(input.store?.url, 'store.url'),
+      ...(input.store?.secret !== undefined && { secret: envs.resolve(input.store.secret, 'store.secret') }),
       ttlSeconds: input.store?.ttlSeconds ?? 86_400,
       maxBytes: input.store?.maxBytes ?? 64 * 1024 * 1024,
     },
@@ -247,20 +294,25 @@ export function parseConfig(source: unknown, env: Env = {}): Config {
       telemetry: {
         otlp: {
           ...input.telemetry.otlp,
-          headers: resolveHeaders(input.telemetry.otlp.headers ?? {}, 'telemetry.otlp.headers', env),
+          headers: envs.headers(input.telemetry.otlp.headers ?? {}, 'telemetry.otlp.headers'),
           serviceName: input.telemetry.otlp.serviceName ?? 'interlingua',
         },
         captureContent: input.telemetry.captureContent ?? false,
       },
     }),
   };
+  const missing = o.unsetEnv === 'allow' ? undefined : envs.missing();
+  if (missing) throw missing;
+  return config;
 }
 
 /**
- * The config a runtime should use: `INTERLINGUA_CONFIG` holding JSON (Workers, or inline on Node),
- * else the built-in default. File paths are read by the Node entry before calling this.
+ * The config a runtime should use: `text` (a file the Node entry read: empty is an error, never
+ * the default), else `INTERLINGUA_CONFIG` holding JSON (Workers, or inline on Node), else (unset
+ * or blank) the built-in default.
  */
-export function configFromEnv(env: Env, text?: string): Config {
-  const source = text ?? env.INTERLINGUA_CONFIG;
-  return parseConfig(source && source.trim() ? source : DEFAULT_CONFIG, env);
+export function configFromEnv(env: Env, text?: string, o: ParseOptions = {}): Config {
+  if (text !== undefined) return parseConfig(text, env, o);
+  const inline = env.INTERLINGUA_CONFIG;
+  return parseConfig(inline?.trim() ? inline : DEFAULT_CONFIG, env, o);
 }

@@ -126,8 +126,12 @@ function dialectsOf(p: ProviderName): readonly string[] {
 /**
  * What is wrong with an upstream's provider settings once `env:` is resolved (the field and why),
  * or undefined: checked at load, so a bad secret stops the start instead of failing every call.
+ * `credentialsKnown` false: the service-account key's variable is not set yet, so it is not read.
  */
-export function providerProblem(u: Pick<UpstreamConfig, 'provider' | 'dialect' | 'credentials' | 'accessToken' | 'apiKey' | 'project'>): { field: string; problem: string } | undefined {
+export function providerProblem(
+  u: Pick<UpstreamConfig, 'provider' | 'dialect' | 'credentials' | 'accessToken' | 'apiKey' | 'project'>,
+  credentialsKnown = true,
+): { field: string; problem: string } | undefined {
   if (!u.provider) return undefined;
   const dialects = dialectsOf(u.provider);
   if (!dialects.includes(u.dialect)) return { field: 'dialect', problem: `provider "${u.provider}" serves ${dialects.map((d) => `"${d}"`).join(' and ')}, not "${u.dialect}"` };
@@ -136,7 +140,7 @@ export function providerProblem(u: Pick<UpstreamConfig, 'provider' | 'dialect' |
   if (u.dialect === 'gemini-interactions' && !u.project) return { field: 'project', problem: 'required for dialect "gemini-interactions" on Vertex AI (the Interactions API has no express-mode endpoint)' };
   const given = (['credentials', 'accessToken', 'apiKey'] as const).filter((f) => u[f] !== undefined);
   if (given.length > 1) return { field: given[1]!, problem: `give one of credentials, accessToken or apiKey (${given.join(' and ')} are both set)` };
-  if (u.credentials === undefined) return undefined;
+  if (u.credentials === undefined || !credentialsKnown) return undefined;
   const key = parseServiceAccountKey(u.credentials);
   return 'problem' in key ? { field: 'credentials', problem: key.problem } : undefined;
 }

@@ -26,28 +26,8 @@ function stringBindings(env: Record<string, unknown>): Env {
   return out;
 }
 
-/**
- * A config error as it may be shown to callers: the field and the rule, never the rejected value
- * (a misplaced key would otherwise be echoed to whoever asks) nor a JSON excerpt.
- */
-function publicConfigError(e: unknown): string {
-  const message = e instanceof Error ? e.message : String(e);
-  return message.replace(/\s*(?:but )?received .*$/is, '');
-}
-
 function build(env: Record<string, unknown>): Built {
   const strings = stringBindings(env);
-  const text = strings.INTERLINGUA_CONFIG;
-  if (text?.trim()) {
-    try {
-      JSON.parse(text);
-    } catch (e) {
-      // V8 quotes the text around a syntax error; say where it is instead.
-      const at = /position \d+(?: \(line \d+ column \d+\))?/.exec((e as Error).message)?.[0];
-      const hint = text.trim().startsWith('{') ? '' : '; on Workers it holds the JSON document itself, not a path';
-      return broken(`invalid config: INTERLINGUA_CONFIG is not valid JSON${at ? ` (at ${at})` : ''}${hint}`);
-    }
-  }
   try {
     const config = configFromEnv(strings);
     const app = createApp({
@@ -61,7 +41,11 @@ function build(env: Record<string, unknown>): Built {
     });
     return { app };
   } catch (e) {
-    return broken(publicConfigError(e));
+    // The config's errors name the field and the rule, never the rejected value nor a JSON excerpt.
+    const message = e instanceof Error ? e.message : String(e);
+    const text = strings.INTERLINGUA_CONFIG ?? '';
+    const hint = /not valid JSON/.test(message) && !text.trim().startsWith('{') ? '; on Workers it holds the JSON document itself, not a path' : '';
+    return broken(`${message}${hint}`);
   }
 }
 

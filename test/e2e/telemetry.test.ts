@@ -279,7 +279,7 @@ describe('telemetry config', () => {
     expect(parseConfig({ open: true, upstreams: {}, models: {} }).telemetry).toBeUndefined();
   });
   it('refuses a missing env variable, a relative endpoint and unknown fields', () => {
-    expect(() => parseConfig(doc({ otlp: { endpoint: 'http://c', headers: { a: 'env:NOPE' } } }), {})).toThrow(/telemetry\.otlp\.headers\.a: environment variable NOPE is not set/);
+    expect(() => parseConfig(doc({ otlp: { endpoint: 'http://c', headers: { a: 'env:NOPE' } } }), {})).toThrow(/environment variable not set: NOPE \(telemetry\.otlp\.headers\.a\)/);
     expect(() => parseConfig(doc({ otlp: { endpoint: '/v1/traces' } }))).toThrow(/endpoint/);
     expect(() => parseConfig(doc({ otlp: { endpoint: 'http://c' }, sampler: 'all' }))).toThrow();
   });

@@ -42,7 +42,7 @@ describe('configured upstream headers', () => {
   });
 
   it('a missing env: variable names the header, not a value', () => {
-    expect(() => parseConfig(config('http://127.0.0.1:9'), {})).toThrow(/upstreams\.openai\.headers\.X-Gateway-Token: environment variable GATEWAY_TOKEN is not set/);
+    expect(() => parseConfig(config('http://127.0.0.1:9'), {})).toThrow(/environment variable not set: GATEWAY_TOKEN \(upstreams\.openai\.headers\.X-Gateway-Token\)/);
   });
 
   it('dry-run masks every configured header value', async () => {
