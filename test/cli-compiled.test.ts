@@ -5,17 +5,16 @@
  * `--help`, `check` on the committed examples, a start with its summary line, /health, a real
  * request from the official OpenAI SDK through to a mock Anthropic upstream, and SIGTERM.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import OpenAI from 'openai';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureReply, startMockUpstream, type MockUpstream } from './support/mock-upstream.ts';
+import { run, start as startProcess, tsx } from './support/processes.ts';
 
 const root = join(import.meta.dirname, '..');
 const outdir = join(root, '.tmp', `cli-build-${process.pid}`);
 const cli = join(outdir, 'cli.js');
-let child: ChildProcess | undefined;
 let mock: MockUpstream;
 
 /** An environment with node but nothing of the project's toolchain on the path. */
@@ -27,7 +26,8 @@ function plainEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 beforeAll(async () => {
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
-  execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build-cli.ts'), outdir], { cwd: root, stdio: 'pipe' });
+  const built = await run(...tsx(join(root, 'scripts', 'build-cli.ts'), outdir));
+  if (built.status !== 0) throw new Error(`build-cli failed: ${built.stderr}`);
   mock = await startMockUpstream();
 }, 60_000);
 
@@ -36,32 +36,11 @@ afterAll(async () => {
   rmSync(outdir, { recursive: true, force: true });
 });
 
-afterEach(() => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
-});
-
 function start(args: string[], env: Record<string, string> = {}, viaShebang = false) {
-  child = viaShebang ? spawn(cli, args, { cwd: root, env: plainEnv(env) }) : spawn(process.execPath, [cli, ...args], { cwd: root, env: plainEnv(env) });
-  let stderr = '';
-  let stdout = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  child.stdout!.on('data', (d) => (stdout += d));
-  const exited = new Promise<number | null>((r) => child!.once('exit', (code) => r(code)));
-  const listening = new Promise<string>((resolve, reject) => {
-    const t = setInterval(() => {
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (m) {
-        clearInterval(t);
-        resolve(m[1]!);
-      }
-    }, 50);
-    void exited.then(() => {
-      clearInterval(t);
-      reject(new Error(`exited: ${stderr}`));
-    });
-  });
+  const p = viaShebang ? startProcess(cli, args, { env: plainEnv(env) }) : startProcess(process.execPath, [cli, ...args], { env: plainEnv(env) });
+  const listening = p.waitFor(/listening on (http:\/\/\S+)/).then((m) => m[1]!);
   listening.catch(() => {});
-  return { listening, exited, out: () => stdout, err: () => stderr };
+  return { listening, exited: p.exited, out: p.out, err: p.err, stop: () => p.stop() };
 }
 
 describe('compiled CLI (dist/cli.js)', () => {
@@ -76,17 +55,19 @@ describe('compiled CLI (dist/cli.js)', () => {
     expect(all).toMatch(/from\s*["']redis["']/);
   });
 
-  it('--help prints the usage and exits 0, through its shebang', () => {
-    const r = spawnSync(cli, ['--help'], { cwd: root, env: plainEnv(), encoding: 'utf8' });
+  it('--help prints the usage and exits 0, through its shebang; --version the version of package.json', async () => {
+    const version = await run(cli, ['--version'], { env: plainEnv() });
+    expect(version.stdout).toBe(`interlingua ${(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version}\n`);
+    const r = await run(cli, ['--help'], { env: plainEnv() });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^Usage: interlingua \[options\]/);
     expect(r.stdout).toContain('check');
     expect(r.stderr).toBe('');
   });
 
-  it('check --config examples/… prints each route: model → upstream, dialect, provider', () => {
+  it('check --config examples/… prints each route: model → upstream, dialect, provider', async () => {
     const keys = { ANTHROPIC_API_KEY: 'k1', OPENAI_API_KEY: 'k2', GEMINI_API_KEY: 'k3', INTERLINGUA_KEY: 'k4' };
-    const r = spawnSync(process.execPath, [cli, 'check', '--config', 'examples/openai-apps-on-claude.json'], { cwd: root, env: plainEnv(keys), encoding: 'utf8' });
+    const r = await run(process.execPath, [cli, 'check', '--config', 'examples/openai-apps-on-claude.json'], { env: plainEnv(keys) });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout.split('\n')).toEqual([
@@ -94,6 +75,9 @@ describe('compiled CLI (dist/cli.js)', () => {
       '  gpt-4o → claude as claude-sonnet-4-5 (anthropic, https://api.anthropic.com)',
       '  gpt-4o-mini → claude as claude-haiku-4-5 (anthropic, https://api.anthropic.com)',
       '  * → claude as claude-sonnet-4-5 (anthropic, https://api.anthropic.com)',
+      'environment it reads (all set):',
+      '  INTERLINGUA_KEY    set      (keys[0])',
+      '  ANTHROPIC_API_KEY  set      (upstreams.claude.apiKey)',
       '',
     ]);
     // The secrets it read are never printed.
@@ -103,14 +87,17 @@ describe('compiled CLI (dist/cli.js)', () => {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'provider.json');
     writeFileSync(file, JSON.stringify({ upstreams: { local: { dialect: 'openai', provider: 'ollama' } }, models: { 'llama*': { upstream: 'local' } } }));
-    const p = spawnSync(process.execPath, [cli, 'check', '--config', file], { cwd: root, env: plainEnv(), encoding: 'utf8' });
+    const p = await run(process.execPath, [cli, 'check', '--config', file], { env: plainEnv() });
     expect(p.status).toBe(0);
     expect(p.stdout).toContain('  llama* → local (openai, provider ollama, http://127.0.0.1:11434/v1)');
 
-    // Without the key a config names, check fails and says which.
-    const bad = spawnSync(process.execPath, [cli, 'check', '--config', 'examples/openai-apps-on-claude.json'], { cwd: root, env: plainEnv(), encoding: 'utf8' });
+    // Without the keys a config names, check passes and says which are missing; --strict-env fails.
+    const unset = await run(process.execPath, [cli, 'check', '--config', 'examples/openai-apps-on-claude.json'], { env: plainEnv() });
+    expect(unset.status).toBe(0);
+    expect(unset.stdout).toMatch(/^ {2}ANTHROPIC_API_KEY +not set/m);
+    const bad = await run(process.execPath, [cli, 'check', '--strict-env', '--config', 'examples/openai-apps-on-claude.json'], { env: plainEnv() });
     expect(bad.status).toBe(1);
-    expect(bad.stderr).toMatch(/ANTHROPIC_API_KEY is not set/);
+    expect(bad.stderr).toMatch(/environment variables not set: INTERLINGUA_KEY \(keys\[0\]\), ANTHROPIC_API_KEY/);
   });
 
   it('starts with one summary line, serves /health and a translated request, logs JSON on stdout, stops on SIGTERM', async () => {
@@ -145,8 +132,7 @@ describe('compiled CLI (dist/cli.js)', () => {
     expect(lines.some((l) => l.status === 200 && l.route === 'chat.completions'), p.out()).toBe(true);
     expect(p.out()).not.toContain('sk-ant-compiled-SECRET');
 
-    child!.kill('SIGTERM');
-    expect(await p.exited).toBe(0);
+    expect(await p.stop()).toBe(0);
     expect(p.err()).toContain('shutting down');
   });
 });

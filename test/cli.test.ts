@@ -5,47 +5,37 @@
  * validates without starting, and a checkout path with a space in it still starts. Run from the
  * TypeScript source here; test/cli-compiled.test.ts runs the built dist/cli.js the same ways.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Config } from '../src/config/load.ts';
 import { startupLine } from '../src/runtime/cli.ts';
+import { run, start as startProcess, tsx } from './support/processes.ts';
 
 const root = join(import.meta.dirname, '..');
-const tsx = join(root, 'node_modules', '.bin', 'tsx');
-let child: ChildProcess | undefined;
 
 const cliEnv = (env: Record<string, string>) => ({ ...process.env, PORT: '', HOST: '', ...env, INTERLINGUA_CONFIG: env.INTERLINGUA_CONFIG ?? '' });
 
 function start(args: string[], env: Record<string, string> = {}, entry = 'src/runtime/cli.ts') {
-  child = spawn(tsx, [entry, ...args], { cwd: root, env: cliEnv(env) });
-  let stderr = '';
-  let stdout = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  child.stdout!.on('data', (d) => (stdout += d));
-  const exited = new Promise<number | null>((r) => child!.once('exit', (code) => r(code)));
-  const listening = new Promise<string>((resolve, reject) => {
-    const t = setInterval(() => {
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (m) {
-        clearInterval(t);
-        resolve(m[1]!);
-      }
-    }, 50);
-    void exited.then(() => {
-      clearInterval(t);
-      reject(new Error(`exited: ${stderr}`));
-    });
-  });
+  const p = startProcess(...tsx(entry, ...args), { env: cliEnv(env) });
+  const listening = p.waitFor(/listening on (http:\/\/\S+)/).then((m) => m[1]!);
   listening.catch(() => {}); // a start that is meant to fail never listens
-  return { listening, exited, out: () => stdout, err: () => stderr };
+  return { listening, exited: p.exited, out: p.out, err: p.err, stop: () => p.stop() };
 }
 
-afterEach(() => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
-});
+/** The command run to its end: status, stdout, stderr. */
+const cli = (args: string[], env: Record<string, string> = {}) => run(...tsx('src/runtime/cli.ts', ...args), { env: cliEnv(env) });
+
+/** One line on stderr, no stack trace. */
+function oneLine(stderr: string): string {
+  expect(stderr.trim().split('\n'), stderr).toHaveLength(1);
+  expect(stderr).not.toMatch(/^\s+at .*:\d+:\d+\)?$|node:internal/m);
+  return stderr.trim();
+}
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'il-'));
 
 describe('node entry', () => {
   it('serves /health and the default model list, logs a JSON line, and exits 0 on SIGTERM', async () => {
@@ -59,8 +49,7 @@ describe('node entry', () => {
     await new Promise((r) => setTimeout(r, 100));
     const line = JSON.parse(p.out().trim().split('\n').at(-1)!);
     expect(line).toMatchObject({ route: 'models', status: 200 });
-    child!.kill('SIGTERM');
-    expect(await p.exited).toBe(0);
+    expect(await p.stop()).toBe(0);
   });
 
   it('takes --config FILE, and a bad config stops the start naming the field', async () => {
@@ -72,14 +61,13 @@ describe('node entry', () => {
     expect(p.err()).toContain(`listening on ${url} (config ${good}, 1 route, 1 upstream)`);
     const models = (await (await fetch(`${url}/v1/models`)).json()) as { data: Array<{ id: string }> };
     expect(models.data.map((m) => m.id)).toEqual(['only-this']);
-    child!.kill('SIGTERM');
-    await p.exited;
+    await p.stop();
 
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ upstreams: { x: { dialect: 'openai', baseUrl: 'nope' } }, models: {} }));
     const q = start(['--config', bad, '--port', '0']);
     expect(await q.exited).toBe(1);
-    expect(q.err()).toMatch(/invalid config: upstreams\.x\.baseUrl/);
+    expect(q.err()).toBe(`interlingua: invalid config ${bad}: \`upstreams.x.baseUrl\` must be an absolute URL (https://…)\n`);
   });
 
   it('reads INTERLINGUA_CONFIG as inline JSON', async () => {
@@ -89,12 +77,11 @@ describe('node entry', () => {
     const url = await p.listening;
     const models = (await (await fetch(`${url}/v1/models`)).json()) as { data: Array<{ id: string }> };
     expect(models.data.map((m) => m.id)).toEqual(['inline']);
-    child!.kill('SIGTERM');
-    expect(await p.exited).toBe(0);
+    expect(await p.stop()).toBe(0);
   });
 
-  it('--help prints the usage and exits 0', () => {
-    const r = spawnSync(tsx, ['src/runtime/cli.ts', '--help'], { cwd: root, env: cliEnv({}), encoding: 'utf8' });
+  it('--help prints the usage and exits 0', async () => {
+    const r = await cli(['--help']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^Usage: interlingua \[options\]/);
     expect(r.stdout).toContain('--port N');
@@ -107,37 +94,122 @@ describe('node entry', () => {
     [['--port', '70000'], /--port must be a whole number/],
     [['--nope'], /Unknown option '--nope'/],
     [['serve', 'now'], /unknown command 'serve now'/],
-  ])('%j is one line on stderr, exit 2, no stack trace', (args, message) => {
-    const r = spawnSync(tsx, ['src/runtime/cli.ts', ...args], { cwd: root, env: cliEnv({}), encoding: 'utf8' });
+    [['--strict-env'], /--strict-env goes with check/],
+  ])('%j is one line on stderr, exit 2, no stack trace', async (args, message) => {
+    const r = await cli(args);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(message);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).not.toMatch(/\bat \S+ \(|node:internal/);
+    expect(oneLine(r.stderr)).toMatch(message);
   });
 
-  it('PORT from the environment is checked the same way', () => {
-    const r = spawnSync(tsx, ['src/runtime/cli.ts'], { cwd: root, env: cliEnv({ PORT: 'eighty' }), encoding: 'utf8' });
+  it('PORT from the environment is checked the same way', async () => {
+    const r = await cli([], { PORT: 'eighty' });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/PORT must be a whole number from 0 to 65535, not 'eighty'/);
   });
 
-  it('check validates the config and prints its routes without starting', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'il-'));
+  it('check validates the config and prints its routes without starting', async () => {
+    const dir = tmp();
     const file = join(dir, 'c.json');
     writeFileSync(file, JSON.stringify({ upstreams: { claude: { dialect: 'anthropic', baseUrl: 'https://api.anthropic.com' }, oai: { dialect: 'openai', baseUrl: 'https://api.openai.com/v1' } }, models: { 'gpt-4o': { upstream: ['claude', 'oai'], model: 'claude-sonnet-4-5', strict: true }, '*': { upstream: 'oai' } } }));
-    const r = spawnSync(tsx, ['src/runtime/cli.ts', 'check', '--config', file], { cwd: root, env: cliEnv({}), encoding: 'utf8' });
+    const r = await cli(['check', '--config', file]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`config ${file}: valid`);
     expect(r.stdout).toContain('gpt-4o → claude as claude-sonnet-4-5 (anthropic, https://api.anthropic.com), then oai as claude-sonnet-4-5 (openai, https://api.openai.com/v1) [strict]');
     expect(r.stdout).toContain('* → oai (openai, https://api.openai.com/v1)');
     // A named provider is part of the line, with the base URL it defaults to.
     writeFileSync(file, JSON.stringify({ upstreams: { local: { dialect: 'openai', provider: 'vllm' } }, models: { 'qwen*': { upstream: 'local' } } }));
-    const provider = spawnSync(tsx, ['src/runtime/cli.ts', 'check', '--config', file], { cwd: root, env: cliEnv({}), encoding: 'utf8' });
+    const provider = await cli(['check', '--config', file]);
     expect(provider.stdout).toContain('qwen* → local (openai, provider vllm, http://127.0.0.1:8000/v1)');
     writeFileSync(file, JSON.stringify({ upstreams: {}, models: { x: { upstream: 'nope' } } }));
-    const bad = spawnSync(tsx, ['src/runtime/cli.ts', 'check', '--config', file], { cwd: root, env: cliEnv({}), encoding: 'utf8' });
+    const bad = await cli(['check', '--config', file]);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/models\["x"\]\.upstream: no upstream named "nope"/);
+  });
+
+  it('check lists the environment a config reads, set or not, and passes without its secrets; --strict-env fails naming them all', async () => {
+    const r = await cli(['check', '--config', 'examples/default.json'], { OPENAI_API_KEY: 'sk-set' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('config examples/default.json: valid');
+    expect(r.stdout).toContain('environment it reads (3 of 4 not set: a start fails until they are):');
+    expect(r.stdout).toMatch(/^ {2}OPENAI_API_KEY +set +\(upstreams\.openai\.apiKey\)$/m);
+    expect(r.stdout).toMatch(/^ {2}INTERLINGUA_KEY +not set +\(keys\[0\]\)$/m);
+    // The value of a set variable is never shown.
+    expect(r.stdout).not.toContain('sk-set');
+    const strict = await cli(['check', '--strict-env', '--config', 'examples/default.json'], { OPENAI_API_KEY: 'sk-set' });
+    expect(strict.status).toBe(1);
+    expect(oneLine(strict.stderr)).toBe(
+      'interlingua: examples/default.json: environment variables not set: INTERLINGUA_KEY (keys[0]), ANTHROPIC_API_KEY (upstreams.anthropic.apiKey), GEMINI_API_KEY (upstreams.gemini.apiKey); set them before starting (`interlingua check` lists what a config reads)',
+    );
+    const all = await cli(['check', '--config', 'examples/default.json'], { OPENAI_API_KEY: 'a', ANTHROPIC_API_KEY: 'b', GEMINI_API_KEY: 'c', INTERLINGUA_KEY: 'd' });
+    expect(all.stdout).toContain('environment it reads (all set):');
+  });
+
+  it('--version prints the version of package.json', async () => {
+    const r = await cli(['--version']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(`interlingua ${(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version}\n`);
+    expect((await cli(['-v'])).stdout).toBe(r.stdout);
+  });
+});
+
+describe('node entry: every failure to start is one line and exit 1', () => {
+  const file = (name: string, text: string) => {
+    const f = join(tmp(), name);
+    writeFileSync(f, text);
+    return f;
+  };
+
+  it.each([
+    ['an empty file', '', /^interlingua: config file \S+ is empty: write a config there/],
+    ['a whitespace-only file', ' \n\t\n', /^interlingua: config file \S+ is empty/],
+    ['a trailing comma', '{\n  "upstreams": {},\n  "models": {},\n}\n', /: not valid JSON at line 3, column 15: a trailing comma before `}`$/],
+    ['a typo in a field', JSON.stringify({ upstreams: { openai: { dialect: 'openai', baseUrl: 'https://x/v1', apikey: 'sk-x' } }, models: {} }), /: unknown field `apikey` at upstreams\.openai \(did you mean `apiKey`\?\)$/],
+    ['no upstreams', '{}', /: missing `upstreams`; missing `models`$/],
+    ['a list', '[]', /: the document must be a JSON object .*not a list$/],
+    ['keys not a list', JSON.stringify({ keys: 'k', upstreams: {}, models: {} }), /: `keys` must be a list of strings, not a string$/],
+  ])('%s', async (_, text, message) => {
+    const f = file('c.json', text);
+    const r = await cli(['--config', f, '--port', '0']);
+    expect(r.status).toBe(1);
+    expect(oneLine(r.stderr)).toMatch(message);
+    // Nothing started: no start line credits the file.
+    expect(r.stderr).not.toContain('listening');
+  });
+
+  it('every unset env: variable at once, and the config named by INTERLINGUA_CONFIG', async () => {
+    const r = await cli(['--port', '0'], { INTERLINGUA_CONFIG: 'examples/default.json' });
+    expect(r.status).toBe(1);
+    expect(oneLine(r.stderr)).toMatch(/^interlingua: examples\/default\.json: environment variables not set: INTERLINGUA_KEY \(keys\[0\]\), ANTHROPIC_API_KEY .*GEMINI_API_KEY .*OPENAI_API_KEY \(upstreams\.openai\.apiKey\);/);
+    const empty = await cli(['--port', '0'], { INTERLINGUA_CONFIG: file('e.json', '\n') });
+    expect(oneLine(empty.stderr)).toMatch(/is empty: .*start without INTERLINGUA_CONFIG/);
+  });
+
+  it('an unreadable config: a missing file, a directory', async () => {
+    const missing = await cli(['--config', 'no/such/config.json']);
+    expect(missing.status).toBe(1);
+    expect(oneLine(missing.stderr)).toBe('interlingua: cannot read config file no/such/config.json: no such file');
+    const dir = await cli(['--config', tmp()]);
+    expect(oneLine(dir.stderr)).toMatch(/: it is a directory, not a file$/);
+  });
+
+  it('a busy port, a host that does not resolve, an address this machine does not have', async () => {
+    const busy = net.createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as net.AddressInfo).port;
+    try {
+      const r = await cli(['--port', String(port)]);
+      expect(r.status).toBe(1);
+      expect(oneLine(r.stderr)).toBe(`interlingua: cannot listen on 127.0.0.1:${port}: the port is in use (another interlingua, or wrangler dev?); stop it, or pick another port with --port N (0 picks a free one)`);
+    } finally {
+      busy.close();
+    }
+    const host = await cli(['--port', '0', '--host', 'no-such-host.invalid']);
+    expect(host.status).toBe(1);
+    expect(oneLine(host.stderr)).toMatch(/^interlingua: cannot listen on no-such-host\.invalid:0: no such host; give --host an address of this machine/);
+    // TEST-NET-1 (RFC 5737): never an address of this machine; binding sends nothing anywhere.
+    const absent = await cli(['--port', '0', '--host', '192.0.2.1']);
+    expect(absent.status).toBe(1);
+    expect(oneLine(absent.stderr)).toMatch(/^interlingua: cannot listen on 192\.0\.2\.1:0: not an address of this machine/);
   });
 
   it('the start-up line brackets an IPv6 address and counts in the singular', () => {
@@ -152,7 +224,6 @@ describe('node entry', () => {
     const p = start(['--port', '0'], {}, join(link, 'src', 'runtime', 'cli.ts'));
     const url = await p.listening;
     expect((await (await fetch(`${url}/health`)).json())).toEqual({ status: 'ok' });
-    child!.kill('SIGTERM');
-    expect(await p.exited).toBe(0);
+    expect(await p.stop()).toBe(0);
   });
 });

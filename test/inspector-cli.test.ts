@@ -2,19 +2,12 @@
  * The inspector from the command line (`interlingua --inspect` prints its URL and serves the page)
  * and its gate: a non-loopback peer is refused unless `allowRemote`, and the key is asked for.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../src/config/load.ts';
 import { inspectorUrl, parseCli } from '../src/runtime/cli.ts';
 import { createInspector } from '../src/runtime/inspector.ts';
-
-const root = join(import.meta.dirname, '..');
-let child: ChildProcess | undefined;
-afterEach(() => {
-  if (child && child.exitCode === null) child.kill('SIGKILL');
-});
+import { start, tsx } from './support/processes.ts';
 
 /** A request from `remoteAddress` through the inspector's handler; its status and body. */
 function ask(inspector: ReturnType<typeof createInspector>, url: string, remoteAddress: string, headers: Record<string, string> = {}) {
@@ -44,18 +37,13 @@ describe('inspector: command line and gate', () => {
   });
 
   it('interlingua --inspect prints the inspector URL, which serves the page', async () => {
-    child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['src/runtime/cli.ts', '--inspect', '--port', '0'], {
-      cwd: root,
-      env: { ...process.env, PORT: '', HOST: '', INTERLINGUA_CONFIG: '' },
-    });
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
-    await expect.poll(() => /inspector: (http:\S+)/.exec(stderr)?.[1], { timeout: 15_000 }).toBeTruthy();
-    const url = /inspector: (http:\S+)/.exec(stderr)![1]!;
+    const p = start(...tsx('src/runtime/cli.ts', '--inspect', '--port', '0'), { env: { ...process.env, PORT: '', HOST: '', INTERLINGUA_CONFIG: '' } });
+    const url = (await p.waitFor(/inspector: (http:\S+)/))[1]!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/_inspector$/);
     const page = await fetch(url);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Interlingua inspector');
+    expect(await p.stop()).toBe(0);
   }, 30_000);
 
   it('refuses non-loopback peers and non-loopback Host names unless allowRemote, and wants the inbound key when keys are set', () => {

@@ -1,17 +1,22 @@
 /**
  * The `interlingua` command: `interlingua [--config FILE] [--port N] [--host ADDR] [--debug]` serves;
- * `interlingua check --config FILE` validates a config and prints the routes it would serve.
- * Bad arguments are one line on stderr and exit code 2 (no stack trace); a bad config exits 1.
+ * `interlingua check --config FILE` validates a config and prints the routes it would serve and
+ * the environment it reads. Every failure to start is one line on stderr naming the thing and
+ * what to do, never a stack trace: exit code 2 for bad arguments, 1 for the rest.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Config } from '../config/load.ts';
+import pkg from '../../package.json' with { type: 'json' };
+import type { Config, EnvRef } from '../config/load.ts';
 import { closeAgents } from './node-client.ts';
-import { loadNodeConfig, startNode, tuneHeap } from './node.ts';
+import { StartError, listenProblem, loadNodeConfig, startNode, tuneHeap } from './node.ts';
+
+/** The package's version, bundled into dist/cli.js from package.json. */
+export const VERSION: string = pkg.version;
 
 export const USAGE = `Usage: interlingua [options]
-       interlingua check [--config FILE]
+       interlingua check [--config FILE] [--strict-env]
 
 An LLM API protocol translation proxy: apps keep their SDK and change only the base URL.
 
@@ -23,10 +28,13 @@ Options:
   --host ADDR     address to listen on (default: HOST, else 127.0.0.1 — loopback only)
   --debug         print the redacted wire dump of every request on stderr
   --inspect       serve the live inspector at /_inspector (loopback only; see docs/debugging.md)
+  -v, --version   print the version
   -h, --help      show this text
 
 Commands:
-  check           validate the config and print the routes it would serve, without starting
+  check           validate the config, print the routes it would serve and the environment
+                  variables it reads (set or not), without starting; --strict-env: fail when
+                  one is not set, as a start would
 
 Environment:
   INTERLINGUA_CONFIG   config path or JSON      PORT, HOST   defaults for --port, --host
@@ -39,12 +47,14 @@ SIGTERM or SIGINT finishes open requests, then exits 0. GET /health answers 200 
 class UsageError extends Error {}
 
 export interface CliArgs {
-  command: 'serve' | 'check' | 'help';
+  command: 'serve' | 'check' | 'help' | 'version';
   config?: string;
   port: number;
   host: string;
   debug: boolean;
   inspect?: boolean;
+  /** check: an unset `env:` variable fails it. */
+  strictEnv?: boolean;
 }
 
 /** The command line as plain values; throws UsageError with a one-line reason. */
@@ -58,9 +68,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   }
   const { values, positionals } = parsed;
   if (values.help) return { command: 'help', port: 0, host: '', debug: false };
+  if (values.version) return { command: 'version', port: 0, host: '', debug: false };
   if (positionals.length > 1 || (positionals[0] !== undefined && positionals[0] !== 'check')) {
     throw new UsageError(`unknown command '${positionals.join(' ')}'`);
   }
+  if (values['strict-env'] && positionals[0] !== 'check') throw new UsageError('--strict-env goes with check');
   const portText = values.port ?? (env.PORT || '8787');
   const port = Number(portText);
   if (!/^\d+$/.test(portText.trim()) || port > 65535) {
@@ -68,7 +80,15 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   }
   const host = values.host ?? (env.HOST || '127.0.0.1');
   if (!host.trim()) throw new UsageError('--host must name an address');
-  return { command: positionals[0] === 'check' ? 'check' : 'serve', config: values.config, port, host, debug: values.debug ?? false, inspect: values.inspect ?? false };
+  return {
+    command: positionals[0] === 'check' ? 'check' : 'serve',
+    config: values.config,
+    port,
+    host,
+    debug: values.debug ?? false,
+    inspect: values.inspect ?? false,
+    strictEnv: values['strict-env'] ?? false,
+  };
 }
 
 const OPTIONS = {
@@ -77,6 +97,8 @@ const OPTIONS = {
   host: { type: 'string' },
   debug: { type: 'boolean' },
   inspect: { type: 'boolean' },
+  'strict-env': { type: 'boolean' },
+  version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -96,6 +118,25 @@ export function describeRoutes(config: Config): string[] {
   return [...config.exact.values(), ...config.globs].map((r) => line(r.pattern, r.targets, r.strict));
 }
 
+/**
+ * The environment a config reads, one line each: the variable, whether it is set, the fields
+ * naming it; then how many are missing (a start needs them all).
+ */
+export function describeEnv(refs: readonly EnvRef[]): string[] {
+  if (refs.length === 0) return ['environment: reads no variables'];
+  const byName = new Map<string, { set: boolean; paths: string[] }>();
+  for (const r of refs) {
+    const e = byName.get(r.name) ?? { set: r.set, paths: [] };
+    e.paths.push(r.path);
+    byName.set(r.name, e);
+  }
+  const width = Math.max(...[...byName.keys()].map((n) => n.length));
+  const lines = [...byName].map(([name, e]) => `  ${name.padEnd(width)}  ${e.set ? 'set    ' : 'not set'}  (${e.paths.join(', ')})`);
+  const unset = [...byName.values()].filter((e) => !e.set).length;
+  const tail = unset === 0 ? 'all set' : `${unset} of ${byName.size} not set: a start fails until ${unset === 1 ? 'it is' : 'they are'}`;
+  return [`environment it reads (${tail}):`, ...lines];
+}
+
 /** The one line a start prints: where it listens, from which config, how many routes. */
 export function startupLine(config: Config, source: string, host: string, port: number): string {
   const routes = config.exact.size + config.globs.length;
@@ -113,7 +154,12 @@ export function inspectorUrl(host: string, port: number): string {
 
 async function serve(args: CliArgs, config: Config, source: string): Promise<void> {
   tuneHeap();
-  const running = await startNode({ config, port: args.port, hostname: args.host });
+  let running: Awaited<ReturnType<typeof startNode>>;
+  try {
+    running = await startNode({ config, port: args.port, hostname: args.host });
+  } catch (e) {
+    throw new StartError(listenProblem(e, args.host, args.port));
+  }
   process.stderr.write(`${startupLine(config, source, args.host, running.port)}\n`);
   if (config.inspector) process.stderr.write(`interlingua inspector: ${inspectorUrl(args.host, running.port)}\n`);
   let stopping = false;
@@ -145,24 +191,28 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     process.stdout.write(USAGE);
     return 0;
   }
-  let config: Config;
+  if (args.command === 'version') {
+    process.stdout.write(`interlingua ${VERSION}\n`);
+    return 0;
+  }
   try {
-    config = loadNodeConfig(args.config, env);
+    const checking = args.command === 'check' && !args.strictEnv;
+    const { config, source } = loadNodeConfig(args.config, env, { unsetEnv: checking ? 'allow' : 'error' });
+    if (args.command === 'check') {
+      process.stdout.write(`${source}: valid\n${[...describeRoutes(config), ...describeEnv(config.env)].join('\n')}\n`);
+      return 0;
+    }
     // --debug: the redacted wire dump of every request, on stderr.
     if (args.debug) config.log.debug = true;
     // --inspect: the inspector, unless the config already set it up.
     if (args.inspect) config.inspector ??= { maxExchanges: 200, allowRemote: false };
+    await serve(args, config, source);
+    return undefined;
   } catch (e) {
-    process.stderr.write(`interlingua: ${(e as Error).message}\n`);
+    if (!(e instanceof StartError)) throw e;
+    process.stderr.write(`interlingua: ${e.message}\n`);
     return 1;
   }
-  const source = args.config ? `config ${args.config}` : env.INTERLINGUA_CONFIG?.trim() ? 'config from INTERLINGUA_CONFIG' : 'built-in default config';
-  if (args.command === 'check') {
-    process.stdout.write(`${source}: valid\n${describeRoutes(config).join('\n')}\n`);
-    return 0;
-  }
-  await serve(args, config, source);
-  return undefined;
 }
 
 /** Run when this file is the program (a path with spaces or symlinks included). */
@@ -182,6 +232,7 @@ if (isMain()) {
       if (code !== undefined) process.exitCode = code;
     },
     (e: unknown) => {
+      // A bug of ours: still one line, no stack trace.
       process.stderr.write(`interlingua: ${(e as Error)?.message ?? String(e)}\n`);
       process.exitCode = 1;
     },

@@ -9,7 +9,7 @@ import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { createProxy, memoryStateStore } from '../app.ts';
-import { ConfigError, configFromEnv, type Config } from '../config/load.ts';
+import { ConfigError, configFromEnv, type Config, type ParseOptions } from '../config/load.ts';
 import { nodeFetch } from './node-client.ts';
 import { createNodeListener } from './node-server.ts';
 
@@ -92,7 +92,12 @@ export async function startNode(o: StartOptions): Promise<{ server: Server; port
   const server = http.createServer(
     inspector ? (req, res) => ((req.url ?? '').startsWith('/_inspector') ? inspector.handle(req, res) : listener(req, res)) : listener,
   );
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
+    // A port in use or an address this machine does not have: the caller says it in one line.
+    server.once('error', (e) => {
+      inspector?.close();
+      reject(e);
+    });
     server.listen(o.port ?? 8787, o.hostname ?? '127.0.0.1', () => {
       resolve({
         server,
@@ -111,17 +116,91 @@ export async function startNode(o: StartOptions): Promise<{ server: Server; port
   });
 }
 
-export function loadNodeConfig(configPath: string | undefined, env: NodeJS.ProcessEnv): Config {
-  let text: string | undefined;
-  const source = configPath ?? env.INTERLINGUA_CONFIG;
-  if (source && !source.trim().startsWith('{')) {
-    try {
-      text = readFileSync(source, 'utf8');
-    } catch (e) {
-      throw new ConfigError(`cannot read config file ${source}: ${(e as Error).message}`);
-    }
-  } else if (source) {
-    text = source;
+/** A config and where it came from, as the start-up line and `check` name it. */
+export interface LoadedConfig {
+  config: Config;
+  source: string;
+}
+
+/**
+ * The config named by `--config FILE`, else `INTERLINGUA_CONFIG` (a path, or the JSON itself),
+ * else the built-in default. A file that cannot be read, or holds nothing, is an error (never the
+ * default); every error says where the config came from.
+ */
+export function loadNodeConfig(configPath: string | undefined, env: NodeJS.ProcessEnv, o: ParseOptions = {}): LoadedConfig {
+  const inline = env.INTERLINGUA_CONFIG?.trim();
+  if (configPath === undefined && !inline) return { config: configFromEnv({ ...env, INTERLINGUA_CONFIG: undefined }, undefined, o), source: 'built-in default config' };
+  if (configPath === undefined && inline!.startsWith('{')) return { config: withSource(() => configFromEnv(env, inline, o), 'INTERLINGUA_CONFIG'), source: 'config from INTERLINGUA_CONFIG' };
+  const file = configPath ?? inline!;
+  const named = configPath === undefined ? ' (named by INTERLINGUA_CONFIG)' : '';
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new StartError(`cannot read config file ${file}${named}: ${fileProblem(e)}`);
   }
-  return configFromEnv(env, text);
+  if (!text.trim()) {
+    throw new StartError(`config file ${file}${named} is empty: write a config there (examples/ has some), or start without ${configPath === undefined ? 'INTERLINGUA_CONFIG' : '--config'} for the built-in default`);
+  }
+  // An editor's byte order mark is not part of the JSON.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return { config: withSource(() => configFromEnv(env, text, o), file), source: `config ${file}` };
+}
+
+/** A failure to start, said in one line (the CLI prints it after `interlingua: `). */
+export class StartError extends Error {
+  override name = 'StartError';
+}
+
+/** Parse errors of the config, with where the config came from. */
+function withSource(parse: () => Config, where: string): Config {
+  try {
+    return parse();
+  } catch (e) {
+    if (e instanceof ConfigError && e.unsetEnv.length) {
+      throw new StartError(`${where}: ${e.detail}; set ${e.unsetEnv.length === 1 ? 'it' : 'them'} before starting (\`interlingua check\` lists what a config reads)`);
+    }
+    if (e instanceof ConfigError) throw new StartError(`invalid config ${where}: ${e.detail}`);
+    throw e;
+  }
+}
+
+/** Why a file could not be read, in words (Node's message names the syscall and repeats the path). */
+function fileProblem(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'it is a directory, not a file';
+    default:
+      return code ?? String((e as Error).message);
+  }
+}
+
+/**
+ * Why the server could not listen on `host:port`, and what to do, in one line: a port in use, an
+ * address this machine does not have or a name that does not resolve, a port that needs privileges.
+ */
+export function listenProblem(e: unknown, host: string, port: number): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  switch (code) {
+    case 'EADDRINUSE':
+      return `cannot listen on ${where}: the port is in use (another interlingua, or wrangler dev?); stop it, or pick another port with --port N (0 picks a free one)`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_NONAME':
+      return `cannot listen on ${where}: no such host; give --host an address of this machine (127.0.0.1, 0.0.0.0 for every interface)`;
+    case 'EADDRNOTAVAIL':
+      return `cannot listen on ${where}: not an address of this machine; give --host one of its addresses (127.0.0.1, 0.0.0.0 for every interface)`;
+    case 'EACCES':
+    case 'EPERM':
+      return `cannot listen on ${where}: permission denied (ports below 1024 need privileges); pick another port with --port N`;
+    default:
+      return `cannot listen on ${where}: ${code ?? (e as Error)?.message ?? String(e)}`;
+  }
 }
