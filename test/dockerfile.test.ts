@@ -7,10 +7,10 @@
  * but Node's modules and production dependencies. The HEALTHCHECK
  * command itself runs against a live server and against a dead port.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { run, start, tsx } from './support/processes.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -129,7 +129,7 @@ describe('Dockerfile', () => {
     for (const p of ['.dev.vars', '.env', 'node_modules/x', 'dist/cli.js', '.tmp/x', '.git/config']) expect(ignored(p), p).toBe(true);
   });
 
-  it("the build stage's COPYs are enough to build a dist/cli.js that starts", () => {
+  it("the build stage's COPYs are enough to build a dist/cli.js that starts", async () => {
     rmSync(work, { recursive: true, force: true });
     mkdirSync(work, { recursive: true });
     for (const { sources, dest } of contextCopies(build)) {
@@ -145,8 +145,9 @@ describe('Dockerfile', () => {
     expect(existsSync(join(work, 'translators', 'anthropic', '__fixtures__'))).toBe(false);
     // `npm ci` stands in as the repository's own node_modules.
     symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
-    execFileSync(process.execPath, ['--import', 'tsx', join(work, 'scripts', 'build-cli.ts')], { cwd: work, stdio: 'pipe' });
-    const r = spawnSync(process.execPath, [join(work, 'dist', 'cli.js'), '--help'], { cwd: work, encoding: 'utf8' });
+    const compiled = await run(...tsx(join(work, 'scripts', 'build-cli.ts')), { cwd: work });
+    expect(compiled.status, compiled.stderr).toBe(0);
+    const r = await run(process.execPath, [join(work, 'dist', 'cli.js'), '--help'], { cwd: work });
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^Usage: interlingua/);
     // What the built files import at run time is Node's own or a production dependency: the
@@ -164,25 +165,12 @@ describe('Dockerfile', () => {
     const cli = join(root, 'dist', 'cli.js');
     // The compiled CLI of this checkout (npm ci / npm run build made it); else the source via tsx.
     const cmd = existsSync(cli) ? [process.execPath, cli] : [process.execPath, '--import', 'tsx', join(root, 'src', 'runtime', 'cli.ts')];
-    const child = spawn(cmd[0]!, [...cmd.slice(1), '--port', '0'], { cwd: root, env: { ...process.env, INTERLINGUA_CONFIG: '', HOST: '' } });
-    try {
-      let stderr = '';
-      child.stderr.on('data', (d) => (stderr += d));
-      const port = await new Promise<string>((resolve, reject) => {
-        const t = setInterval(() => {
-          const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr);
-          if (m) (clearInterval(t), resolve(m[1]!));
-        }, 50);
-        child.once('exit', () => (clearInterval(t), reject(new Error(stderr))));
-      });
-      const run = (p: string) => spawnSync(process.execPath, argv.slice(1), { env: { PORT: p }, encoding: 'utf8', timeout: 10_000 }).status;
-      expect(argv[0]).toBe('node');
-      expect(run(port)).toBe(0);
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      expect(run(port)).toBe(1);
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
+    const server = start(cmd[0]!, [...cmd.slice(1), '--port', '0'], { env: { ...process.env, INTERLINGUA_CONFIG: '', HOST: '' } });
+    const port = (await server.waitFor(/listening on http:\/\/127\.0\.0\.1:(\d+)/))[1]!;
+    const probe = async (p: string) => (await run(process.execPath, argv.slice(1), { env: { PORT: p }, timeoutMs: 10_000 })).status;
+    expect(argv[0]).toBe('node');
+    expect(await probe(port)).toBe(0);
+    await server.stop();
+    expect(await probe(port)).toBe(1);
   }, 30_000);
 });

@@ -3,48 +3,24 @@
  * Interlingua processes (the Node entry, as `npm start` runs it) behind one Redis, turn 1 through
  * one and turn 2 through the other; and the Worker in workerd with a KV namespace bound.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.ts';
+import { start, tsx, type Started } from '../support/processes.ts';
 import { startProxy, type RunningProxy } from '../support/proxy.ts';
 import { startRedis, type RunningRedis } from '../support/redis.ts';
 import { clientsConfig } from './harness.ts';
 import { chatWithHistory, expectHistoryServed } from './history.ts';
 
-const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** `tsx src/runtime/cli.ts --port 0` with this config; resolves with its URL once it listens. */
-function startCli(config: unknown): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['src/runtime/cli.ts', '--port', '0'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '', HOST: '', INTERLINGUA_CONFIG: JSON.stringify(config) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    child.stderr!.on('data', (d) => {
-      stderr += d;
-      const m = /listening on (http:\/\/\S+)/.exec(stderr);
-      if (m) resolve({ url: m[1]!, child });
-    });
-    child.once('exit', (code) => reject(new Error(`interlingua exited with ${code}: ${stderr}`)));
-  });
-}
-
-function stop(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null) return Promise.resolve();
-  return new Promise((r) => {
-    child.once('exit', () => r());
-    child.kill('SIGTERM');
-  });
+/** `src/runtime/cli.ts --port 0` with this config; resolves with its URL once it listens. */
+async function startCli(config: unknown): Promise<{ url: string; child: Started }> {
+  const child = start(...tsx('src/runtime/cli.ts', '--port', '0'), { env: { ...process.env, PORT: '', HOST: '', INTERLINGUA_CONFIG: JSON.stringify(config) } });
+  return { url: (await child.waitFor(/listening on (http:\/\/\S+)/))[1]!, child };
 }
 
 describe('AI SDK history through Redis shared by two proxy processes', () => {
   let mock: MockUpstream;
   let redis: RunningRedis;
-  const procs: Array<{ url: string; child: ChildProcess }> = [];
+  const procs: Array<{ url: string; child: Started }> = [];
   let alone: RunningProxy;
   beforeAll(async () => {
     mock = await startMockUpstream();
@@ -54,7 +30,7 @@ describe('AI SDK history through Redis shared by two proxy processes', () => {
     alone = await startProxy(clientsConfig(mock.url), {}, 'node');
   }, 60_000);
   afterAll(async () => {
-    await Promise.all(procs.map((p) => stop(p.child)));
+    await Promise.all(procs.map((p) => p.child.stop()));
     await alone?.close();
     await redis?.stop();
     await mock?.close();

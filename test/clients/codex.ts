@@ -5,13 +5,13 @@
  * off), and a trap proxy in the environment that records any connection Codex tries to make
  * anywhere but 127.0.0.1.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { run } from '../support/processes.ts';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CODEX_BIN = path.join(ROOT, 'node_modules/.bin/codex');
@@ -82,14 +82,7 @@ export async function runCodex(proxyUrl: string, apiKey: string, cwd: string, pr
     };
     const args = ['exec', '--strict-config', '--skip-git-repo-check', '--color', 'never', '-C', cwd, prompt];
     const started = performance.now();
-    const child = spawn(CODEX_BIN, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    const code = await new Promise<number | null>((r) => child.once('close', (c) => r(c)));
-    clearTimeout(timer);
+    const { status: code, stdout, stderr } = await run(CODEX_BIN, args, { cwd, env, timeoutMs });
     return { code, stdout, stderr, ms: Math.round(performance.now() - started), escaped: [...trap.seen] };
   } finally {
     await trap.close();

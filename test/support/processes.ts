@@ -69,7 +69,7 @@ export interface StartOptions {
 export function start(command: string, args: string[], o: StartOptions = {}): Started {
   const options: SpawnOptions = {
     cwd: o.cwd ?? ROOT,
-    env: { ...(o.env ?? process.env), [RUN_MARK]: process.env[RUN_MARK] ?? 'unmarked' },
+    env: { ...(o.env ?? process.env), [RUN_MARK]: o.env?.[RUN_MARK] ?? process.env[RUN_MARK] ?? 'unmarked' },
     stdio: [o.stdin ?? 'ignore', 'pipe', 'pipe'],
     detached: true,
   };

@@ -4,12 +4,12 @@
  * workerd through Miniflare on 127.0.0.1. Wrangler and Miniflare stay offline and inside the
  * project (no metrics, no update check, no `Request.cf` download, temp and config under .tmp/).
  */
-import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Log, LogLevel, Miniflare } from 'miniflare';
+import { run } from './processes.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CACHE = join(ROOT, '.tmp', 'worker-build');
@@ -56,16 +56,11 @@ function inputsHash(): string {
 }
 
 /** Run `wrangler deploy --dry-run --outdir DIR` (what `npm run build:worker` does). */
-export function wranglerBuild(outdir: string, config?: string): Promise<{ stdout: string; stderr: string }> {
+export async function wranglerBuild(outdir: string, config?: string): Promise<{ stdout: string; stderr: string }> {
   const wrangler = join(ROOT, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [wrangler, 'deploy', '--dry-run', '--outdir', outdir, ...(config ? ['--config', config] : [])],
-      { cwd: ROOT, env: wranglerEnv(), timeout: 120_000 },
-      (err, stdout, stderr) => (err ? reject(new Error(`wrangler build failed: ${err.message}\n${stdout}\n${stderr}`)) : resolve({ stdout, stderr })),
-    );
-  });
+  const r = await run(process.execPath, [wrangler, 'deploy', '--dry-run', '--outdir', outdir, ...(config ? ['--config', config] : [])], { cwd: ROOT, env: wranglerEnv(), timeoutMs: 120_000 });
+  if (r.status !== 0) throw new Error(`wrangler build failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  return { stdout: r.stdout, stderr: r.stderr };
 }
 
 let pending: Promise<string> | undefined;

@@ -3,12 +3,12 @@
  * from Node, and wrangler.toml keeps it that way: no `nodejs_compat`, and its build step turns a
  * `node:` import (which wrangler alone only warns about) into a failed build.
  */
-import { exec } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { run } from '../support/processes.ts';
 import { ROOT, workerBundle, wranglerCompat } from '../support/worker.ts';
 
 /**
@@ -68,12 +68,12 @@ describe('worker bundle', () => {
     try {
       const entry = join(dir, 'entry.ts');
       writeFileSync(entry, `import { readFileSync } from 'node:fs';\nexport default { fetch: () => new Response(String(readFileSync)) };\n`);
-      const run = (cmd: string) =>
-        new Promise<{ code: number; output: string }>((resolve) =>
-          exec(cmd, { cwd: ROOT }, (err, stdout, stderr) => resolve({ code: err ? (err.code as number) || 1 : 0, output: stdout + stderr })),
-        );
-      expect((await run(command!)).code).toBe(0);
-      const bad = await run(command!.replace('src/runtime/worker.ts', relative(ROOT, entry)));
+      const sh = async (cmd: string) => {
+        const r = await run('/bin/sh', ['-c', cmd], { cwd: ROOT, timeoutMs: 100_000 });
+        return { code: r.status, output: r.stdout + r.stderr };
+      };
+      expect((await sh(command!)).code).toBe(0);
+      const bad = await sh(command!.replace('src/runtime/worker.ts', relative(ROOT, entry)));
       expect(bad.code).not.toBe(0);
       expect(bad.output).toContain('Could not resolve "node:fs"');
     } finally {
