@@ -79,7 +79,9 @@ const ALLOWED: Record<string, string[]> = {
   flows: ['canonical', 'config', 'observe', 'sse', 'upstream', 'translators/types.ts', 'translators/index.ts'],
   http: ['canonical', 'config', 'observe', 'flows', 'translators/types.ts'],
   app: ['canonical', 'config', 'observe', 'flows', 'http', 'translators/types.ts', 'translators/index.ts'],
-  runtime: ['canonical', 'config', 'app'],
+  runtime: ['canonical', 'config', 'app', 'demo'],
+  // `interlingua demo`'s upstreams: the dialects' own encoders and the one SSE serializer.
+  demo: ['canonical', 'sse', 'translators/types.ts', 'translators/index.ts'],
 };
 
 /**
@@ -251,6 +253,11 @@ describe('architecture', () => {
     };
     for (const f of files) if (!index.has(f)) strong(f);
     expect(cycles).toEqual([]);
+  });
+
+  it('the demo is loaded only when asked: by a dynamic import of the CLI, by no other file', () => {
+    const into = allSources().flatMap((f) => (f.startsWith('src/demo/') ? [] : imports(f).filter((i) => resolved(f, i.spec).startsWith('src/demo/')).map((i) => ({ from: f, ...i }))));
+    expect(into.map(({ from, dynamic, typeOnly }) => ({ from, dynamic: dynamic || typeOnly }))).toEqual([{ from: 'src/runtime/cli.ts', dynamic: true }]);
   });
 
   it('runtime entries never import translators', () => {

@@ -53,6 +53,9 @@ describe('compiled CLI (dist/cli.js)', () => {
     // The Redis client is loaded from node_modules, only when a store needs it.
     expect(text).not.toMatch(/from\s*["']redis["']/);
     expect(all).toMatch(/from\s*["']redis["']/);
+    // The demo's code is a chunk of its own, loaded by `interlingua demo` alone.
+    expect(text).not.toContain('demo.interlingua.invalid');
+    expect(all).toContain('demo.interlingua.invalid');
   });
 
   it('--help prints the usage and exits 0, through its shebang; --version the version of package.json', async () => {

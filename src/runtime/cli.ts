@@ -8,15 +8,16 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pkg from '../../package.json' with { type: 'json' };
-import type { Config, EnvRef } from '../config/load.ts';
+import { parseConfig, type Config, type EnvRef } from '../config/load.ts';
 import { closeAgents } from './node-client.ts';
-import { StartError, listenProblem, loadNodeConfig, startNode, tuneHeap } from './node.ts';
+import { StartError, listenProblem, loadNodeConfig, startNode, tuneHeap, type StartOptions } from './node.ts';
 
 /** The package's version, bundled into dist/cli.js from package.json. */
 export const VERSION: string = pkg.version;
 
 export const USAGE = `Usage: interlingua [options]
        interlingua check [--config FILE] [--strict-env]
+       interlingua demo [--port N] [--host ADDR]
 
 An LLM API protocol translation proxy: apps keep their SDK and change only the base URL.
 
@@ -32,6 +33,9 @@ Options:
   -h, --help      show this text
 
 Commands:
+  demo            serve five built-in demo upstreams (demo-openai, demo-anthropic, demo-gemini,
+                  demo-responses, demo-interactions), answering in-process in their own dialects:
+                  no key, no network; the inspector on; prints a request to try per dialect
   check           validate the config, print the routes it would serve and the environment
                   variables it reads (set or not), without starting; --strict-env: fail when
                   one is not set, as a start would
@@ -47,7 +51,7 @@ SIGTERM or SIGINT finishes open requests, then exits 0. GET /health answers 200 
 class UsageError extends Error {}
 
 export interface CliArgs {
-  command: 'serve' | 'check' | 'help' | 'version';
+  command: 'serve' | 'check' | 'demo' | 'help' | 'version';
   config?: string;
   port: number;
   host: string;
@@ -69,10 +73,12 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   const { values, positionals } = parsed;
   if (values.help) return { command: 'help', port: 0, host: '', debug: false };
   if (values.version) return { command: 'version', port: 0, host: '', debug: false };
-  if (positionals.length > 1 || (positionals[0] !== undefined && positionals[0] !== 'check')) {
+  const command = positionals[0];
+  if (positionals.length > 1 || (command !== undefined && command !== 'check' && command !== 'demo')) {
     throw new UsageError(`unknown command '${positionals.join(' ')}'`);
   }
-  if (values['strict-env'] && positionals[0] !== 'check') throw new UsageError('--strict-env goes with check');
+  if (values['strict-env'] && command !== 'check') throw new UsageError('--strict-env goes with check');
+  if (command === 'demo' && values.config !== undefined) throw new UsageError('demo has its own config; leave out --config');
   const portText = values.port ?? (env.PORT || '8787');
   const port = Number(portText);
   if (!/^\d+$/.test(portText.trim()) || port > 65535) {
@@ -81,7 +87,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   const host = values.host ?? (env.HOST || '127.0.0.1');
   if (!host.trim()) throw new UsageError('--host must name an address');
   return {
-    command: positionals[0] === 'check' ? 'check' : 'serve',
+    command: command ?? 'serve',
     config: values.config,
     port,
     host,
@@ -152,16 +158,17 @@ export function inspectorUrl(host: string, port: number): string {
   return `http://${h.includes(':') ? `[${h}]` : h}:${port}/_inspector`;
 }
 
-async function serve(args: CliArgs, config: Config, source: string): Promise<void> {
+async function serve(args: CliArgs, config: Config, source: string, demo?: DemoParts): Promise<void> {
   tuneHeap();
   let running: Awaited<ReturnType<typeof startNode>>;
   try {
-    running = await startNode({ config, port: args.port, hostname: args.host });
+    running = await startNode({ config, port: args.port, hostname: args.host, ...demo?.start });
   } catch (e) {
     throw new StartError(listenProblem(e, args.host, args.port));
   }
   process.stderr.write(`${startupLine(config, source, args.host, running.port)}\n`);
   if (config.inspector) process.stderr.write(`interlingua inspector: ${inspectorUrl(args.host, running.port)}\n`);
+  if (demo) process.stderr.write(demo.banner(inspectorUrl(args.host, running.port).replace(/\/_inspector$/, '')));
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -176,6 +183,29 @@ async function serve(args: CliArgs, config: Config, source: string): Promise<voi
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+/** What `interlingua demo` adds to a start: its upstream client and the requests it suggests. */
+interface DemoParts {
+  start: { fetch: NonNullable<StartOptions['fetch']>; resolveHost: NonNullable<StartOptions['resolveHost']> };
+  banner(origin: string): string;
+}
+
+/** The demo's config and parts, its code loaded only now. */
+async function loadDemo(): Promise<{ config: Config; demo: DemoParts }> {
+  const { DEMO_UPSTREAMS, demoConfigDocument, demoFetch, demoRequests } = await import('../demo/index.ts');
+  const config = parseConfig(demoConfigDocument());
+  const banner = (origin: string) =>
+    [
+      `interlingua demo: ${DEMO_UPSTREAMS.length} demo upstreams answer in-process, with no key and no network: ${DEMO_UPSTREAMS.map((u) => `${u.name} (${u.label})`).join(', ')}.`,
+      'Any caller dialect reaches any of them; try one of these, then look at the inspector:',
+      ...demoRequests(origin).flatMap((r) => [`  # ${r.title}`, `  ${r.curl}`]),
+      '',
+    ].join('\n');
+  const resolveHost = async (): Promise<string[]> => {
+    throw new Error('the demo reaches no network');
+  };
+  return { config, demo: { start: { fetch: demoFetch(), resolveHost }, banner } };
 }
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number | undefined> {
@@ -196,6 +226,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     return 0;
   }
   try {
+    if (args.command === 'demo') {
+      const { config, demo } = await loadDemo();
+      if (args.debug) config.log.debug = true;
+      await serve(args, config, 'demo config', demo);
+      return undefined;
+    }
     const checking = args.command === 'check' && !args.strictEnv;
     const { config, source } = loadNodeConfig(args.config, env, { unsetEnv: checking ? 'allow' : 'error' });
     if (args.command === 'check') {

@@ -9,6 +9,7 @@ import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { createProxy, memoryStateStore } from '../app.ts';
+import type { FetchLike } from '../canonical/index.ts';
 import { ConfigError, configFromEnv, type Config, type ParseOptions } from '../config/load.ts';
 import { nodeFetch } from './node-client.ts';
 import { createNodeListener } from './node-server.ts';
@@ -69,6 +70,10 @@ export interface StartOptions {
   port?: number;
   hostname?: string;
   log?: (line: string) => void;
+  /** The upstream client (default: the pooled keep-alive client); `interlingua demo` gives its own. */
+  fetch?: FetchLike;
+  /** Hostname resolution for the guarded media fetcher (default: the system's). */
+  resolveHost?: (host: string) => Promise<string[]>;
 }
 
 /** Start a server; resolves once it listens. Used by the CLI and by end-to-end tests. */
@@ -81,9 +86,9 @@ export async function startNode(o: StartOptions): Promise<{ server: Server; port
   const inspector = o.config.inspector ? (await import('./inspector.ts')).createInspector(o.config) : undefined;
   const proxy = createProxy({
     config: o.config,
-    fetch: nodeFetch,
+    fetch: o.fetch ?? nodeFetch,
     log: (entry) => write(JSON.stringify(entry)),
-    resolveHost: async (host) => (await lookup(host, { all: true })).map((a) => a.address),
+    resolveHost: o.resolveHost ?? (async (host) => (await lookup(host, { all: true })).map((a) => a.address)),
     stateStore,
     inspector: inspector?.recorder,
   });

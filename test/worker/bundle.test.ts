@@ -44,6 +44,12 @@ describe('worker bundle', () => {
     expect(code).not.toMatch(/\bprocess\.env\b/);
   });
 
+  it('holds none of the demo upstreams (Node only, loaded by `interlingua demo`)', async () => {
+    const code = readFileSync(await workerBundle(), 'utf8');
+    expect(code).not.toContain('demo.interlingua.invalid');
+    expect(code).not.toContain('The demo reaches no network');
+  });
+
   it(`stays within its budget of ${BUDGET_GZIP_BYTES / 1024} KiB gzipped`, async () => {
     const gzip = gzipSync(readFileSync(await workerBundle()), { level: 9 }).byteLength;
     expect(gzip).toBeLessThanOrEqual(BUDGET_GZIP_BYTES);
