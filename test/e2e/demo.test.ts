@@ -9,6 +9,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI, type Content } from '@google/genai';
 import OpenAI from 'openai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.ts';
 import { DEMO_UPSTREAMS, demoConfigDocument, demoFetch } from '../../src/demo/index.ts';
@@ -169,11 +171,13 @@ function callers(url: string): Caller[] {
 describe('interlingua demo: every caller SDK against every demo upstream', () => {
   let close: () => Promise<void>;
   let all: Caller[];
+  let origin = '';
   const logs: string[] = [];
   beforeAll(async () => {
     const running = await startNode({ config: parseConfig(demoConfigDocument()), port: 0, fetch: demoFetch({ frameGapMs: 0 }), log: (l) => logs.push(l) });
     close = running.close;
-    all = callers(`http://127.0.0.1:${running.port}`);
+    origin = `http://127.0.0.1:${running.port}`;
+    all = callers(origin);
   });
   afterAll(() => close?.());
 
@@ -192,6 +196,28 @@ describe('interlingua demo: every caller SDK against every demo upstream', () =>
         expect(second.text).toMatch(new RegExp(`^${model} \\(${label}\\) read the result: the get_weather tool returned .*21`));
       });
     });
+  });
+
+  it("the README's Quick start is true: its curl and its three SDK snippets get the answers it says", async () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    const quick = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('## Configuration in brief'));
+    const curl = /```sh\n(curl [\s\S]*?)```/.exec(quick)![1]!.replace(/\\\n\s*/g, '').replaceAll('http://127.0.0.1:8787', origin);
+    const said = /saying `([^`]+)`/.exec(quick.replace(/\n/g, ' '))![1]!;
+    const r = await run('/bin/sh', ['-c', curl]);
+    expect((JSON.parse(r.stdout) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe(said);
+    // The snippets: each SDK, its base URL as written, to the model its comment names.
+    const snippet = /```ts\n([\s\S]*?)```/.exec(quick)![1]!.replaceAll('http://127.0.0.1:8787', origin);
+    const model = (sdk: string) => new RegExp(`// ${sdk.replace('/', '\\/')}: model '([\\w-]+)'`).exec(snippet)![1]!;
+    const base = (re: RegExp) => re.exec(snippet)![1]!;
+    const openai = new OpenAI({ baseURL: base(/new OpenAI\(\{ baseURL: '([^']+)'/), apiKey: 'demo', maxRetries: 0 });
+    const o = await openai.chat.completions.create({ model: model('openai'), messages: [{ role: 'user', content: 'Hi' }] });
+    expect(o.choices[0]!.message.content).toBe(`${model('openai')} (Gemini generateContent) echoes: Hi`);
+    const anthropic = new Anthropic({ baseURL: base(/new Anthropic\(\{ baseURL: '([^']+)'/), apiKey: 'demo', maxRetries: 0 });
+    const a = await anthropic.messages.create({ model: model('@anthropic-ai/sdk'), max_tokens: 64, messages: [{ role: 'user', content: 'Hi' }] });
+    expect(a.content[0]).toMatchObject({ type: 'text', text: `${model('@anthropic-ai/sdk')} (OpenAI Chat Completions) echoes: Hi` });
+    const genai = new GoogleGenAI({ apiKey: 'demo', httpOptions: { baseUrl: base(/baseUrl: '([^']+)'/) } });
+    const g = await genai.models.generateContent({ model: model('@google/genai'), contents: 'Hi' });
+    expect(g.text).toBe(`${model('@google/genai')} (OpenAI Responses) echoes: Hi`);
   });
 
   it('logs each request with its upstream, and reaches no network', async () => {
