@@ -58,6 +58,17 @@ export function nodeCallerRequest(req: IncomingMessage, res: ServerResponse): Ca
   };
 }
 
+/**
+ * The chat routes (the proxy's hot path): POST to Chat Completions, Messages, Responses,
+ * Interactions, and a Gemini model's generateContent or streamGenerateContent. Token counting,
+ * stored answers, model lists, images and health are not.
+ */
+const CHAT_ROUTE = /^\/v1(?:\/chat\/completions|\/messages|\/responses|(?:beta)?\/interactions|(?:beta)?\/models\/[^?]+:(?:stream)?[gG]enerateContent)(?:\?|$)/;
+
+export function isChatRoute(method: string | undefined, url: string): boolean {
+  return method === 'POST' && CHAT_ROUTE.test(url);
+}
+
 export function createNodeListener(proxy: Proxy): RequestListener {
   return (req, res) => {
     proxy.dispatch(nodeCallerRequest(req, res)).then(

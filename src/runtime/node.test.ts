@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { heapFlag } from './node.ts';
+import { isChatRoute } from './node-server.ts';
 
 describe('heapFlag: the heap growth npm start sets, unless the command line chose one', () => {
   it('sets 50 % by default, whatever other flags there are', () => {
@@ -11,6 +12,29 @@ describe('heapFlag: the heap growth npm start sets, unless the command line chos
   it("leaves the command line's own growth alone, in any spelling V8 takes", () => {
     for (const argv of [['--heap-growing-percent=200'], ['--heap_growing_percent=100'], ['--inspect', '--heap-growing-percent', '300']]) {
       expect(heapFlag(argv), argv.join(' ')).toBeUndefined();
+    }
+  });
+});
+
+describe('the Node entry: which routes take the direct path', () => {
+  it('the chat routes (POST) do; token counts, stored answers, lists, images and health go through the Hono app', () => {
+    for (const url of ['/v1/chat/completions', '/v1/messages', '/v1/responses', '/v1beta/interactions', '/v1/interactions', '/v1beta/models/gemini-2.5-flash:generateContent', '/v1/models/m:streamGenerateContent?alt=sse', '/v1/chat/completions?x=1']) {
+      expect([url, isChatRoute('POST', url)]).toEqual([url, true]);
+    }
+    for (const [method, url] of [
+      ['GET', '/v1/chat/completions'],
+      ['POST', '/v1/messages/count_tokens'],
+      ['POST', '/v1/responses/input_tokens'],
+      ['GET', '/v1/responses/resp_1'],
+      ['POST', '/v1/responses/resp_1/cancel'],
+      ['POST', '/v1beta/models/m:countTokens'],
+      ['GET', '/v1/models'],
+      ['POST', '/v1/images/generations'],
+      ['GET', '/health'],
+      ['HEAD', '/'],
+      ['POST', '/v1/chat/completionsX'],
+    ] as const) {
+      expect([method, url, isChatRoute(method, url)]).toEqual([method, url, false]);
     }
   });
 });

@@ -12,7 +12,8 @@ import { createProxy, memoryStateStore } from '../app.ts';
 import type { FetchLike } from '../canonical/index.ts';
 import { ConfigError, configFromEnv, type Config, type ParseOptions } from '../config/load.ts';
 import { nodeFetch } from './node-client.ts';
-import { createNodeListener } from './node-server.ts';
+import { createNodeListener, isChatRoute } from './node-server.ts';
+import { getRequestListener } from '@hono/node-server';
 
 /**
  * Log lines to stdout, gathered and written once per event-loop turn: one write syscall for all
@@ -93,10 +94,17 @@ export async function startNode(o: StartOptions): Promise<{ server: Server; port
     inspector: inspector?.recorder,
   });
   inspector?.attach(proxy);
-  const listener = createNodeListener(proxy);
-  const server = http.createServer(
-    inspector ? (req, res) => ((req.url ?? '').startsWith('/_inspector') ? inspector.handle(req, res) : listener(req, res)) : listener,
-  );
+  // The chat routes straight from node:http (node-server.ts, measured: docs/performance.md); every
+  // other route through the Hono app by @hono/node-server's Request/Response conversion; the
+  // inspector's own routes before both.
+  const direct = createNodeListener(proxy);
+  const viaHono = getRequestListener(proxy.app.fetch, { overrideGlobalObjects: false });
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (inspector && url.startsWith('/_inspector')) inspector.handle(req, res);
+    else if (isChatRoute(req.method, url)) direct(req, res);
+    else void viaHono(req, res);
+  });
   return new Promise((resolve, reject) => {
     // A port in use or an address this machine does not have: the caller says it in one line.
     server.once('error', (e) => {
