@@ -59,14 +59,17 @@ export function nodeCallerRequest(req: IncomingMessage, res: ServerResponse): Ca
 }
 
 /**
- * The chat routes (the proxy's hot path): POST to Chat Completions, Messages, Responses,
- * Interactions, and a Gemini model's generateContent or streamGenerateContent. Token counting,
- * stored answers, model lists, images and health are not.
+ * The routes this listener serves (runtime/node.ts hands it the rest through Hono): the chat
+ * routes, the proxy's hot path — POST to Chat Completions, Messages, Responses, Interactions, and
+ * a Gemini model's generateContent or streamGenerateContent — and the health probes (`/health`,
+ * `HEAD /`), which load balancers send every few seconds. Not token counting, stored answers,
+ * model lists or images.
  */
 const CHAT_ROUTE = /^\/v1(?:\/chat\/completions|\/messages|\/responses|(?:beta)?\/interactions|(?:beta)?\/models\/[^?]+:(?:stream)?[gG]enerateContent)(?:\?|$)/;
 
-export function isChatRoute(method: string | undefined, url: string): boolean {
-  return method === 'POST' && CHAT_ROUTE.test(url);
+export function isDirectRoute(method: string | undefined, url: string): boolean {
+  if (method === 'POST') return CHAT_ROUTE.test(url);
+  return ((method === 'GET' || method === 'HEAD') && /^\/health(?:\?|$)/.test(url)) || (method === 'HEAD' && url === '/');
 }
 
 export function createNodeListener(proxy: Proxy): RequestListener {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { heapFlag } from './node.ts';
-import { isChatRoute } from './node-server.ts';
+import { isDirectRoute } from './node-server.ts';
 
 describe('heapFlag: the heap growth npm start sets, unless the command line chose one', () => {
   it('sets 50 % by default, whatever other flags there are', () => {
@@ -17,10 +17,11 @@ describe('heapFlag: the heap growth npm start sets, unless the command line chos
 });
 
 describe('the Node entry: which routes take the direct path', () => {
-  it('the chat routes (POST) do; token counts, stored answers, lists, images and health go through the Hono app', () => {
+  it('the chat routes (POST) and the health probes do; token counts, stored answers, lists and images go through the Hono app', () => {
     for (const url of ['/v1/chat/completions', '/v1/messages', '/v1/responses', '/v1beta/interactions', '/v1/interactions', '/v1beta/models/gemini-2.5-flash:generateContent', '/v1/models/m:streamGenerateContent?alt=sse', '/v1/chat/completions?x=1']) {
-      expect([url, isChatRoute('POST', url)]).toEqual([url, true]);
+      expect([url, isDirectRoute('POST', url)]).toEqual([url, true]);
     }
+    for (const [method, url] of [['GET', '/health'], ['HEAD', '/health'], ['HEAD', '/']] as const) expect([method, url, isDirectRoute(method, url)]).toEqual([method, url, true]);
     for (const [method, url] of [
       ['GET', '/v1/chat/completions'],
       ['POST', '/v1/messages/count_tokens'],
@@ -30,11 +31,11 @@ describe('the Node entry: which routes take the direct path', () => {
       ['POST', '/v1beta/models/m:countTokens'],
       ['GET', '/v1/models'],
       ['POST', '/v1/images/generations'],
-      ['GET', '/health'],
-      ['HEAD', '/'],
+      ['GET', '/'],
+      ['POST', '/health'],
       ['POST', '/v1/chat/completionsX'],
     ] as const) {
-      expect([method, url, isChatRoute(method, url)]).toEqual([method, url, false]);
+      expect([method, url, isDirectRoute(method, url)]).toEqual([method, url, false]);
     }
   });
 });

@@ -5,15 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { lookup } from 'node:dns/promises';
-import http, { type Server } from 'node:http';
+import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { createProxy, memoryStateStore } from '../app.ts';
 import type { FetchLike } from '../canonical/index.ts';
 import { ConfigError, configFromEnv, type Config, type ParseOptions } from '../config/load.ts';
 import { nodeFetch } from './node-client.ts';
-import { createNodeListener, isChatRoute } from './node-server.ts';
-import { getRequestListener } from '@hono/node-server';
+import { createNodeListener, isDirectRoute } from './node-server.ts';
 
 /**
  * Log lines to stdout, gathered and written once per event-loop turn: one write syscall for all
@@ -94,16 +93,21 @@ export async function startNode(o: StartOptions): Promise<{ server: Server; port
     inspector: inspector?.recorder,
   });
   inspector?.attach(proxy);
-  // The chat routes straight from node:http (node-server.ts, measured: docs/performance.md); every
-  // other route through the Hono app by @hono/node-server's Request/Response conversion; the
-  // inspector's own routes before both.
+  // The chat routes and the health probes straight from node:http (node-server.ts, measured:
+  // docs/performance.md); every other route through the Hono app by @hono/node-server's
+  // Request/Response conversion, loaded at the first such request (it loads node:http2, 1.8 MB
+  // of an idle server's RSS); the inspector's own routes before both.
   const direct = createNodeListener(proxy);
-  const viaHono = getRequestListener(proxy.app.fetch, { overrideGlobalObjects: false });
+  let adapter: Promise<(req: IncomingMessage, res: ServerResponse) => Promise<void>> | undefined;
+  const viaHono = (req: IncomingMessage, res: ServerResponse) => {
+    adapter ??= import('@hono/node-server').then((m) => m.getRequestListener(proxy.app.fetch, { overrideGlobalObjects: false }));
+    adapter.then((listener) => listener(req, res)).catch(() => direct(req, res));
+  };
   const server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     if (inspector && url.startsWith('/_inspector')) inspector.handle(req, res);
-    else if (isChatRoute(req.method, url)) direct(req, res);
-    else void viaHono(req, res);
+    else if (isDirectRoute(req.method, url)) direct(req, res);
+    else viaHono(req, res);
   });
   return new Promise((resolve, reject) => {
     // A port in use or an address this machine does not have: the caller says it in one line.
