@@ -4,10 +4,11 @@
  * (default dist/) with a shebang, so nothing transpiles TypeScript at run time. `npm run build`
  * runs it; so do `npm install` / `npm ci` (`prepare`) and `npm start` (`prestart`).
  *
- * Interlingua's own code, Hono, valibot and the other small dependencies are bundled: one file to
- * read at start-up. The Redis client stays an ordinary `import('redis')` from node_modules, in a
- * chunk of its own (OUTDIR/chunks/) loaded only when the config names a Redis store, so a server
- * without one never parses it. Whitespace and syntax are minified, names are not: stack traces
+ * Interlingua's own code, Hono, valibot and the other small dependencies are bundled (so the
+ * package's only dependency is `redis`). What only some starts need is in chunks of its own
+ * (OUTDIR/chunks/), loaded when needed: the inspector, `interlingua demo`, @hono/node-server, and
+ * the Redis client, an ordinary `import('redis')` from node_modules when the config names a Redis
+ * store, so a server without one never parses it. Whitespace and syntax are minified, names are not: stack traces
  * stay readable (full minification measured no lower idle RSS).
  */
 import { build } from 'esbuild';
