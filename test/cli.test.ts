@@ -5,7 +5,7 @@
  * validates without starting, and a checkout path with a space in it still starts. Run from the
  * TypeScript source here; test/cli-compiled.test.ts runs the built dist/cli.js the same ways.
  */
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,6 +142,16 @@ describe('node entry', () => {
     );
     const all = await cli(['check', '--config', 'examples/default.json'], { OPENAI_API_KEY: 'a', ANTHROPIC_API_KEY: 'b', GEMINI_API_KEY: 'c', INTERLINGUA_KEY: 'd' });
     expect(all.stdout).toContain('environment it reads (all set):');
+  });
+
+  it('every shipped example checks before its secrets exist', async () => {
+    const examples = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.json'));
+    expect(examples.length).toBeGreaterThanOrEqual(4);
+    for (const f of examples) {
+      const r = await cli(['check', '--config', `examples/${f}`]);
+      expect([f, r.status, r.stderr]).toEqual([f, 0, '']);
+      expect(r.stdout).toContain(`config examples/${f}: valid`);
+    }
   });
 
   it('--version prints the version of package.json', async () => {
