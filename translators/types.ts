@@ -188,6 +188,13 @@ export interface ChatCaller {
   /** Server-side state the dialect refers to (Responses `previous_response_id`, `item_reference`). */
   readonly state?: DialectState;
   /**
+   * The dialect's checks of a body's references to stored state (and that it has something to
+   * answer), which the flow runs before it resolves them from its store: the store is read only
+   * for well-formed references, so a malformed one (`previous_response_id: 5`) must be refused
+   * first, never skipped. Throws the dialect's 400; `decodeRequest` runs the same checks.
+   */
+  checkReferences?(body: unknown): void;
+  /**
    * Forwarding a request to an upstream of this dialect without decoding it (src/flows/forward.ts),
    * in two steps that must not read `input.body`. `model`: the routed model and the stream flag,
    * from the route parameters, or from the body's top level as scanned without parsing (`top`,
@@ -204,6 +211,12 @@ export interface ChatCaller {
     model(input: CallerInput, top: PeekedJson | undefined): { model: string; stream: boolean } | undefined;
     /** The top-level field holding the conversation, which `check` leaves out. */
     conversation: string;
+    /**
+     * What the decoder must check inside the conversation all the same (Responses:
+     * `item_reference`, whose id must be a string): a body holding any of these ASCII strings
+     * anywhere is decoded, not forwarded.
+     */
+    decodeMarks?: readonly string[];
     /** Everything `check` reads of the request but its body (headers, route parameters), as one string. */
     checkKey(input: CallerInput): string;
     check(input: CallerInput, body: { bytes: Uint8Array; top: PeekedJson }, ctx: TranslateContext): boolean;

@@ -34,6 +34,7 @@
  * base64url(value), so the id stays `[A-Za-z0-9_-]` (ids are strings in every dialect).
  */
 import { base64ToBytes, base64UrlToBytes, bytesToBase64, bytesToBase64Url } from './base64.ts';
+import { asciiFinder } from './http.ts';
 import type { ChatRequest, Converted, Warning } from './chat.ts';
 import type { ProxyError } from './errors.ts';
 import type { Part, Signature, Vendor } from './parts.ts';
@@ -184,7 +185,7 @@ export function mayCarrySignatureBytes(b: Uint8Array): boolean {
     for (let j = 0; j < text.length; j++) if (b[k + j] !== text.charCodeAt(j)) return false;
     return true;
   };
-  const find = finder(b);
+  const find = asciiFinder(b);
   // `__il1` anywhere, or a string that starts with `il1` + o|a|g + `.`.
   if (find('__il1', 0) >= 0) return true;
   for (let k = find('"il1', 0); k >= 0; k = find('"il1', k + 1)) {
@@ -196,24 +197,6 @@ export function mayCarrySignatureBytes(b: Uint8Array): boolean {
     if (at(k - 2, '"/') || at(k - 3, '"\\/') || at(k - 7, '"\\u002f') || at(k - 7, '"\\u002F')) return true;
   }
   return false;
-}
-
-/**
- * Where an ASCII `needle` next occurs in `b` from `from` (-1: nowhere). A Node Buffer searches
- * natively (memmem); other byte arrays by their first byte, then the rest.
- */
-function finder(b: Uint8Array): (needle: string, from: number) => number {
-  const native = b as Uint8Array & { readUInt8?: unknown; indexOf(value: string | number, from?: number): number };
-  if (typeof native.readUInt8 === 'function') return (needle, from) => native.indexOf(needle, from);
-  return (needle, from) => {
-    const first = needle.charCodeAt(0);
-    for (let k = b.indexOf(first, from); k >= 0; k = b.indexOf(first, k + 1)) {
-      let j = 1;
-      while (j < needle.length && b[k + j] === needle.charCodeAt(j)) j++;
-      if (j === needle.length) return k;
-    }
-    return -1;
-  };
 }
 
 /** Keep a signature only when it goes back to the vendor that issued it. */

@@ -91,6 +91,24 @@ function newScratch(n: number): Uint8Array {
   return B ? B.allocUnsafeSlow(n) : new Uint8Array(n);
 }
 
+/**
+ * Where an ASCII `needle` next occurs in `b` from `from` (-1: nowhere). A Node Buffer searches
+ * natively (memmem); other byte arrays by their first byte, then the rest.
+ */
+export function asciiFinder(b: Uint8Array): (needle: string, from: number) => number {
+  const native = b as Uint8Array & { readUInt8?: unknown; indexOf(value: string | number, from?: number): number };
+  if (typeof native.readUInt8 === 'function') return (needle, from) => native.indexOf(needle, from);
+  return (needle, from) => {
+    const first = needle.charCodeAt(0);
+    for (let k = b.indexOf(first, from); k >= 0; k = b.indexOf(first, k + 1)) {
+      let j = 1;
+      while (j < needle.length && b[k + j] === needle.charCodeAt(j)) j++;
+      if (j === needle.length) return k;
+    }
+    return -1;
+  };
+}
+
 /** Compare `this[sourceStart..sourceEnd)` with `target[targetStart..targetEnd)`: <0, 0 or >0, as Buffer#compare. */
 export type NativeCompare = (this: Uint8Array, target: Uint8Array, targetStart: number, targetEnd: number, sourceStart: number, sourceEnd: number) => number;
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mayCarrySignatureBytes, mayCarrySignatures } from './carrier.ts';
 import { peekJson, type PeekCheckpoint } from './json-peek.ts';
-import { checkedExcept, modelAndStream, parsedExcept, withModelParts } from './peeked-fields.ts';
+import { checkedExcept, holdsConversation, modelAndStream, parsedExcept, withModelParts } from './peeked-fields.ts';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -234,6 +234,20 @@ describe('fields and parsedExcept', () => {
     expect(checkedExcept(b, peekJson(b)!, 'messages', [], (body) => {
       if ((body as { temperature: number }).temperature > 2) throw new Error('temperature');
     })).toBe(false);
+  });
+});
+
+describe('holdsConversation', () => {
+  const holds = (body: string) => holdsConversation(bytes(body), peekJson(bytes(body))!, 'messages');
+  it('is true for a non-empty list, object or string', () => {
+    for (const v of ['[{"role":"user"}]', '[ 1 ]', '{"a":1}', '"hi"', '" "']) expect(holds(`{"model":"m","messages":${v}}`), v).toBe(true);
+  });
+  it('is false when the conversation is missing, empty or of another kind (the decoder answers those)', () => {
+    for (const v of ['[]', '[ \n\t ]', '{}', '{ }', '""', 'null', '0', 'true']) expect(holds(`{"model":"m","messages":${v}}`), v).toBe(false);
+    expect(holds('{"model":"m","input":[1]}')).toBe(false);
+    // Given twice, both must hold something (the upstream's parser may read either).
+    expect(holds('{"messages":[1],"model":"m","messages":[]}')).toBe(false);
+    expect(holds('{"messages":[],"model":"m","messages":[1]}')).toBe(false);
   });
 });
 

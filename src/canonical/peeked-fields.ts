@@ -52,6 +52,27 @@ export function checkedExcept(b: Uint8Array, peeked: PeekedJson, conversation: s
   }
 }
 
+/**
+ * Whether the body's `conversation` holds something: present, and every occurrence a non-empty
+ * list, object or string. The forwarding path leaves what is inside the conversation to the
+ * upstream, but never its absence: a body without one (`[]`, `""`, `null`, missing) is decoded,
+ * and its dialect's decoder refuses it (or, where the dialect allows it, passes it on).
+ */
+export function holdsConversation(b: Uint8Array, peeked: PeekedJson, conversation: string): boolean {
+  let found = false;
+  for (const f of peeked.fields) {
+    if (f.key !== conversation) continue;
+    found = true;
+    const open = b[f.start];
+    let k = f.start + 1;
+    // (Whitespace inside a list or an object; a string's is its content.)
+    if (open !== 0x22) while (k < f.end && (b[k] === 0x20 || b[k] === 0x0a || b[k] === 0x0d || b[k] === 0x09)) k++;
+    const close = open === 0x5b ? 0x5d : open === 0x7b ? 0x7d : open === 0x22 ? 0x22 : undefined;
+    if (close === undefined || b[k] === close) return false;
+  }
+  return found;
+}
+
 /** A caller's input without its body (which forwarding must not read), to give a stand-in body. */
 export function bareInput<I extends { headers: unknown; params: unknown; query: unknown }>(input: I): Pick<I, 'headers' | 'params' | 'query'> {
   return { headers: input.headers, params: input.params, query: input.query };

@@ -40,7 +40,9 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
     return callAndReply(deps, scope, asked, forward.req, forward.attempts, { decoded: decode, defaultMaxTokens: forward.defaultMaxTokens });
   }
 
-  // References to earlier answers (Responses) resolved from the store, toward a stateless upstream.
+  // References to earlier answers (Responses) resolved from the store, toward a stateless upstream
+  // (a malformed one refused first: the store is read only for well-formed ones).
+  caller.checkReferences?.(asked.input.body);
   const { call, keep } = await resolveState(deps, scope, asked);
 
   let req = decodeCall(scope, call);

@@ -10,9 +10,11 @@
  * Anything that needs the decoded request takes the usual path instead: a target of another
  * dialect (or a Responses reference toward one), strict mode, a dry run, debug dumps and the
  * inspector, telemetry, carried signatures from another vendor, a stream framed otherwise on the
- * way, a host that wants the body otherwise, an image model answering a chat call.
+ * way, a host that wants the body otherwise, an image model answering a chat call, a conversation
+ * that is missing or empty (the decoder refuses it), or one holding what the decoder must check
+ * all the same (`forward.decodeMarks`: a Responses `item_reference`).
  */
-import { flatBytes, leadingModel, mayCarrySignatureBytes, withModelParts, type Bytes, type ChatRequest, type PeekedJson } from '../canonical/index.ts';
+import { asciiFinder, flatBytes, holdsConversation, leadingModel, mayCarrySignatureBytes, withModelParts, type Bytes, type ChatRequest, type PeekedJson } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { providerOf } from '../upstream/providers/index.ts';
 import { resolveModel, type ResolvedRoute } from '../upstream/resolve.ts';
@@ -94,17 +96,21 @@ function scan(deps: FlowDeps, scope: RequestScope, call: ChatCall, flat: Uint8Ar
   if (peeked.stream && (framing !== 'sse' || resolved.targets.some((t) => providerOf(t.upstream).streamParser))) return undefined;
   memo ??= scanMemo.peek(memoScope, flat);
   const top = memo.top;
-  if (!top) return undefined;
+  // No conversation (or an empty one): decoded, so its dialect's decoder refuses it.
+  if (!top || !holdsConversation(flat, top, forward.conversation)) return undefined;
   const key = `${call.caller.id}\n${forward.checkKey(call.input)}`;
   if (!checkMemo.passes(key, flat, top, forward.conversation, () => forward.check(call.input, { bytes: flat, top }, scope))) return undefined;
   // A kept body carried no signature marks: only what follows its bytes is searched. (A mark lies
   // inside a string, and a checkpoint never does; the search starts a little before all the same.)
-  if (mayCarrySignatureBytes(memo.resumedAt > SIGNATURE_OVERLAP ? flat.subarray(memo.resumedAt - SIGNATURE_OVERLAP) : flat)) return undefined;
+  const fresh = memo.resumedAt > SIGNATURE_OVERLAP ? flat.subarray(memo.resumedAt - SIGNATURE_OVERLAP) : flat;
+  if (mayCarrySignatureBytes(fresh)) return undefined;
+  // (The same for what the dialect's decoder must see inside the conversation.)
+  if (forward.decodeMarks && forward.decodeMarks.some((mark) => asciiFinder(fresh)(mark, 0) >= 0)) return undefined;
   scanMemo.keep(memoScope, body, memo);
   return { peeked, resolved, top };
 }
 
-/** More than the longest signature mark (`"\u002f2lsMW`) reaches back. */
+/** More than the longest signature mark (`"\u002f2lsMW`) or decode mark reaches back. */
 const SIGNATURE_OVERLAP = 64;
 
 /** The model's route when every target speaks the caller's dialect and can be forwarded to. */

@@ -70,6 +70,7 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
   const countOnly = input.params.method === 'count_tokens' || input.params.method === 'countTokens';
   const body = parseWire(AnthropicMessagesRequestSchema, input.body, '');
   if (body.max_tokens === undefined && !countOnly) throw invalid('max_tokens', 'Field required');
+  if (body.messages.length === 0) throw invalid('messages', 'at least one message is required');
 
   const warnings: Warning[] = [];
   const system: Part[] = decodeSystem(body.system, 'system', warnings);

@@ -28,6 +28,7 @@ const cases: Array<[string, unknown, string, string]> = [
   ['model not a string', { ...ok, model: 5 }, 'model', 'Input should be a valid string'],
   ['max_tokens a string', { ...ok, max_tokens: '5' }, 'max_tokens', 'Input should be a valid number'],
   ['messages not a list', { ...ok, messages: {} }, 'messages', 'Input should be a valid list'],
+  ['messages empty', { ...ok, messages: [] }, 'messages', 'at least one message is required'],
   ['content a number', { ...ok, messages: [{ role: 'user', content: 1 }] }, 'messages.0.content', 'Input should be a valid string or list'],
   ['system a number', { ...ok, system: 1 }, 'system', 'Input should be a valid string or list'],
   ['system an image', { ...ok, system: [{ type: 'image', source: { type: 'url', url: 'https://x' } }] }, 'system.0.type', "Input should be 'text'"],

@@ -28,6 +28,20 @@ function refuseAgents(body: Record<string, unknown>): void {
   }
 }
 
+/**
+ * A reference to a stored interaction is a non-empty string, and there is something to answer:
+ * `input` may be left out (or empty) only by a continuation of a stored interaction, as the SDK's
+ * automatic continuation sends it (`previous_interaction_id` and `continuation_token`, no input).
+ */
+function checkInput(body: Record<string, unknown>): void {
+  const prev = body['previous_interaction_id'];
+  if (prev === '') throw invalid(`Invalid value at 'previous_interaction_id': expected the id of an interaction, got an empty string.`, 'previous_interaction_id');
+  const given = body['input'];
+  if (prev != null || (given !== undefined && given !== null && given !== '' && !(Array.isArray(given) && given.length === 0))) return;
+  const what = given === undefined || given === null ? 'required field is missing' : `expected a non-empty value, got ${given === '' ? 'an empty string' : 'an empty list'}`;
+  throw invalid(`Invalid value at 'input': ${what} (only a continuation, by 'previous_interaction_id', may leave it out).`, 'input');
+}
+
 export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
   const body = input.body;
   if (!isRecord(body)) {
@@ -38,6 +52,7 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
     throw invalid(`Invalid value at 'model': required field is missing (the model that answers the interaction).`, 'model');
   }
   const wire = parseAt(CreateBodySchema, body, '');
+  checkInput(body);
   const warnings: Warning[] = [];
   const messages = decodeInput(wire.input, warnings);
   const system: Part[] = wire.system_instruction ? [{ type: 'text', text: wire.system_instruction }] : [];

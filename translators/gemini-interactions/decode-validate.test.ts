@@ -30,6 +30,12 @@ describe('caller errors: the 400 says where, what was expected and what came', (
     [{ ...base, stream: {} }, 'stream', "Invalid value at 'stream': expected boolean, got an object."],
     [{ ...base, input: [{ type: 'user_input', content: [{ type: 'text', text: null }] }] }, 'input[0].content[0].text', "Invalid value at 'input[0].content[0].text': expected string, got null."],
     [{ ...base, input: 5 }, 'input', "Invalid value at 'input': expected (string | Array | Object), got a number."],
+    // nothing to answer, or a malformed reference
+    [{ model: base.model }, 'input', "Invalid value at 'input': required field is missing (only a continuation, by 'previous_interaction_id', may leave it out)."],
+    [{ ...base, input: '' }, 'input', "Invalid value at 'input': expected a non-empty value, got an empty string (only a continuation, by 'previous_interaction_id', may leave it out)."],
+    [{ ...base, input: [] }, 'input', "Invalid value at 'input': expected a non-empty value, got an empty list (only a continuation, by 'previous_interaction_id', may leave it out)."],
+    [{ ...base, previous_interaction_id: 5 }, 'previous_interaction_id', "Invalid value at 'previous_interaction_id': expected string, got a number."],
+    [{ ...base, previous_interaction_id: '' }, 'previous_interaction_id', "Invalid value at 'previous_interaction_id': expected the id of an interaction, got an empty string."],
     [{ ...base, generation_config: { stop_sequences: ['a', 5] } }, 'generation_config.stop_sequences[1]', "Invalid value at 'generation_config.stop_sequences[1]': expected string, got a number."],
     [{ ...base, response_format: [{ type: 'text', mime_type: 5 }] }, 'response_format[0].mime_type', "Invalid value at 'response_format[0].mime_type': expected string, got a number."],
     [{ ...base, model: 5 }, 'model', "Invalid value at 'model': expected string, got a number."],
@@ -39,5 +45,10 @@ describe('caller errors: the 400 says where, what was expected and what came', (
     [{ ...base, generation_config: { max_output_tokens: 1.5 } }, 'generation_config.max_output_tokens', "Invalid value at 'generation_config.max_output_tokens': expected a valid integer, got 1.5."],
   ])('%j', (body, param, message) => {
     expect(failure(body)).toEqual({ param, message, status: 400 });
+  });
+
+  it("a continuation may leave the input out (the SDK's automatic continuation sends none)", () => {
+    const { value } = decodeRequest({ body: { model: base.model, previous_interaction_id: 'v1_1', continuation_token: 't' }, headers: {}, params: {}, query: {} });
+    expect(value.messages).toEqual([]);
   });
 });

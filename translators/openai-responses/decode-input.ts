@@ -24,6 +24,7 @@ import {
   CustomToolCallItemSchema,
   FunctionCallItemSchema,
   InputItemHeadSchema,
+  ItemReferenceSchema,
   InputPartSchema,
   MessageItemSchema,
   ReasoningItemSchema,
@@ -183,7 +184,9 @@ export function decodeInput(instructions: string | null | undefined, input: stri
       case 'item_reference':
         // Toward a stateless upstream the flow resolves references before decoding (or refuses
         // them: src/flows/state.ts); one still here is bound for a Responses upstream, which
-        // gets the request byte for byte and resolves it itself.
+        // gets the request byte for byte and resolves it itself. One without a string id is
+        // malformed wherever it goes (the flow leaves it here unresolved).
+        parseAt(ItemReferenceSchema, raw, at);
         return;
       case undefined:
         throw invalid(`Missing required parameter: '${at}.type'.`, `${at}.type`, 'missing_required_parameter');

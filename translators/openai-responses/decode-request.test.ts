@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeReasoning, ProxyError } from '../../src/canonical/index.ts';
 import { fixtureJson } from '../../test/support/fixtures.ts';
-import { decodeRequest, responsesExtras } from './decode-request.ts';
+import { checkReferences, decodeRequest, responsesExtras } from './decode-request.ts';
 
 const decode = (body: unknown) => decodeRequest({ body, headers: {}, params: {}, query: {} });
 const base = { model: 'gpt-5.1-codex', input: 'hi' };
@@ -195,6 +195,43 @@ describe('decodeRequest: item references', () => {
     const { value, warnings } = decode({ model: 'm', input: [{ role: 'user', content: 'q' }, { type: 'item_reference', id: 'msg_1' }] });
     expect(value.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'q' }] }]);
     expect(warnings).toEqual([]);
+  });
+});
+
+describe('decodeRequest: something to answer, and well-formed references (OpenAI answers the same)', () => {
+  const none = `One of "input" or "previous_response_id" or 'prompt' or 'conversation_id' must be provided.`;
+  it.each([
+    ['no input', { model: 'm' }],
+    ['an empty string', { model: 'm', input: '' }],
+    ['an empty list', { model: 'm', input: [] }],
+    ['instructions alone', { model: 'm', instructions: 'Be brief.', input: [] }],
+  ])('%s is a 400 naming input', (_label, body) => {
+    const e = fails(body);
+    expect([e.message, e.param, e.code, e.status]).toEqual([none, 'input', 'missing_required_parameter', 400]);
+  });
+
+  it.each([
+    ['a previous response', { previous_response_id: 'resp_1' }],
+    ['a stored prompt', { prompt: { id: 'pmpt_1' } }],
+    ['a conversation', { conversation: 'conv_1' }],
+  ])('an empty input with %s is a continuation the upstream serves', (_label, fields) => {
+    expect(decode({ model: 'm', input: [], ...fields }).value.messages).toEqual([]);
+  });
+
+  it.each([
+    [{ ...base, previous_response_id: 5 }, "Invalid type for 'previous_response_id': expected string, but got an integer instead.", 'previous_response_id', 'invalid_type'],
+    [{ ...base, previous_response_id: { id: 'resp_1' } }, "Invalid type for 'previous_response_id': expected string, but got an object instead.", 'previous_response_id', 'invalid_type'],
+    [{ ...base, previous_response_id: '' }, "Invalid 'previous_response_id': empty string. Expected a string with minimum length 1, but got an empty string instead.", 'previous_response_id', 'empty_string'],
+    [{ model: 'm', input: [{ type: 'item_reference' }] }, "Missing required parameter: 'input[0].id'.", 'input[0].id', 'missing_required_parameter'],
+    [{ model: 'm', input: [{ type: 'item_reference', id: 4 }] }, "Invalid type for 'input[0].id': expected string, but got an integer instead.", 'input[0].id', 'invalid_type'],
+  ])('a malformed reference %j is a 400, never skipped', (body, message, param, code) => {
+    const e = fails(body);
+    expect([e.message, e.param, e.code]).toEqual([message, param, code]);
+  });
+
+  it('checkReferences is what the flow runs before it reads the store: the same 400, input unread', () => {
+    expect(() => checkReferences({ model: 'm', previous_response_id: 7, input: [{ type: 'item_reference', id: 'msg_1' }] })).toThrow(/previous_response_id/);
+    expect(() => checkReferences({ model: 'm', previous_response_id: 'resp_1', input: [] })).not.toThrow();
   });
 });
 

@@ -15,7 +15,7 @@ import {
 import type { CallerInput } from '../types.ts';
 import { decodeInput } from './decode-input.ts';
 import { decodeToolChoice, decodeTools } from './decode-tools.ts';
-import { parseAt } from './validate.ts';
+import { invalid, parseAt } from './validate.ts';
 import {
   DECODED_FIELDS,
   HINT_FIELDS,
@@ -74,11 +74,33 @@ function decodeReasoning(r: NonNullable<ResponsesRequest['reasoning']>, warnings
   return out;
 }
 
-export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
-  const body = input.body;
+/**
+ * The request's references to stored state, and that it has something to answer, as OpenAI checks
+ * them: a `previous_response_id` that is not a non-empty string is a 400 (never skipped: the flow
+ * resolves only well-formed references from its store, src/flows/state.ts, so it runs this
+ * before), and no input (absent, `""` or `[]`) is a 400 unless a previous response, a stored
+ * prompt or a conversation supplies it. (`item_reference` items are checked with the input.)
+ */
+export function checkReferences(body: unknown): asserts body is Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ProxyError('invalid-request', 'We could not parse the JSON body of your request. The body must be a JSON object.');
   }
+  const b = body as Record<string, unknown>;
+  const prev = b['previous_response_id'];
+  if (prev === '') {
+    throw invalid(`Invalid 'previous_response_id': empty string. Expected a string with minimum length 1, but got an empty string instead.`, 'previous_response_id', 'empty_string');
+  }
+  if (prev != null) parseAt(ResponsesRequestSchema.entries.previous_response_id, prev, 'previous_response_id');
+  const input = b['input'];
+  const empty = input === undefined || input === '' || (Array.isArray(input) && input.length === 0);
+  if (empty && prev == null && b['prompt'] == null && b['conversation'] == null) {
+    throw invalid(`One of "input" or "previous_response_id" or 'prompt' or 'conversation_id' must be provided.`, 'input', 'missing_required_parameter');
+  }
+}
+
+export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
+  const body = input.body;
+  checkReferences(body);
   const wire = parseAt(ResponsesRequestSchema, body, '');
   const warnings: Warning[] = [];
   const { system, messages } = decodeInput(wire.instructions, wire.input, warnings);

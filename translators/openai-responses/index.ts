@@ -7,7 +7,7 @@
  */
 import { bareInput, checkedExcept, modelAndStream } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
-import { decodeRequest } from './decode-request.ts';
+import { checkReferences, decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
 import {
   decodeCountTokens,
@@ -36,6 +36,8 @@ export const openaiResponses: ChatDialect = {
   forward: {
     model: (_input, top) => top && modelAndStream(top),
     conversation: 'input',
+    // A malformed reference is the decoder's 400, wherever it is.
+    decodeMarks: ['item_reference'],
     checkKey: () => '',
     check: (input, { bytes, top }) => checkedExcept(bytes, top, 'input', '.', (body) => decodeRequest({ ...bareInput(input), body })),
   },
@@ -46,6 +48,7 @@ export const openaiResponses: ChatDialect = {
   encodeModelList,
   encodeCountTokensResponse,
   state: responsesState,
+  checkReferences,
 
   encodeRequest: (req, target) => encodeRequest(req, target),
   decodeResponse,

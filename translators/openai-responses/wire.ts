@@ -21,6 +21,7 @@ export const ResponsesRequestSchema = v.looseObject({
   model: str,
   input: v.optional(v.union([str, v.array(v.unknown())])),
   instructions: nullishStr,
+  previous_response_id: nullishStr,
   tools: v.nullish(v.array(v.unknown())),
   tool_choice: v.nullish(v.unknown()),
   parallel_tool_calls: v.nullish(v.boolean()),
@@ -71,6 +72,8 @@ export const HINT_FIELDS = new Set(['store', 'prompt_cache_key', 'prompt_cache_r
 
 /** Input items: every item has a `type` (a message may omit it). */
 export const InputItemHeadSchema = v.looseObject({ type: v.optional(str), role: v.optional(str) });
+/** `{"type": "item_reference", "id"}`: an earlier item by its id. */
+export const ItemReferenceSchema = v.looseObject({ id: str });
 
 export const MessageItemSchema = v.looseObject({
   role: v.picklist(['user', 'assistant', 'system', 'developer']),
