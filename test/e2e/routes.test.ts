@@ -38,6 +38,26 @@ for (const target of TARGETS) {
       }
     });
 
+    it('unknown paths and methods under the Interactions prefixes (/v1 and /v1beta) answer in Google shape, nothing sent upstream', async () => {
+      const cases: Array<[string, string]> = [
+        ['GET', '/v1/interactions'],
+        ['GET', '/v1/interactions/v1_abc/steps'],
+        ['PUT', '/v1/interactions/v1_abc'],
+        ['POST', '/v1/interactions/v1_abc'],
+        ['GET', '/v1beta/interactions/v1_abc/x/y'],
+        ['PATCH', '/v1beta/interactions'],
+      ];
+      for (const [method, path] of cases) {
+        const res = await fetch(`${h.proxy.url}${path}`, { method, headers: goog, ...(method === 'GET' ? {} : { body: '{}' }) });
+        expect(res.status, `${method} ${path}`).toBe(404);
+        const body = (await res.json()) as { error: Record<string, unknown> };
+        expect(body.error, `${method} ${path}`).toMatchObject({ code: 404, status: 'NOT_FOUND' });
+        expect(body.error.message).toContain(path);
+        expect(body.error).not.toHaveProperty('type');
+      }
+      expect(h.mock.requests).toHaveLength(0);
+    });
+
     it('HEAD /health and HEAD / answer 200 with no body, with no key (load balancers, Claude Code)', async () => {
       for (const path of ['/health', '/']) {
         const res = await headRaw(`${h.proxy.url}${path}`);
