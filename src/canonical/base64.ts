@@ -39,6 +39,16 @@ export function base64UrlToBytes(b64url: string): Uint8Array | undefined {
   return base64ToBytes(std + '='.repeat((4 - (std.length % 4)) % 4));
 }
 
+/**
+ * Base64 in either alphabet, padded or not → bytes; `undefined` for anything else. What a client
+ * that decodes a bytes field and encodes it again sends back: Google's Python SDK echoes a
+ * `thoughtSignature` URL-safe (`-`, `_`), whatever alphabet it was given.
+ */
+export function anyBase64ToBytes(text: string): Uint8Array | undefined {
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(text)) return undefined;
+  return base64UrlToBytes(text.replace(/=+$/, ''));
+}
+
 export function utf8ToBase64(text: string): string {
   return bytesToBase64(new TextEncoder().encode(text));
 }

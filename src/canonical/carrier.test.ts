@@ -53,6 +53,20 @@ describe('signature carriers', () => {
     for (const raw of GENUINE) expect(decodeSignature(raw)).toBeUndefined();
   });
 
+  it("is read as a client that decoded the bytes sends it back: URL-safe (google-genai for Python), padded or not", () => {
+    // Values whose carriers hold `+`, `/` and padding, so the alphabets differ.
+    for (const sig of [anthropicSig, geminiSig, openaiSig, { origin: 'anthropic' as const, value: 'EqQB+/sig=' }]) {
+      const carried = encodeSignature(sig);
+      const urlSafe = carried.replace(/\+/g, '-').replace(/\//g, '_');
+      expect(urlSafe).not.toBe(carried);
+      expect(decodeSignature(urlSafe)).toEqual(sig);
+      expect(decodeSignature(urlSafe.replace(/=+$/, ''))).toEqual(sig);
+      expect(decodeSignature(carried.replace(/=+$/, ''))).toEqual(sig);
+      expect(mayCarrySignatures(JSON.stringify({ thoughtSignature: urlSafe }))).toBe(true);
+    }
+    for (const raw of GENUINE) expect(decodeSignature(raw.replace(/\+/g, '-').replace(/\//g, '_'))).toBeUndefined();
+  });
+
   it('rejects look-alikes: wrong letter, broken header, not base64, invalid UTF-8', () => {
     const bad = (bytes: number[]) => btoa(String.fromCharCode(...bytes));
     expect(decodeSignature(bad([0xff, 0x69, 0x6c, 0x31, 0x78, 0x41]))).toBeUndefined(); // letter x
@@ -60,7 +74,9 @@ describe('signature carriers', () => {
     expect(decodeSignature(bad([0xff, 0x69, 0x6c, 0x31, 0x61, 0xc3]))).toBeUndefined(); // truncated UTF-8
     expect(decodeSignature('/2lsMWE!')).toBeUndefined();
     expect(decodeSignature('/2lsMWFFcVFC')).toEqual({ origin: 'anthropic', value: 'EqQB' });
-    expect(decodeSignature('/2lsMWFFcVFC'.replace('/', '_'))).toBeUndefined(); // base64url is not the carrier
+    expect(decodeSignature('_2lsMWFFcVFC')).toEqual({ origin: 'anthropic', value: 'EqQB' }); // URL-safe: the same bytes
+    expect(decodeSignature('_2lsMWFFc')).toBeUndefined(); // not a whole number of bytes
+    expect(decodeSignature('_2lsMW FFcVFC')).toBeUndefined();
     expect(decodeSignature('il1x.abc')).toBeUndefined();
     expect(decodeSignature('EqQBCgIYAhIM')).toBeUndefined();
   });
@@ -128,5 +144,14 @@ describe('reasoning carrier', () => {
 
   it('mayCarrySignatures finds it in a raw body', () => {
     expect(mayCarrySignatures(JSON.stringify({ encrypted_content: encodeReasoning({ text: 'x', signature: sig }) }))).toBe(true);
+  });
+
+  it('is read URL-safe too, padded or not', () => {
+    for (const block of [{ text: 'Look it up? — 🌍>>', signature: sig }, { text: '', redacted: { origin: 'anthropic' as const, value: 'RED/+' } }]) {
+      const carried = encodeReasoning(block);
+      const urlSafe = carried.replace(/\+/g, '-').replace(/\//g, '_');
+      expect(decodeReasoning(urlSafe)).toEqual(block);
+      expect(decodeReasoning(urlSafe.replace(/=+$/, ''))).toEqual(block);
+    }
   });
 });

@@ -10,7 +10,9 @@
  *   0xFF 'i' 'l' '1' <origin letter o|a|g> <utf-8 bytes of the value>
  * so it is valid wherever the field is typed as bytes (Gemini `Part.thoughtSignature` is
  * `format: byte`; Python's pydantic and Go's `[]byte` reject anything but base64). It always starts
- * with `/2lsMW`.
+ * with `/2lsMW`. Such clients decode the field to bytes and send their own encoding back
+ * (google-genai for Python: URL-safe, `_2lsMW…`), so a carrier is read in either alphabet, padded
+ * or not.
  *
  * Why a genuine vendor value is never read as a carrier: a carrier's first byte is 0xFF, and
  * its next four are `il1` and a known origin letter (40 fixed bits), the rest valid UTF-8. Vendor
@@ -33,7 +35,7 @@
  * Tool-call id carrier (`encodeToolCallId`): `<original id>__il1` + origin letter +
  * base64url(value), so the id stays `[A-Za-z0-9_-]` (ids are strings in every dialect).
  */
-import { base64ToBytes, base64UrlToBytes, bytesToBase64, bytesToBase64Url } from './base64.ts';
+import { anyBase64ToBytes, base64UrlToBytes, bytesToBase64, bytesToBase64Url } from './base64.ts';
 import { asciiFinder } from './http.ts';
 import type { ChatRequest, Converted, Warning } from './chat.ts';
 import type { ProxyError } from './errors.ts';
@@ -65,7 +67,14 @@ function utf8Text(bytes: Uint8Array | undefined): string | undefined {
   }
 }
 
-const STANDARD_B64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/**
+ * Whether `text` opens with a carrier's base64 prefix (`/2ls…`) in either alphabet: a client that
+ * decodes the field to bytes and encodes it again may send it back URL-safe (`_2ls…`, as
+ * google-genai for Python does), with or without padding; the bytes are the same.
+ */
+function opensWith(text: string, prefix: string): boolean {
+  return text.startsWith(prefix) || (text[0] === '_' && text.startsWith(prefix.slice(1), 1));
+}
 
 /** A signature as standard base64 bytes, self-describing (see the header comment). */
 export function encodeSignature(sig: Signature): string {
@@ -78,8 +87,8 @@ export function encodeSignature(sig: Signature): string {
 }
 
 function decodeCarrierBytes(text: string): Signature | undefined {
-  if (!text.startsWith(B64_PREFIX) || !STANDARD_B64.test(text)) return undefined;
-  const bytes = base64ToBytes(text);
+  if (!opensWith(text, B64_PREFIX)) return undefined;
+  const bytes = anyBase64ToBytes(text);
   if (!bytes) return undefined;
   if (bytes.length <= HEADER.length || HEADER.some((b, i) => bytes[i] !== b)) return undefined;
   const origin = vendorOf[String.fromCharCode(bytes[HEADER.length]!)];
@@ -118,12 +127,11 @@ export function encodeReasoning(r: CarriedReasoning & ({ signature: Signature } 
  * reads as a block with an empty text. `undefined` for anything else (a vendor's own value).
  */
 export function decodeReasoning(text: string): CarriedReasoning | undefined {
-  if (!text.startsWith(B64_PREFIX_2)) {
+  if (!opensWith(text, B64_PREFIX_2)) {
     const signature = decodeSignature(text);
     return signature ? { text: '', signature } : undefined;
   }
-  if (!STANDARD_B64.test(text)) return undefined;
-  const bytes = base64ToBytes(text);
+  const bytes = anyBase64ToBytes(text);
   if (!bytes || bytes.length <= HEADER_2.length || HEADER_2.some((b, i) => bytes[i] !== b)) return undefined;
   const origin = vendorOf[String.fromCharCode(bytes[HEADER_2.length]!)];
   const json = utf8Text(bytes.subarray(HEADER_2.length + 1));
@@ -174,7 +182,7 @@ export function decodeToolCallId(wireId: string): { id: string; signature?: Sign
 export function mayCarrySignatures(wireText: string): boolean {
   return (
     wireText.includes(ID_MARK) ||
-    /"(?:\/|\\\/|\\u002[fF])2lsM[Wm]/.test(wireText) ||
+    /"(?:\/|\\\/|\\u002[fF]|_)2lsM[Wm]/.test(wireText) ||
     /"il1[oag]\./.test(wireText)
   );
 }
@@ -191,10 +199,10 @@ export function mayCarrySignatureBytes(b: Uint8Array): boolean {
   for (let k = find('"il1', 0); k >= 0; k = find('"il1', k + 1)) {
     if ((b[k + 4] === 0x6f || b[k + 4] === 0x61 || b[k + 4] === 0x67) && b[k + 5] === 0x2e) return true;
   }
-  // A string that starts with `/2lsM` + W|m, its slash maybe escaped (`\/`, `\u002f`).
+  // A string that starts with `/2lsM` + W|m, its slash maybe escaped (`\/`, `\u002f`), or URL-safe (`_`).
   for (let k = find('2lsM', 0); k >= 0; k = find('2lsM', k + 1)) {
     if (b[k + 4] !== 0x57 && b[k + 4] !== 0x6d) continue;
-    if (at(k - 2, '"/') || at(k - 3, '"\\/') || at(k - 7, '"\\u002f') || at(k - 7, '"\\u002F')) return true;
+    if (at(k - 2, '"/') || at(k - 2, '"_') || at(k - 3, '"\\/') || at(k - 7, '"\\u002f') || at(k - 7, '"\\u002F')) return true;
   }
   return false;
 }
