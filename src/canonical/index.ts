@@ -5,6 +5,7 @@ export * from './stream.ts';
 export * from './errors.ts';
 export * from './images.ts';
 export * from './carrier.ts';
+export * from './lent-signatures.ts';
 export * from './extras.ts';
 export * from './image-size.ts';
 export * from './image-chat.ts';

@@ -4,6 +4,7 @@
  */
 import {
   decodeSignature,
+  withoutLentSignatures,
   type FilePart,
   type ImagePart,
   type MediaSource,
@@ -54,7 +55,8 @@ export function decodeContent(content: unknown, path: string, warnings: Warning[
     }
     parts.push(part);
   });
-  return parts;
+  // A thinking block showing the signature of the call after it was lent it (lent-signatures.ts).
+  return withoutLentSignatures(parts);
 }
 
 function decodeBlock(block: unknown, path: string, warnings: Warning[]): Part | undefined {

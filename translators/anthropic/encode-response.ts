@@ -5,6 +5,7 @@
 import {
   assertNever,
   encodeSignature,
+  lendCallSignatures,
   type ChatRequest,
   type ChatResponse,
   type Part,
@@ -59,11 +60,12 @@ export function messageId(id: string, ctx: TranslateContext): string {
 /**
  * Parts → response blocks. A Gemini thought signature on a text part has no Anthropic field:
  * it rides in an empty `thinking` block (signature = carrier) right AFTER that text block, the
- * one position a stream can also produce (the signature arrives when the text ends).
+ * one position a stream can also produce (the signature arrives when the text ends). A thinking
+ * block Gemini left unsigned (it signs the call after it) shows that call's signature.
  */
 export function encodeBlocks(parts: readonly Part[]): AnthropicResponseBlock[] {
   const blocks: AnthropicResponseBlock[] = [];
-  for (const p of parts) {
+  for (const p of lendCallSignatures(parts)) {
     switch (p.type) {
       case 'text':
         if (p.text !== '') {

@@ -3,7 +3,7 @@
  * https://docs.claude.com/en/api/messages
  */
 import { decodeModelList, encodeModelListRequest } from './model-list.ts';
-import { bareInput, checkedExcept, modelAndStream } from '../../src/canonical/index.ts';
+import { bareInput, checkedExcept, lendingCallSignatures, modelAndStream } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
@@ -27,7 +27,8 @@ export const anthropic: ChatDialect = {
     check: (input, { bytes, top }) => checkedExcept(bytes, top, 'messages', [{ role: 'user', content: '.' }], (body) => decodeRequest({ ...bareInput(input), body })),
   },
   encodeResponse,
-  createStreamEncoder,
+  // A thinking block shows the signature of the call Gemini signed after it (lent-signatures.ts).
+  createStreamEncoder: (req, ctx) => lendingCallSignatures(createStreamEncoder(req, ctx)),
   encodeError,
   encodeModelList,
   encodeCountTokensResponse,

@@ -17,6 +17,7 @@
 import {
   assertNever,
   encodeReasoning,
+  lendCallSignatures,
   type ChatRequest,
   type ChatResponse,
   type FinishReason,
@@ -90,7 +91,10 @@ function mediaContent(type: 'image' | 'audio' | 'document', source: MediaSource)
 }
 
 /** One choice's parts → output steps. */
-export function stepsOf(parts: readonly Part[], summaries: boolean): AnyStep[] {
+export function stepsOf(given: readonly Part[], summaries: boolean): AnyStep[] {
+  // A thought Gemini left unsigned (it signs the call after it) carries that call's signature, in
+  // the one thought step before the call (every thought step signed).
+  const parts = lendCallSignatures(given);
   const steps: AnyStep[] = [];
   let output: InteractionsContent[] | undefined;
   let textSignature: Signature | undefined;
@@ -100,7 +104,11 @@ export function stepsOf(parts: readonly Part[], summaries: boolean): AnyStep[] {
     if (textSignature) steps.push(thoughtStep(undefined, thoughtSignature('', textSignature)));
     textSignature = undefined;
   };
+  /** The signature of the thought step the part just before pushed (a lent one is not pushed twice). */
+  let thought: string | undefined;
   for (const p of parts) {
+    const before = thought;
+    thought = undefined;
     switch (p.type) {
       case 'text':
       case 'refusal':
@@ -118,11 +126,13 @@ export function stepsOf(parts: readonly Part[], summaries: boolean): AnyStep[] {
         close();
         const signature = thoughtSignature(p.text, p.signature, p.redacted);
         if (signature !== undefined || summaries) steps.push(thoughtStep(summaries ? p.text : undefined, signature));
+        thought = signature;
         break;
       }
       case 'tool-call': {
         close();
-        if (p.signature) steps.push(thoughtStep(undefined, thoughtSignature('', p.signature)));
+        const signature = p.signature && thoughtSignature('', p.signature);
+        if (signature && signature !== before) steps.push(thoughtStep(undefined, signature));
         const call: FunctionCallStep = { type: 'function_call', id: p.id, name: p.name, arguments: argumentsObject(p.arguments) };
         steps.push(call);
         break;

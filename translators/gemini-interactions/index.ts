@@ -10,7 +10,7 @@
  * upstream it is always called with `store: false`, so the proxy itself stays stateless.
  * The vendor is Gemini: thought signatures are Gemini's own, replayed raw.
  */
-import { bareInput, checkedExcept, modelAndStream } from '../../src/canonical/index.ts';
+import { bareInput, checkedExcept, lendingCallSignatures, modelAndStream } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
@@ -37,7 +37,8 @@ export const geminiInteractions: ChatDialect = {
     check: (input, { bytes, top }) => checkedExcept(bytes, top, 'input', '.', (body) => decodeRequest({ ...bareInput(input), body })),
   },
   encodeResponse,
-  createStreamEncoder: (req, ctx) => new InteractionsStreamEncoder(req, ctx),
+  // A thought step shows the signature of the call Gemini signed after it (lent-signatures.ts).
+  createStreamEncoder: (req, ctx) => lendingCallSignatures(new InteractionsStreamEncoder(req, ctx)),
   encodeError,
   state: interactionsState,
 

@@ -71,6 +71,8 @@ export class InteractionsStreamEncoder implements CallerStreamEncoder {
   private reason?: FinishReason;
   private usage?: Usage;
   private readonly summaries: boolean;
+  /** The signature of the thought step just stopped, while no other step has started. */
+  private signedThought?: string;
 
   constructor(
     private readonly req: ChatRequest,
@@ -205,6 +207,7 @@ export class InteractionsStreamEncoder implements CallerStreamEncoder {
   }
 
   private stepStart(step: AnyStep, out: StreamFrame[]): number {
+    this.signedThought = undefined;
     const index = this.next++;
     out.push(this.frame('step.start', { index, step }));
     return index;
@@ -253,6 +256,7 @@ export class InteractionsStreamEncoder implements CallerStreamEncoder {
     const value = thoughtSignature(t.text, signature);
     if (value !== undefined) this.delta(this.startedThought(t, out), { type: 'thought_signature', signature: value }, out);
     if (t.at !== undefined) this.stop(t.at, out);
+    this.signedThought = value;
   }
 
   /** A whole thought step that only carries a signature. */
@@ -272,7 +276,8 @@ export class InteractionsStreamEncoder implements CallerStreamEncoder {
 
   private openCall(call: Call, out: StreamFrame[]): void {
     this.closeOpen(out);
-    if (call.signature) this.signatureStep(call.signature, out);
+    // (Already the signature of the thought step just before: lent to it, lent-signatures.ts.)
+    if (call.signature && thoughtSignature('', call.signature) !== this.signedThought) this.signatureStep(call.signature, out);
     this.toolCalls = true;
     const at = this.stepStart({ type: 'function_call', id: call.id, name: call.name, arguments: {} }, out);
     this.open = { kind: 'call', at, call };

@@ -18,6 +18,7 @@ import {
   type ReasoningPart,
   type Signature,
   type Warning,
+  withoutLentSignatures,
 } from '../../src/canonical/index.ts';
 import { invalid, parseAt } from './validate.ts';
 import {
@@ -194,5 +195,7 @@ export function decodeInput(instructions: string | null | undefined, input: stri
         warnings.push({ code: 'dropped', path: at, detail: type, lossy: true });
     }
   });
+  // A reasoning item carrying the signature of the call after it was lent it (lent-signatures.ts).
+  for (const m of messages) if (m.role === 'assistant') m.content = withoutLentSignatures(m.content);
   return { system, messages };
 }

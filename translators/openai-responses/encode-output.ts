@@ -12,6 +12,7 @@
 import {
   encodeReasoning,
   encodeToolCallId,
+  lendCallSignatures,
   type CarriedReasoning,
   type ChatRequest,
   type Part,
@@ -104,7 +105,9 @@ export function keptReasoning(item: Wire, carried: CarriedReasoning | undefined)
  * openai-responses upstream) put back where they were. With `kept`, each item also goes there as
  * the store keeps it (the same ids).
  */
-export function outputOf(parts: readonly Part[], hosted: readonly HostedItem[], status: ItemStatus, opts: OutputOptions, ctx: TranslateContext, kept?: KeptOutput): Wire[] {
+export function outputOf(given: readonly Part[], hosted: readonly HostedItem[], status: ItemStatus, opts: OutputOptions, ctx: TranslateContext, kept?: KeptOutput): Wire[] {
+  // A reasoning item Gemini left unsigned (it signs the call after it) carries that call's signature.
+  const parts = lendCallSignatures(given);
   const out: Wire[] = [];
   const push = (item: Wire, asKept: Wire = item) => {
     out.push(item);

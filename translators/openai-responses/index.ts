@@ -5,7 +5,7 @@
  * As an upstream it has freeform tools (`customTools`), so the flow sends them as they are; for
  * any other upstream it lowers them (src/canonical/custom-tools.ts).
  */
-import { bareInput, checkedExcept, modelAndStream } from '../../src/canonical/index.ts';
+import { bareInput, checkedExcept, lendingCallSignatures, modelAndStream } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { checkReferences, decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
@@ -43,7 +43,8 @@ export const openaiResponses: ChatDialect = {
   },
   encodeResponse,
   encodeKept,
-  createStreamEncoder: (req, ctx) => new OpenAIResponsesStreamEncoder(req, ctx),
+  // A reasoning item shows the signature of the call Gemini signed after it (lent-signatures.ts).
+  createStreamEncoder: (req, ctx) => lendingCallSignatures(new OpenAIResponsesStreamEncoder(req, ctx)),
   encodeError,
   encodeModelList,
   encodeCountTokensResponse,
