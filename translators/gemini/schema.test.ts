@@ -147,6 +147,49 @@ describe('compileSchema', () => {
     expect(warnings).toEqual([{ code: 'dropped', path: 'p.required', detail: 'unknown-property' }]);
   });
 
+  it('never an OBJECT with empty properties, at any depth (Gemini: "should be non-empty for OBJECT type")', () => {
+    const empty = { type: 'object', properties: {} };
+    const { value, warnings } = compileSchema(
+      {
+        type: 'object',
+        properties: {
+          options: { ...empty, description: 'Free-form options' },
+          nested: { type: 'object', properties: { deeper: { type: 'object', properties: { deepest: empty } } } },
+          list: { type: 'array', items: empty },
+          union: { anyOf: [empty, { type: 'string' }] },
+          maybe: { type: ['object', 'null'], properties: {} },
+          multi: { type: ['object', 'string'], properties: {} },
+          merged: { allOf: [empty, { properties: {} }] },
+          ref: { $ref: '#/$defs/Empty' },
+          required: { ...empty, required: ['ghost'] },
+        },
+        $defs: { Empty: empty },
+      },
+      'p',
+    );
+    const objects: unknown[] = [];
+    const walk = (n: unknown): void => {
+      if (Array.isArray(n)) return n.forEach(walk);
+      if (!n || typeof n !== 'object') return;
+      const r = n as Record<string, unknown>;
+      if (r.type === 'OBJECT') objects.push(r);
+      Object.values(r).forEach(walk);
+    };
+    walk(value);
+    expect(objects.length).toBeGreaterThan(9);
+    for (const o of objects as Array<Record<string, unknown>>) {
+      expect(o.properties === undefined || Object.keys(o.properties as object).length > 0, JSON.stringify(o)).toBe(true);
+    }
+    const props = value.properties as Record<string, Record<string, unknown>>;
+    expect(props.options).toEqual({ type: 'OBJECT', description: 'Free-form options' });
+    expect(props.list).toEqual({ type: 'ARRAY', items: { type: 'OBJECT' } });
+    expect(props.maybe).toEqual({ type: 'OBJECT', nullable: true });
+    expect(props.required).toEqual({ type: 'OBJECT' });
+    expect(warnings).toContainEqual({ code: 'dropped', path: 'p.properties.required.required', detail: 'unknown-property' });
+    // An object that has properties keeps them.
+    expect((props.nested!.properties as Record<string, unknown>).deeper).toEqual({ type: 'OBJECT', properties: { deepest: { type: 'OBJECT' } } });
+  });
+
   it('allOf merges object schemas', () => {
     const { value } = compileSchema(
       { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'number' } }, required: ['b'] }] },

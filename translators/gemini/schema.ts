@@ -6,8 +6,9 @@
  * `responseSchema` accept on every Gemini model: `$ref`/`$defs`/`definitions` are inlined
  * (a recursive reference is cut at the cycle to a bare OBJECT, with a lossy warning), `const` →
  * one-value `enum`, `type: [T, "null"]` and `anyOf` with a null branch → `nullable`, `oneOf` →
- * `anyOf`, single/object `allOf` merged, types upper-cased, and every keyword outside the Schema
- * field list is dropped with one warning per change. We use the compiled OpenAPI fields rather
+ * `anyOf`, single/object `allOf` merged, types upper-cased, an empty `properties` left out (Gemini
+ * refuses it on an OBJECT), and every keyword outside the Schema field list is dropped with one
+ * warning per change. We use the compiled OpenAPI fields rather
  * than `parametersJsonSchema` / `responseJsonSchema` because they work on every Gemini model
  * (the JSON-Schema-native fields need 2.5+); callers that sent the native fields to a Gemini
  * upstream reach it unchanged through the passthrough path.
@@ -225,6 +226,10 @@ function compile(node: unknown, path: string, ctx: Ctx, inAllOf = false): Json {
       ctx.warnings.push({ code: 'dropped', path: `${path}.${key}` });
     }
   }
+  // Gemini refuses an OBJECT whose `properties` is empty, at any depth ("should be non-empty for
+  // OBJECT type"); without it the OBJECT is free-form, which is what `{}` meant (as the AI SDK's
+  // Google provider sends it).
+  if (isRecord(out.properties) && Object.keys(out.properties).length === 0) delete out.properties;
   if (nullable) out.nullable = true;
   return out;
 }
