@@ -41,8 +41,12 @@ export type StreamEvent =
   | { type: 'finish'; choice?: number; reason: FinishReason }
   /** Whole-prompt block (Gemini blockReason): no content follows. */
   | { type: 'prompt-blocked'; reason: string }
-  /** The stream failed; encoders emit their dialect's error form, then close properly. */
-  | { type: 'error'; error: ProxyError };
+  /**
+   * The stream failed; encoders emit their dialect's error form, then close properly.
+   * `upstreamFrame`: the upstream said so itself, in a well-formed frame of its stream (an error
+   * event, a failed response): a caller of the same dialect gets that frame as it was sent.
+   */
+  | { type: 'error'; error: ProxyError; upstreamFrame?: true };
 
 export type StreamEventType = StreamEvent['type'];
 

@@ -23,7 +23,8 @@ class ToyDecoder implements StreamStep<SseEvent, StreamEvent> {
     } catch {
       return [{ type: 'error', error: new ProxyError('upstream', `bad frame: ${e.data.slice(0, 20)}`) }];
     }
-    if (json.error) return [{ type: 'error', error: new ProxyError('upstream', json.error) }];
+    // (The upstream's own error, in a well-formed frame.)
+    if (json.error) return [{ type: 'error', error: new ProxyError('upstream', json.error), upstreamFrame: true }];
     if (json.end) {
       this.ended = true;
       return [{ type: 'usage', usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 } }, { type: 'finish', reason: { unified: 'stop', raw: 'end' } }];
@@ -221,6 +222,34 @@ describe('streamPipeline, same dialect (passthrough)', () => {
     cut.step.push(0, bytes('data: {"t":"a"}\n\n'), cut.emit);
     cut.step.end(0, cut.emit);
     expect(cut.text()).toBe('data: {"t":"a"}\n\ndata: ERROR:stopped before its end\n\ndata: after:1\n\n');
+  });
+
+  it('the upstream’s own error frame is forwarded as it was, with whatever follows it; nothing of ours is added', () => {
+    const upstream = 'data: {"t":"a"}\n\ndata: {"error":"boom","detail":null}\n\ndata: [DONE]\n\n';
+    for (const cut of [1, 9, upstream.length]) {
+      const t = setup({ passthrough: true });
+      for (let i = 0; i < upstream.length; i += cut) t.step.push(0, bytes(upstream.slice(i, i + cut)), t.emit);
+      t.step.end(0, t.emit);
+      expect(t.text()).toBe(upstream);
+      expect(t.step.done).toBe(true);
+    }
+    // A deadline or a broken connection after it adds nothing either.
+    const late = setup({ passthrough: true });
+    late.step.push(0, bytes('data: {"error":"boom"}\n\n'), late.emit);
+    late.step.fail(0, new Error('socket hang up'), late.emit);
+    expect(late.text()).toBe('data: {"error":"boom"}\n\n');
+  });
+
+  it('a frame cut before its data (an event line, then the end) is never forwarded: the stream ends after the last whole frame', () => {
+    const cut = setup({ passthrough: true });
+    cut.step.push(0, bytes('data: {"t":"a"}\n\nevent: message_delta\n'), cut.emit);
+    cut.step.end(0, cut.emit);
+    expect(cut.text()).toBe('data: {"t":"a"}\n\ndata: ERROR:stopped before its end\n\ndata: after:1\n\n');
+    // After a complete answer, the cut frame is dropped and the stream ends as complete.
+    const after = setup({ passthrough: true });
+    after.step.push(0, bytes('data: {"end":true}\n\nevent: ping\nid: 3\n'), after.emit);
+    after.step.end(0, after.emit);
+    expect(after.text()).toBe('data: {"end":true}\n\n');
   });
 
   it('a frame over maxFrameBytes that never completes ends the stream once it is too large', () => {

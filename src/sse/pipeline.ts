@@ -20,7 +20,11 @@
  *
  * A same-dialect error ending continues the stream the caller already has: the encoder is shown
  * each forwarded frame (`forwarded`), so that, say, a Responses stream fails with the upstream's
- * own response id and the next sequence numbers, not with a second response.
+ * own response id and the next sequence numbers, not with a second response. A same-dialect
+ * stream the upstream fails itself, in a well-formed frame (an error event, a failed response:
+ * the decoder's `upstreamFrame`), is not ended by us at all: that frame and whatever follows it
+ * go to the caller as the upstream sent them, frame for frame. A frame cut before its data (an
+ * `event:` line, then the end of the body) is never forwarded.
  */
 import { ProxyError, type SseEvent, type StreamEvent, type StreamFrame, type StreamStep } from '../canonical/index.ts';
 import { jsonOrText } from '../observe/debug.ts';
@@ -69,6 +73,11 @@ interface Lane {
   open: boolean;
   /** Passthrough: bytes of a frame not yet complete. */
   held?: Uint8Array;
+  /**
+   * Passthrough: the upstream's own error, in a frame forwarded as it was (`upstreamFrame`); the
+   * rest of its stream is forwarded frame for frame, and nothing of ours is added.
+   */
+  failed?: ProxyError;
 }
 
 const FRAME_END = new Uint8Array([10, 10]);
@@ -122,10 +131,18 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
     scope.streamEnded(error);
   };
 
-  /** End the reply: the error event (or, translating, the summed usage) and the encoder's close. */
-  const close = (emit: Emit, frames: StreamFrame[], error?: ProxyError) => {
+  /** The upstream's own error a forwarded stream ended on (see `Lane.failed`). */
+  const forwardedError = () => lanes.find((l) => l.failed)?.failed;
+
+  /**
+   * End the reply: the error event (or, translating, the summed usage) and the encoder's close.
+   * A forwarded stream whose upstream already sent its own error frame gets nothing more.
+   */
+  const close = (emit: Emit, frames: StreamFrame[], given?: ProxyError) => {
     if (done) return;
     done = true;
+    const said = forwardedError();
+    const error = said ? undefined : given;
     // Every error names a request id (Anthropic's schema requires one): the upstream's, else ours.
     if (error) frames.push(...encoder.push({ type: 'error', error: error.requestId ? error : error.with({ requestId: scope.requestId }) }));
     else if (fanIn) {
@@ -146,14 +163,14 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
         }
         const text = (serializer.push(held.frames) ?? '') + (serializer.finish() ?? '');
         if (text) scope.markFirstByte();
-        ended(error);
+        ended(error ?? said);
         return text || undefined;
       });
       return;
     }
     const last = serializer.finish();
     if (last) emit(last);
-    ended(error);
+    ended(error ?? said);
   };
 
   /**
@@ -164,6 +181,11 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
     const otel = scope.trace;
     for (const ev of events) {
       otel?.streamEvent(ev);
+      if (ev.type === 'error' && o.passthrough && ev.upstreamFrame) {
+        // The upstream's own error frame: forwarded as it is, with whatever the upstream sends after it.
+        lanes[lane]!.failed = ev.error;
+        return true;
+      }
       if (ev.type === 'error') {
         close(emit, frames, ev.error);
         return false;
@@ -189,7 +211,7 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
         close(emit, frames, new ProxyError('upstream', `Upstream stream frame too large: over ${o.maxFrameBytes} bytes.`));
         return false;
       }
-      if (!deliver(lane, l.decoder.push(e), frames, emit)) return false;
+      if (!l.failed && !deliver(lane, l.decoder.push(e), frames, emit)) return false;
       // Forwarding: the frame is checked and goes to the caller as it is.
       if (o.passthrough) encoder.forwarded?.(e);
     }
@@ -242,10 +264,14 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
     let completed: Uint8Array | undefined;
     if (o.passthrough && l.held) {
       // A last frame the upstream did not end with a blank line is completed, so the caller's
-      // SSE parser dispatches it too — once it is known to decode.
+      // SSE parser dispatches it too — once it is known to decode. One cut before its data (an
+      // `event:` line and nothing more) is no frame: never forwarded, the stream ends after the
+      // last whole frame (with an error when the answer was not complete: the decoder's finish).
       completed = concat(l.held, FRAME_END);
       l.held = undefined;
-      if (!decode(lane, l.parser.push(completed), frames, emit)) return;
+      const events = l.parser.push(completed);
+      if (events.length === 0) completed = undefined;
+      if (!decode(lane, events, frames, emit)) return;
     }
     if (!decode(lane, l.parser.finish(), frames, emit)) return;
     if (completed) emit(completed);
@@ -253,7 +279,7 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
       const msg = l.parser.sawBytes ? 'Upstream sent a stream with no events.' : 'Upstream closed the stream without sending anything.';
       return close(emit, frames, new ProxyError('upstream', msg));
     }
-    if (!deliver(lane, l.decoder.finish(), frames, emit)) return;
+    if (!l.failed && !deliver(lane, l.decoder.finish(), frames, emit)) return;
     if (lanes.every((x) => !x.open)) close(emit, frames);
     else send(frames, emit);
   };

@@ -79,6 +79,11 @@ interface Fault {
   message?: RegExp;
   /** Only these upstreams send it. */
   only?: Upstream[];
+  /**
+   * The upstream's own error frame (a well-formed one): a caller of the upstream's dialect gets
+   * the upstream's stream exactly as it was sent, nothing added.
+   */
+  upstreamError?: true;
 }
 
 const oversized = `data: {"pad":"${'x'.repeat(MAX_FRAME * 2)}"}\n\n`;
@@ -101,12 +106,21 @@ const FAULTS: Fault[] = [
     reply: (u) => sse([...frames(u).slice(0, 1), ...Array.from({ length: 12 }, () => ': keep-alive\n\n'), ...frames(u).slice(1)], { delayMs: 250 }),
     message: /totalMs/,
   },
-  { name: 'an in-stream error object', reply: (u) => sse([frames(u)[0]!, frames(u)[1]!, errorFrame[u], ...frames(u).slice(2)]), message: /engine broke/ },
+  { name: 'an in-stream error object', reply: (u) => sse([frames(u)[0]!, frames(u)[1]!, errorFrame[u], ...frames(u).slice(2)]), message: /engine broke/, upstreamError: true },
   {
     name: 'a compatible host’s {"error":{…}} frame',
     reply: (u) => sse([frames(u)[0]!, 'data: {"error":{"message":"the engine broke","type":"server_error","param":null,"code":null}}\n\n', ...frames(u).slice(1)]),
     message: /engine broke/,
     only: ['openai'],
+    upstreamError: true,
+  },
+  {
+    name: 'a frame cut before its data (an event line, then the end of the body)',
+    reply: (u) => sse([...frames(u).slice(0, 2), u === 'anthropic' || u === 'responses' ? frames(u)[2]!.split('\n')[0]! + '\n' : ': cut\nevent: x\n']),
+  },
+  {
+    name: 'a frame cut before its data, then a broken connection',
+    reply: (u) => sse([...frames(u).slice(0, 2), u === 'anthropic' || u === 'responses' ? frames(u)[2]!.split('\n')[0]! + '\n' : 'event: x\n'], { destroy: true }),
   },
   { name: 'an event stream with no events', reply: () => sse(['{"hello":"world"}']) },
 ];
@@ -160,6 +174,12 @@ function expectOneResponse(text: string): void {
   expect([...ids]).toHaveLength(1);
 }
 
+/** A frame with its data, or only comments (`: keep-alive`): never an `event:` line cut from its data. */
+function wholeFrame(frame: string): boolean {
+  const lines = frame.split(/\r?\n/).filter((l) => l !== '');
+  return lines.some((l) => l.startsWith('data:')) || lines.every((l) => l.startsWith(':'));
+}
+
 /** On workerd, the pairs of the representative subset (see the header). */
 function runsOn(target: TargetKind, caller: CallerDialect, up: Upstream): boolean {
   if (target === 'node') return true;
@@ -195,10 +215,20 @@ for (const target of TARGETS) {
           expect(errorMessage(caller, r.json)).toMatch(/instead of an event stream/);
         });
 
-        it.each(FAULTS.filter((f) => !f.only || f.only.includes(up)))('$name → the caller dialect’s error event, then a close', async (fault) => {
-          h.mock.reply(fault.reply(up));
+        it.each(FAULTS.filter((f) => !f.only || f.only.includes(up)))(same ? '$name → the upstream’s whole frames, then an error event (its own as it sent it, else the dialect’s)' : '$name → the caller dialect’s error event, then a close', async (fault) => {
+          const reply = fault.reply(up);
+          h.mock.reply(reply);
           const r = await call(caller, h.proxy.url, `to-${up}`, true);
           expect(r.status).toBe(200);
+          // Never a half frame: every frame the caller gets has its data (or is a comment).
+          for (const f of splitSse(r.text)) expect(wholeFrame(f), r.text.slice(-600)).toBe(true);
+          if (same && fault.upstreamError) {
+            // Same dialect means untouched: the upstream's stream as it sent it, frame for frame
+            // (a last frame it left without its blank line completed, as for a clean stream).
+            const upstream = reply.chunks!.join('');
+            expect(r.text).toBe(/\r?\n\r?\n$/.test(upstream) ? upstream : `${upstream}\n\n`);
+            return;
+          }
           expect(endsWithOwnError(caller, r.text), r.text.slice(-600)).toBe(true);
           expect(streamClosedCleanly(caller, r.text)).toBe(false);
           if (fault.message) expect(r.text).toMatch(fault.message);
@@ -264,6 +294,12 @@ for (const target of TARGETS) {
           h.mock.reply((_req, n) => (n === 1 ? fault.reply(up) : sse(frames(up))));
           const r = await twoChoices(up);
           expect(r.status).toBe(200);
+          for (const f of splitSse(r.text)) expect(wholeFrame(f), r.text.slice(-600)).toBe(true);
+          // One call for both choices in the caller's own dialect: forwarded as the upstream sent it.
+          if (fault.upstreamError && !FANS_OUT.has(up) && dialectOf[up] === caller) {
+            expect(r.text).toMatch(fault.message!);
+            return;
+          }
           expect(endsWithOwnError(caller, r.text), r.text.slice(-600)).toBe(true);
           expect(streamClosedCleanly(caller, r.text)).toBe(false);
           if (fault.message) expect(r.text).toMatch(fault.message);

@@ -119,7 +119,7 @@ export class AnthropicStreamDecoder implements StreamStep<SseEvent, StreamEvent>
         break;
       case 'error': {
         this.stopped = true;
-        out.push({ type: 'error', error: errorOfEnvelope(json, undefined, sse.data) });
+        out.push({ type: 'error', error: errorOfEnvelope(json, undefined, sse.data), upstreamFrame: true });
         break;
       }
       default:

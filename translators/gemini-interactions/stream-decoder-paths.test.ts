@@ -155,14 +155,14 @@ describe('Interactions stream decoder: order, usage and endings', () => {
   it('an error event without a readable error still fails, in general words; nothing after it', () => {
     const dec = new InteractionsStreamDecoder(req, testContext());
     const out = dec.push(ev({ event_type: 'error', error: 'boom' }));
-    expect(out).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream', message: 'The upstream interaction failed.' }) }]);
+    expect(out).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream', message: 'The upstream interaction failed.' }), upstreamFrame: true }]);
     expect(dec.push(created)).toEqual([]);
     expect(dec.finish()).toEqual([]);
   });
 
   it('a failed completion is the error its errors name', () => {
     const events = run([created, ev({ event_type: 'interaction.completed', interaction: { id: 'v1_up', status: 'failed', errors: [{ code: 'resource_exhausted', message: 'Quota exceeded.' }] } })]);
-    expect(events.at(-1)).toEqual({ type: 'error', error: expect.objectContaining({ kind: 'rate-limit', message: 'Quota exceeded.' }) });
+    expect(events.at(-1)).toEqual({ type: 'error', error: expect.objectContaining({ kind: 'rate-limit', message: 'Quota exceeded.' }), upstreamFrame: true });
     expect(events.some((e) => e.type === 'finish')).toBe(false);
   });
 

@@ -120,7 +120,7 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
       }
       case 'error': {
         const e = v.safeParse(ErrorEventSchema, json);
-        return this.fail(proxyErrorOfEvent(e.success ? e.output.error : undefined, input.data), out);
+        return this.fail(proxyErrorOfEvent(e.success ? e.output.error : undefined, input.data), out, true);
       }
       default:
         return out; // interaction.status_update and events this proxy does not know
@@ -135,9 +135,10 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
     return this.fail(incompleteStream('no interaction.completed'), out);
   }
 
-  private fail(error: ProxyError, out: StreamEvent[] = []): StreamEvent[] {
+  /** `upstreamFrame`: the upstream's own error event, or a failed interaction. */
+  private fail(error: ProxyError, out: StreamEvent[] = [], upstreamFrame = false): StreamEvent[] {
     this.failed = true;
-    out.push({ type: 'error', error });
+    out.push(upstreamFrame ? { type: 'error', error, upstreamFrame } : { type: 'error', error });
     return out;
   }
 
@@ -300,7 +301,7 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
     const usage = isObject(interaction.usage) && hasUsage(interaction.usage) ? decodeUsage(interaction.usage) : this.usage;
     if (interaction.status === 'failed') {
       // Its `errors[0]` says why, as for a failed Interaction answered whole (decode-response.ts).
-      this.fail(errorOfFailedInteraction(Array.isArray(interaction['errors']) ? interaction['errors'] : undefined, raw), out);
+      this.fail(errorOfFailedInteraction(Array.isArray(interaction['errors']) ? interaction['errors'] : undefined, raw), out, true);
       return;
     }
     this.completed = true;

@@ -66,7 +66,8 @@ describe('gemini stream decoder: chunks and their envelope', () => {
 
   it('an error chunk Gemini did not shape as its error is a plain upstream error (500)', () => {
     const events = run([{ error: 'boom' }]);
-    expect(events).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream', message: 'Gemini stream error', raw: '{"error":"boom"}' }) }]);
+    // (The upstream said so in its own chunk: a Gemini caller gets that chunk as it was.)
+    expect(events).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream', message: 'Gemini stream error', raw: '{"error":"boom"}' }), upstreamFrame: true }]);
   });
 
   it('an error without a code is a 500', () => {

@@ -105,9 +105,10 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
     return true;
   }
 
-  private fail(error: ProxyError, out: StreamEvent[] = []): StreamEvent[] {
+  /** `upstreamFrame`: the upstream said so in a well-formed chunk (an error object, a failing finish). */
+  private fail(error: ProxyError, out: StreamEvent[] = [], upstreamFrame = false): StreamEvent[] {
     this.failed = true;
-    out.push({ type: 'error', error });
+    out.push(upstreamFrame ? { type: 'error', error, upstreamFrame } : { type: 'error', error });
     return out;
   }
 
@@ -128,7 +129,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
     if (chunk.error !== undefined) {
       const err = parseGeminiError(chunk);
       const status = err?.code ?? 500;
-      this.fail(err ? proxyErrorOf(err, status, raw) : new ProxyError('upstream', 'Gemini stream error', { raw }), out);
+      this.fail(err ? proxyErrorOf(err, status, raw) : new ProxyError('upstream', 'Gemini stream error', { raw }), out, true);
       return;
     }
     if (!isResponseChunk(chunk)) {
@@ -180,7 +181,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
         // MALFORMED_FUNCTION_CALL and kin: the model failed, so the stream fails (never a clean stop).
         const raw = reason.raw ?? 'error';
         const detail = f.message ?? 'the model produced an invalid response.';
-        this.fail(new ProxyError('upstream', `Upstream stopped with ${raw}: ${detail}`, { code: raw }), out);
+        this.fail(new ProxyError('upstream', `Upstream stopped with ${raw}: ${detail}`, { code: raw }), out, true);
         return;
       }
       out.push({ type: 'finish', ...(f.index ? { choice: f.index } : {}), reason });

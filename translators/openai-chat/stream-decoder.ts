@@ -89,7 +89,7 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
       return this.fail(new ProxyError('upstream', 'The upstream sent an unparsable stream frame.', { raw: data }));
     }
     const streamError = streamErrorOf(json, data);
-    if (streamError) return this.fail(streamError);
+    if (streamError) return this.fail(streamError, true);
     // Valid as it is (nearly always): no copy.
     const parsed = safeParseAsIs(v.safeParse, OpenAIChatChunkSchema, json);
     // A chunk has a `choices` list (empty in Azure's first and the usage chunk) or `usage`.
@@ -123,9 +123,10 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
     return true;
   }
 
-  private fail(error: ProxyError): StreamEvent[] {
+  /** `upstreamFrame`: the upstream's own error chunk. */
+  private fail(error: ProxyError, upstreamFrame = false): StreamEvent[] {
     this.failed = true;
-    return [{ type: 'error', error }];
+    return [upstreamFrame ? { type: 'error', error, upstreamFrame } : { type: 'error', error }];
   }
 
   private start(chunk: OpenAIChatChunk, out: StreamEvent[]): void {

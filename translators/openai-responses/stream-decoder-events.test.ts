@@ -35,7 +35,7 @@ describe('Responses stream decoder, event by event', () => {
 
   it('a failure before anything else is only the error: no message is started', () => {
     const failed = run([ev({ type: 'response.failed', response: { error: { code: 'server_error', message: 'boom' } } })]);
-    expect(failed).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream', code: 'server_error', message: 'boom' }) }]);
+    expect(failed).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream', code: 'server_error', message: 'boom' }), upstreamFrame: true }]);
     const dec = new OpenAIResponsesStreamDecoder(req, testContext());
     dec.push(ev({ type: 'response.failed', response: {} }));
     expect([...dec.push(completed), ...dec.finish()]).toEqual([]);

@@ -54,7 +54,7 @@ describe('Responses stream decoder', () => {
     const rate = fixture('stream-error-failed-rate-limit.sse');
     expect(rate.at(-1)).toMatchObject({ type: 'error', error: { kind: 'rate-limit', code: 'rate_limit_exceeded', retryAfter: 11.054 } });
     const top = run([ev({ type: 'error', code: 'context_length_exceeded', message: 'Too long.', param: 'input' })]);
-    expect(top).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'invalid-request', code: 'context_length_exceeded', param: 'input' }) }]);
+    expect(top).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'invalid-request', code: 'context_length_exceeded', param: 'input' }), upstreamFrame: true }]);
   });
 
   it('hosted tool items and unknown events are ignored; the answer still decodes', () => {

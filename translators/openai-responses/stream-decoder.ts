@@ -181,11 +181,11 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
       }
       case 'response.failed':
         this.ended = true;
-        out.push({ type: 'error', error: errorOfFailedResponse(e.response?.error, raw) });
+        out.push({ type: 'error', error: errorOfFailedResponse(e.response?.error, raw), upstreamFrame: true });
         return;
       case 'error':
         this.ended = true;
-        out.push({ type: 'error', error: errorOfEvent(json, raw) });
+        out.push({ type: 'error', error: errorOfEvent(json, raw), upstreamFrame: true });
         return;
       default:
         return; // created, in_progress, queued (the start only); built-in tool progress, annotations, audio…
