@@ -36,7 +36,9 @@ export async function countTokensFlow(
   scope.log.caller = caller.id;
   const encode = caller.encodeCountTokensResponse;
   if (!encode) throw new ProxyError('not-found', 'Token counting is not available in this dialect.');
-  // References to earlier answers count as the whole history they stand for (as `create` sends it).
+  // References to earlier answers count as the whole history they stand for (as `create` sends it);
+  // a malformed one is refused first, as `create` refuses it.
+  caller.checkReferences?.(input.body);
   const counted = await resolveCountInput(deps, scope, caller, input, callerKey);
   const countInput = { ...counted, params: { ...counted.params, method: 'countTokens' } };
   const decoded = caller.decodeRequest(countInput, scope);

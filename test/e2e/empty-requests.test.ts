@@ -161,6 +161,8 @@ describe.each(TARGETS)('%s: nothing empty or malformed goes upstream', (target) 
 
   const responses = CALLERS.find((c) => c.name === 'responses')!;
   const interactions = CALLERS.find((c) => c.name === 'interactions')!;
+  /** `create` and `input_tokens` check references alike. */
+  const referring = CALLERS.filter((c) => c.name.startsWith('responses'));
 
   it.each([
     ['previous_response_id: 5', { previous_response_id: 5, input: 'hi' }, 'previous_response_id'],
@@ -168,11 +170,13 @@ describe.each(TARGETS)('%s: nothing empty or malformed goes upstream', (target) 
     ['previous_response_id: {} beside an item_reference', { previous_response_id: {}, input: [{ type: 'item_reference', id: 'msg_1' }, { role: 'user', content: 'hi' }] }, 'previous_response_id'],
     ['an item_reference without an id', { input: [{ type: 'item_reference' }, { role: 'user', content: 'hi' }] }, 'input[0].id'],
     ['an item_reference with a number id', { input: [{ role: 'user', content: 'hi' }, { type: 'item_reference', id: 7 }] }, 'input[1].id'],
-  ])('Responses: %s is a 400 naming it, toward either upstream, small or forwarded, nothing sent', async (_label, fields, param) => {
-    for (const model of responses.models) {
-      for (const system of ['Be brief.', BIG]) {
-        const res = await send(responses, model, { ...responses.body(model, system), ...fields });
-        expectRefusal('openai', res.status, res.body, param);
+  ])('Responses (create, input_tokens): %s is a 400 naming it, toward either upstream, small or forwarded, nothing sent', async (_label, fields, param) => {
+    for (const c of referring) {
+      for (const model of c.models) {
+        for (const system of ['Be brief.', BIG]) {
+          const res = await send(c, model, { ...c.body(model, system), ...fields });
+          expectRefusal('openai', res.status, res.body, param);
+        }
       }
     }
     expect(h.mock.requests).toHaveLength(0);
