@@ -195,6 +195,20 @@ describe.each(TARGETS)('%s: nothing empty or malformed goes upstream', (target) 
     expect(h.mock.requests).toHaveLength(0);
   });
 
+  it('Responses: a stored prompt template with no input is served only by a Responses upstream; toward another it is a 400 naming prompt, nothing sent', async () => {
+    for (const c of referring) {
+      for (const system of ['Be brief.', BIG]) {
+        const res = await send(c, 'to-anthropic', { ...c.body('to-anthropic', system), prompt: { id: 'pmpt_1', version: '2' }, input: [] });
+        expectRefusal('openai', res.status, res.body, 'prompt');
+      }
+    }
+    expect(h.mock.requests).toHaveLength(0);
+    h.mock.reply(fixtureReply('openai-responses', 'refusal.json'));
+    const res = await send(responses, 'to-responses', { ...responses.body('to-responses', 'Be brief.'), prompt: { id: 'pmpt_1' } });
+    expect(res.status).toBe(200);
+    expect(h.mock.requests.map((r) => r.json.prompt)).toEqual([{ id: 'pmpt_1' }]);
+  });
+
   it('Responses: previous_response_id with an empty input is a continuation OpenAI takes: it reaches a Responses upstream', async () => {
     h.mock.reply(fixtureReply('openai-responses', 'refusal.json'));
     for (const system of ['Be brief.', BIG]) {

@@ -26,7 +26,8 @@ describe('responses state rules', () => {
     });
     expect(s.references({ background: true }).statefulOnly).toBe('background');
     expect(s.references({ conversation: 'conv_1' }).statefulOnly).toBe('conversation');
-    expect(s.references({ background: false, conversation: null }).statefulOnly).toBeUndefined();
+    expect(s.references({ prompt: { id: 'pmpt_1', version: '2' } }).statefulOnly).toBe('prompt');
+    expect(s.references({ background: false, conversation: null, prompt: null }).statefulOnly).toBeUndefined();
     expect(s.references(null)).toEqual({ refs: [] });
   });
 

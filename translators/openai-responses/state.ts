@@ -85,7 +85,8 @@ function references(body: unknown): { refs: StateReference[]; statefulOnly?: str
       if (isReference(item)) refs.push({ key: itemKey(item.id), param: `input[${i}].id`, id: item.id });
     });
   }
-  const statefulOnly = body['background'] === true ? 'background' : body['conversation'] != null ? 'conversation' : undefined;
+  // Served only where they are kept: a background run, a conversation, a prompt template stored at OpenAI.
+  const statefulOnly = body['background'] === true ? 'background' : body['conversation'] != null ? 'conversation' : body['prompt'] != null ? 'prompt' : undefined;
   return statefulOnly ? { refs, statefulOnly } : { refs };
 }
 
