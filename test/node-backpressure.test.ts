@@ -1,7 +1,7 @@
 /**
  * On Node a streamed reply goes from the upstream socket through the byte step straight into the
  * caller's socket (runtime/node-server.ts). A caller that stops reading must pause the upstream,
- * not make the proxy buffer the rest of the stream: the upstream here streams 32 MB and records
+ * not make the proxy buffer the rest of the stream: the upstream here streams 64 MB and records
  * how far it got while the caller was not reading. Both a same-dialect stream (bytes forwarded)
  * and a translated one are checked, and every event must arrive, in order, once the caller reads.
  */
@@ -12,7 +12,9 @@ import { parseConfig } from '../src/config/load.ts';
 import { startNode } from '../src/runtime/node.ts';
 import { INBOUND_KEY, e2eConfig } from './support/proxy.ts';
 
-const EVENTS = 16_000;
+// Long enough that what the kernel buffers on two loopback sockets (autotuned, up to ~20 MB under
+// load) stays far below half of it.
+const EVENTS = 32_000;
 const PAD = 'x'.repeat(2000);
 const BYTES = EVENTS * 2100;
 

@@ -60,7 +60,10 @@ export function ensurePython(): Promise<string> {
     const venv = await run('python3', ['-m', 'venv', VENV], { timeoutMs: 120_000 });
     if (venv.status !== 0) throw new Error(`The Python SDK tests need python3 with its venv module (to make ${VENV}); it failed:\n${tail(venv)}`);
     // --retries 0: an index this machine cannot reach fails fast instead of backing off for minutes.
-    const pip = await run(join(VENV, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', '--retries', '0', '-r', REQUIREMENTS], { timeoutMs: 600_000 });
+    // pip reads the machine's own config (the package mirror lives in the user's pip.conf), not
+    // the XDG_CONFIG_HOME a test run points inside the project for wrangler.
+    const env = { ...process.env, XDG_CONFIG_HOME: process.env.INTERLINGUA_USER_XDG_CONFIG_HOME ?? (process.env.XDG_CONFIG_HOME?.startsWith(ROOT) ? '' : process.env.XDG_CONFIG_HOME) };
+    const pip = await run(join(VENV, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', '--retries', '0', '-r', REQUIREMENTS], { timeoutMs: 600_000, env });
     if (pip.status !== 0) throw new Error(`The Python SDK tests need pip to install ${pins().map((p) => p.join('==')).join(', ')} into ${VENV}; it failed:\n${tail(pip)}`);
     if (!(await matches())) throw new Error(`${VENV} does not hold the pinned SDKs (${REQUIREMENTS}): ${JSON.stringify(await installed())}`);
     return PYTHON;
