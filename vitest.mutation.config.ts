@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['translators/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/cross-dialect/**/*.test.ts', 'test/schema/**/*.test.ts', 'src/canonical/**/*.test.ts'],
+    include: ['translators/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/cross-dialect/**/*.test.ts', 'test/schema/**/*.test.ts', 'src/canonical/**/*.test.ts', 'src/kit/**/*.test.ts'],
     testTimeout: 60_000, // property suites over every fixture stream take seconds alone and far more on a loaded machine
     pool: 'forks',
   },

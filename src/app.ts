@@ -6,7 +6,8 @@
  */
 import { Hono } from 'hono/tiny';
 import { PatternRouter } from 'hono/router/pattern-router';
-import { ProxyError, type FetchLike } from './canonical/index.ts';
+import { ProxyError } from './canonical/index.ts';
+import { type FetchLike } from './kit/index.ts';
 import { registry, type Registry } from '../translators/index.ts';
 import type { ChatCaller } from '../translators/types.ts';
 import type { Config } from './config/load.ts';

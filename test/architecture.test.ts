@@ -65,23 +65,36 @@ const folderOf = (path: string) => (/^src\/([^/]+)\//.exec(path)?.[1] ?? (path =
 
 /**
  * What each src folder may import besides itself and packages: STYLE.md "Boundaries" (and for the
- * folders it does not list, DESIGN.md's layering). `src/canonical` imports nothing, so every
- * folder may use it (the neutral model and the shared HTTP helpers); `translators/types.ts` is
- * the dialect contract (types only), `translators/index.ts` the registry, never a dialect's
- * internals. `app` and `http` are one row in STYLE.md, so the app may use the http edge.
+ * folders it does not list, DESIGN.md's layering). `src/kit` (bytes, JSON, HTTP, base64 machinery)
+ * imports nothing of the project, and every folder may use it; `src/canonical` (the neutral model)
+ * imports only the kit, and every folder may use it; `translators/types.ts` is the dialect contract
+ * (types only), `translators/index.ts` the registry, never a dialect's internals. `app` and `http`
+ * are one row in STYLE.md, so the app may use the http edge.
  */
+const BASE = ['kit', 'canonical'];
 const ALLOWED: Record<string, string[]> = {
-  canonical: [],
-  config: ['canonical'],
-  observe: ['canonical', 'translators/types.ts'],
-  sse: ['canonical', 'observe'],
-  upstream: ['canonical', 'config', 'observe', 'sse', 'translators/types.ts'],
-  flows: ['canonical', 'config', 'observe', 'sse', 'upstream', 'translators/types.ts', 'translators/index.ts'],
-  http: ['canonical', 'config', 'observe', 'flows', 'translators/types.ts'],
-  app: ['canonical', 'config', 'observe', 'flows', 'http', 'translators/types.ts', 'translators/index.ts'],
-  runtime: ['canonical', 'config', 'app', 'demo'],
+  kit: [],
+  canonical: ['kit'],
+  config: BASE,
+  observe: [...BASE, 'translators/types.ts'],
+  sse: [...BASE, 'observe'],
+  upstream: [...BASE, 'config', 'observe', 'sse', 'translators/types.ts'],
+  flows: [...BASE, 'config', 'observe', 'sse', 'upstream', 'translators/types.ts', 'translators/index.ts'],
+  http: [...BASE, 'config', 'observe', 'flows', 'translators/types.ts'],
+  app: [...BASE, 'config', 'observe', 'flows', 'http', 'translators/types.ts', 'translators/index.ts'],
+  runtime: [...BASE, 'config', 'app', 'demo'],
   // `interlingua demo`'s upstreams: the dialects' own encoders and the one SSE serializer.
-  demo: ['canonical', 'sse', 'translators/types.ts', 'translators/index.ts'],
+  demo: [...BASE, 'sse', 'translators/types.ts', 'translators/index.ts'],
+};
+
+/** Each dialect's vendor: the one folder of shared wire code (translators/vendor/<v>/) it may import. */
+const VENDOR_OF: Record<string, string | undefined> = {
+  'openai-chat': 'openai',
+  'openai-images': 'openai',
+  'openai-responses': 'openai',
+  gemini: 'google',
+  'gemini-interactions': 'google',
+  anthropic: undefined,
 };
 
 /**
@@ -112,23 +125,37 @@ const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
 ];
 
 /** Flow plumbing any flow may use; the flows themselves may only call each other's entry points as listed. */
-const FLOW_PLUMBING = new Set(['context.ts', 'plan.ts', 'reply.ts', 'image-calls.ts', 'state.ts']);
+// (custom-tools, custom-input and image-chat: the model-to-model transforms the flows apply.)
+const FLOW_PLUMBING = new Set(['context.ts', 'plan.ts', 'reply.ts', 'image-calls.ts', 'state.ts', 'custom-tools.ts', 'custom-input.ts', 'image-chat.ts']);
 const FLOW_CALLS: Record<string, string[]> = { 'chat.ts': ['fan-out.ts', 'chat-to-images.ts', 'forward.ts'], 'forward.ts': ['chat-to-images.ts', 'check-memo.ts', 'scan-memo.ts'] };
 
 describe('architecture', () => {
-  it('canonical imports nothing outside itself', () => {
+  it('kit imports nothing of the project; canonical only the kit', () => {
+    for (const f of sources('src/kit')) {
+      for (const { spec } of imports(f)) expect(resolved(f, spec), `${f} imports ${spec}`).toMatch(/^src\/kit\//);
+    }
     for (const f of sources('src/canonical')) {
-      for (const { spec } of imports(f)) expect(resolved(f, spec), `${f} imports ${spec}`).toMatch(/^src\/canonical\//);
+      for (const { spec } of imports(f)) expect(resolved(f, spec), `${f} imports ${spec}`).toMatch(/^src\/(canonical|kit)\//);
     }
   });
 
-  it('translators import only canonical, the contract, valibot and their own folder', () => {
+  it('a dialect imports only canonical, the kit, the contract, valibot, its vendor\'s folder and its own; a vendor folder only canonical, the kit, valibot and itself', () => {
+    const dialects = readdirSync(join(root, 'translators')).filter((d) => statSync(join(root, 'translators', d)).isDirectory() && d !== 'vendor');
+    expect(dialects.sort()).toEqual(Object.keys(VENDOR_OF).sort());
     for (const f of sources('translators')) {
       if (f === 'translators/index.ts' || f === 'translators/types.ts') continue;
-      const dialect = f.split('/')[1]!;
+      const [, folder, sub] = f.split('/');
+      const own = folder === 'vendor' ? `translators/vendor/${sub}/` : `translators/${folder}/`;
+      const vendor = folder === 'vendor' ? undefined : VENDOR_OF[folder!];
       for (const { spec } of imports(f)) {
         const r = resolved(f, spec);
-        const ok = r === 'valibot' || r.startsWith('src/canonical/') || r === 'translators/types.ts' || r.startsWith(`translators/${dialect}/`);
+        const ok =
+          r === 'valibot' ||
+          r.startsWith('src/canonical/') ||
+          r.startsWith('src/kit/') ||
+          r.startsWith(own) ||
+          (folder !== 'vendor' && r === 'translators/types.ts') ||
+          (vendor !== undefined && r.startsWith(`translators/vendor/${vendor}/`));
         expect(ok, `${f} imports ${spec}`).toBe(true);
       }
     }
@@ -137,10 +164,10 @@ describe('architecture', () => {
   it('no dialect folder, tests included, imports another dialect folder', () => {
     for (const f of sources('translators', true)) {
       const dialect = f.split('/')[1]!;
-      if (!f.split('/')[2]) continue;
+      if (!f.split('/')[2] || dialect === 'vendor') continue;
       for (const { spec } of imports(f)) {
         const other = /^translators\/([^/]+)\//.exec(resolved(f, spec))?.[1];
-        if (other && other !== dialect) expect.fail(`${f} imports ${spec}`);
+        if (other && other !== dialect && other !== 'vendor') expect.fail(`${f} imports ${spec}`);
       }
     }
   });

@@ -5,11 +5,13 @@
  */
 import type {
   ByteParts,
+  PeekedJson,
+} from '../src/kit/index.ts';
+import type {
   ChatRequest,
   ChatResponse,
   Converted,
   DialectId,
-  PeekedJson,
   ImageRequest,
   ImageResponse,
   ProxyError,
@@ -198,10 +200,10 @@ export interface ChatCaller {
    * Forwarding a request to an upstream of this dialect without decoding it (src/flows/forward.ts),
    * in two steps that must not read `input.body`. `model`: the routed model and the stream flag,
    * from the route parameters, or from the body's top level as scanned without parsing (`top`,
-   * src/canonical/json-peek.ts; undefined before the scan); undefined when they are not plainly
+   * src/kit/json-peek.ts; undefined before the scan); undefined when they are not plainly
    * there. `check`, once every target is known to speak this dialect: whether the request passes
    * this dialect's checks as far as its parameters go (`checkedExcept` in
-   * src/canonical/peeked-fields.ts: all but the conversation decoded; the upstream checks the
+   * src/kit/peeked-fields.ts: all but the conversation decoded; the upstream checks the
    * conversation, in its own dialect). Anything else is decoded.
    * `check` must be a pure function of the body's fields but `conversation` and of what `checkKey`
    * returns (the headers and route parameters it reads): the flow remembers its passes by those
@@ -283,7 +285,7 @@ export interface ChatUpstream {
   readonly multipleChoices?: boolean;
   /**
    * The upstream takes freeform tools (`Tool.custom`) as they are. Otherwise the flow lowers them
-   * before encoding and raises the calls back after decoding (src/canonical/custom-tools.ts:
+   * before encoding and raises the calls back after decoding (src/flows/custom-tools.ts:
    * `lowerCustomTools`, `raiseCustomToolCalls`, `raiseCustomToolStream`).
    */
   readonly customTools?: boolean;

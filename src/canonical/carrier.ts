@@ -35,8 +35,8 @@
  * Tool-call id carrier (`encodeToolCallId`): `<original id>__il1` + origin letter +
  * base64url(value), so the id stays `[A-Za-z0-9_-]` (ids are strings in every dialect).
  */
-import { anyBase64ToBytes, base64UrlToBytes, bytesToBase64, bytesToBase64Url } from './base64.ts';
-import { asciiFinder } from './http.ts';
+import { anyBase64ToBytes, base64UrlToBytes, bytesToBase64, bytesToBase64Url } from '../kit/base64.ts';
+import { asciiFinder } from '../kit/http.ts';
 import type { ChatRequest, Converted, Warning } from './chat.ts';
 import type { ProxyError } from './errors.ts';
 import type { Part, Signature, Vendor } from './parts.ts';

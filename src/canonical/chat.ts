@@ -25,7 +25,7 @@ export interface Tool {
    * A freeform tool (OpenAI Responses `custom`): the model writes its input as raw text, not as
    * JSON arguments, optionally constrained by a grammar; `parameters` is then absent. Calls to it
    * are `tool-call` parts marked `custom`. An upstream without freeform tools gets it as a
-   * function taking one string (`lowerCustomTools`, src/canonical/custom-tools.ts).
+   * function taking one string (`lowerCustomTools`, src/flows/custom-tools.ts).
    */
   custom?: { format?: CustomToolFormat };
   cache?: CacheHint;

@@ -132,3 +132,8 @@ export function kindOfStatus(status: number): ErrorKind {
 export function incompleteStream(missing: string): ProxyError {
   return new ProxyError('upstream', `Upstream stream ended before it was complete (${missing}).`);
 }
+
+/** A model name that no URL path segment can carry (empty, `.`, `..`): the caller's 400. */
+export function unsendableModel(name: string): ProxyError {
+  return new ProxyError('invalid-request', `The model name '${name}' cannot be sent to the upstream.`, { param: 'model' });
+}

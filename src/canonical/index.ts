@@ -1,4 +1,9 @@
-/** The canonical model: the only thing every dialect shares. Types plus small pure helpers. */
+/**
+ * The canonical model, the interlingua every dialect decodes into and encodes from: parts,
+ * requests and responses, stream events, errors, images, citations, usage, and the pure helpers
+ * of the model itself (carried signatures, extras, hints). No vendor's wire shape, no byte
+ * machinery (src/kit), no flow's transforms (src/flows).
+ */
 export * from './parts.ts';
 export * from './chat.ts';
 export * from './stream.ts';
@@ -8,21 +13,6 @@ export * from './carrier.ts';
 export * from './lent-signatures.ts';
 export * from './extras.ts';
 export * from './image-size.ts';
-export * from './image-chat.ts';
 export * from './hints.ts';
-export * from './http.ts';
 export * from './usage.ts';
-export * from './json.ts';
-export * from './json-body.ts';
-export * from './json-peek.ts';
-export * from './peeked-fields.ts';
-export * from './retry-after.ts';
-export * from './google-errors.ts';
-export * from './base64.ts';
 export * from './logprobs.ts';
-export * from './custom-input.ts';
-export * from './custom-tools.ts';
-export * from './openai-errors.ts';
-export * from './openai-logprobs.ts';
-export * from './openai-host-errors.ts';
-export * from './as-is.ts';

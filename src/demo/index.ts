@@ -5,7 +5,7 @@
  * when the demo runs (the CLI imports it dynamically; the Worker never does).
  */
 import { registry } from '../../translators/index.ts';
-import type { FetchLike } from '../canonical/index.ts';
+import type { FetchLike } from '../kit/index.ts';
 import { createDemoFetch, type DemoFetchOptions, type DemoUpstream } from './upstream.ts';
 
 export type { DemoUpstream } from './upstream.ts';

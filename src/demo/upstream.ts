@@ -6,7 +6,8 @@
  * is written per vendor here: the wire format is the translators'. No network: any other URL is
  * refused.
  */
-import { ProxyError, type ChatRequest, type FetchLike, type StreamFrame } from '../canonical/index.ts';
+import { ProxyError, type ChatRequest, type StreamFrame } from '../canonical/index.ts';
+import { type FetchLike } from '../kit/index.ts';
 import type { Registry, UpstreamDialect } from '../../translators/index.ts';
 import type { CallerInput, ChatCaller, TranslateContext } from '../../translators/types.ts';
 import { contentTypeOf, createTextSerializer } from '../sse/serialize.ts';

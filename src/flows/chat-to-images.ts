@@ -4,7 +4,8 @@
  * last turn carries images), and the images come back as image parts of a chat response in the
  * caller's dialect; streamed as one chunk per image.
  */
-import { chatToImageRequest, imageResponseToChat, type ChatRequest, type ChatResponse, type StreamFrame } from '../canonical/index.ts';
+import { chatToImageRequest, imageResponseToChat } from './image-chat.ts';
+import { type ChatRequest, type ChatResponse, type StreamFrame } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { contentTypeOf, createTextSerializer } from '../sse/serialize.ts';
 import { inlineRemoteMedia } from '../upstream/guarded-fetch.ts';

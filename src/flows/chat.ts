@@ -4,7 +4,8 @@
  * `n > 1` against a one-choice upstream goes to the fan-out flow; image output asked of an OpenAI
  * image model to the chat-to-images flow.
  */
-import { ProxyError, asksForImages, isSignatureRefusal, withoutSignatures, type ChatRequest } from '../canonical/index.ts';
+import { ProxyError, isSignatureRefusal, withoutSignatures, type ChatRequest } from '../canonical/index.ts';
+import { asksForImages } from './image-chat.ts';
 import type { CallerStreamEncoder } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { inlineRemoteMedia } from '../upstream/guarded-fetch.ts';

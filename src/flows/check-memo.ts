@@ -10,7 +10,7 @@
  * byte for byte (no hash to collide), so a request is taken as checked only when everything the
  * check reads is what a checked request had. Bounded in entries and bytes; the oldest goes first.
  */
-import { nativeCompare, type PeekedJson } from '../canonical/index.ts';
+import { nativeCompare, type PeekedJson } from '../kit/index.ts';
 
 interface Entry {
   scope: string;

@@ -5,20 +5,24 @@
  */
 import {
   MAX_JSON_DEPTH,
+  nestsDeeperThan,
+  type Bytes,
+  type FetchLike,
+} from '../kit/index.ts';
+import {
   ProxyError,
   chainSteps,
-  customToolNames,
-  lowerCustomTools,
   mayCarrySignatures,
-  nestsDeeperThan,
-  raiseCustomToolCalls,
-  raiseCustomToolStream,
-  type Bytes,
   type ChatRequest,
   type ChatResponse,
-  type FetchLike,
   type Warning,
 } from '../canonical/index.ts';
+import {
+  customToolNames,
+  lowerCustomTools,
+  raiseCustomToolCalls,
+  raiseCustomToolStream,
+} from './custom-tools.ts';
 import type { CallerInput, CallerStreamEncoder, ChatCaller, ChatUpstream } from '../../translators/types.ts';
 import type { Registry } from '../../translators/index.ts';
 import type { Config } from '../config/load.ts';

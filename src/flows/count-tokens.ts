@@ -2,7 +2,8 @@
  * Token counting (Anthropic `count_tokens`, Gemini `countTokens`): asked of the upstream where it
  * has an endpoint, else estimated and marked as such.
  */
-import { ProxyError, lowerCustomTools, textOf, type ChatRequest, type Part } from '../canonical/index.ts';
+import { ProxyError, textOf, type ChatRequest, type Part } from '../canonical/index.ts';
+import { lowerCustomTools } from './custom-tools.ts';
 import type { CallerInput, ChatCaller } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { resolveModel } from '../upstream/resolve.ts';

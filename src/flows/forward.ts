@@ -2,7 +2,7 @@
  * Same-dialect forwarding without parsing. A chat request whose every target speaks the caller's
  * dialect goes to the upstream as the caller's own bytes: never decoded to text, never parsed,
  * byte for byte but for its top-level `model` when the route renames it (one string spliced,
- * src/canonical/peeked-fields.ts); the dialect's `forwardRequest` sets path and credentials as
+ * src/kit/peeked-fields.ts); the dialect's `forwardRequest` sets path and credentials as
  * `encodePassthrough` does. The body is scanned, not parsed: its structure is checked here (a body
  * that fails the scan takes the usual path, whose parse gives bad JSON its 400), what is inside its
  * strings is the upstream's to check, which speaks the caller's dialect and answers in it.
@@ -14,7 +14,8 @@
  * that is missing or empty (the decoder refuses it), or one holding what the decoder must check
  * all the same (`forward.decodeMarks`: a Responses `item_reference`).
  */
-import { asciiFinder, flatBytes, holdsConversation, leadingModel, mayCarrySignatureBytes, withModelParts, type Bytes, type ChatRequest, type PeekedJson } from '../canonical/index.ts';
+import { asciiFinder, flatBytes, holdsConversation, leadingModel, withModelParts, type Bytes, type PeekedJson } from '../kit/index.ts';
+import { mayCarrySignatureBytes, type ChatRequest } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { providerOf } from '../upstream/providers/index.ts';
 import { resolveModel, type ResolvedRoute } from '../upstream/resolve.ts';

@@ -3,7 +3,7 @@
  * where it can be asked (upstreams with a key of their own), kept behind a short cache. An
  * upstream model is listed only when the config routes that name to that upstream.
  */
-import type { FetchLike } from '../canonical/index.ts';
+import type { FetchLike } from '../kit/index.ts';
 import type { ModelInfo } from '../../translators/types.ts';
 import type { Registry } from '../../translators/index.ts';
 import type { Config, Upstream } from '../config/load.ts';

@@ -7,7 +7,8 @@
  * choice is still tried, a lossy fallback never is; when no target is lossless the request is a
  * 400 naming what could not be carried, and nothing is sent.
  */
-import { ByteParts, ProxyError, warningToken, type Warning } from '../canonical/index.ts';
+import { ByteParts } from '../kit/index.ts';
+import { ProxyError, warningToken, type Warning } from '../canonical/index.ts';
 import type { UpstreamTarget } from '../../translators/types.ts';
 import type { Config } from '../config/load.ts';
 import type { Attempt } from '../upstream/call.ts';

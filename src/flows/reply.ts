@@ -3,7 +3,8 @@
  * Web edge turns it into one (http/respond.ts), the Node server writes it straight to the socket.
  * Also JSON bodies, errors in the caller's dialect, and the proxy's own headers.
  */
-import { ProxyError, formatRetryAfter, warningToken } from '../canonical/index.ts';
+import { ProxyError, warningToken } from '../canonical/index.ts';
+import { formatRetryAfter } from '../kit/index.ts';
 import type { EncodedError } from '../../translators/types.ts';
 import type { PipeBody } from '../sse/byte-step.ts';
 import type { RequestScope } from '../observe/scope.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ByteParts, MAX_JSON_DEPTH, nestsDeeperThan } from '../canonical/index.ts';
+import { ByteParts, MAX_JSON_DEPTH, nestsDeeperThan } from '../kit/index.ts';
 import { chatCallOf, parseJsonBody, publicOrigin, webCallerRequest } from './inbound.ts';
 
 const nested = (depth: number, make: (inner: unknown) => unknown): unknown => {

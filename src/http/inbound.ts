@@ -3,7 +3,8 @@
  * and the inbound plumbing shared by the routes: bodies under a size limit, JSON parsed into a
  * caller error, multipart forms, headers and query as plain records, the public origin.
  */
-import { MAX_JSON_DEPTH, ProxyError, flatBytes, nestsDeeperThan, readCapped, type Bytes } from '../canonical/index.ts';
+import { MAX_JSON_DEPTH, flatBytes, nestsDeeperThan, readCapped, type Bytes } from '../kit/index.ts';
+import { ProxyError } from '../canonical/index.ts';
 import type { CallerInput, ChatCaller } from '../../translators/types.ts';
 import type { ChatCall } from '../flows/context.ts';
 import { parseLatin1Json } from './latin1-json.ts';

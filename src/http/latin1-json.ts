@@ -15,7 +15,7 @@
  * - a body that does not parse (a byte-order mark, too, is no JSON in either text) or nests too
  *   deep goes the UTF-8 road, so its error is the same.
  */
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../canonical/index.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../kit/index.ts';
 
 /** Bodies from this size are worth it; a smaller text is no large object. */
 export const LATIN1_FROM_BYTES = 64 * 1024;

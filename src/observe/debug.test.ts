@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ByteParts } from '../canonical/index.ts';
+import { ByteParts } from '../kit/index.ts';
 import { jsonOrText } from './debug.ts';
 
 const bytes = (s: string) => new TextEncoder().encode(s);

@@ -2,7 +2,7 @@
  * The wire dump (`--debug`): readable blocks with large base64 payloads elided. Credentials are
  * masked by whoever hands headers in (upstream/secrets.ts); nothing here knows them.
  */
-import { ByteParts } from '../canonical/index.ts';
+import { ByteParts } from '../kit/index.ts';
 
 const BASE64ISH = /^(data:[^;,]+;base64,)?[A-Za-z0-9+/=_-]+$/;
 

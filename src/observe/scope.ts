@@ -2,7 +2,8 @@
  * Per-request state of the generic flow: ids, clock, warnings, the upstream abort controller and
  * the fields of the one log line written when the request ends.
  */
-import { ProxyError, type Cancel, type Warning } from '../canonical/index.ts';
+import { ProxyError, type Warning } from '../canonical/index.ts';
+import { type Cancel } from '../kit/index.ts';
 import type { TranslateContext } from '../../translators/types.ts';
 import type { LogEntry } from './log-entry.ts';
 import type { RequestTrace } from './traces.ts';

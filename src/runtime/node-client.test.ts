@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ByteParts } from '../canonical/index.ts';
+import { ByteParts } from '../kit/index.ts';
 import { nodeFetch, readIncoming } from './node-client.ts';
 
 let server: http.Server;

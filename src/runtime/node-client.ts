@@ -8,8 +8,9 @@ import type { IncomingMessage } from 'node:http';
 import type https from 'node:https';
 import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
-import { ByteParts, ProxyError } from '../canonical/index.ts';
-import type { Cancel, FetchLike } from '../canonical/index.ts';
+import { ByteParts } from '../kit/index.ts';
+import { ProxyError } from '../canonical/index.ts';
+import type { Cancel, FetchLike } from '../kit/index.ts';
 import { tooLarge } from '../http/inbound.ts';
 import { UpstreamResponse } from './node-response.ts';
 
@@ -214,7 +215,7 @@ function readChunks<T>(msg: IncomingMessage, limit: number, take: (c: Buffer, at
 /**
  * The IncomingMessage's body as the chunks it came in, refused past `limit` bytes: nothing is
  * copied (one chunk is that chunk; more are `ByteParts`). For bodies read only piece by piece or
- * through `flatBytes` (src/canonical/http.ts), which copies into a buffer it reuses rather than
+ * through `flatBytes` (src/kit/http.ts), which copies into a buffer it reuses rather than
  * one allocated per request.
  */
 export function readIncomingParts(msg: IncomingMessage, limit: number): Promise<Buffer | ByteParts> {

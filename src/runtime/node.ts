@@ -9,7 +9,7 @@ import http, { type IncomingMessage, type Server, type ServerResponse } from 'no
 import type { AddressInfo } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { createProxy, memoryStateStore } from '../app.ts';
-import type { FetchLike } from '../canonical/index.ts';
+import type { FetchLike } from '../kit/index.ts';
 import { ConfigError, configFromEnv, type Config, type ParseOptions } from '../config/load.ts';
 import { nodeFetch } from './node-client.ts';
 import { createNodeListener, isDirectRoute } from './node-server.ts';

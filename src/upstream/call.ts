@@ -2,7 +2,8 @@
  * Calling upstream: first-byte timeout, retries with backoff and jitter (honouring retry-after),
  * fallback through the planned attempts, all before the first byte reaches the caller.
  */
-import { ByteParts, ProxyError, retryAfterOfHeaders, type FetchLike, type Warning } from '../canonical/index.ts';
+import { ByteParts, retryAfterOfHeaders, type FetchLike } from '../kit/index.ts';
+import { ProxyError, type Warning } from '../canonical/index.ts';
 import type { UpstreamHttpRequest } from '../../translators/types.ts';
 import type { ResolvedTarget } from './resolve.ts';
 import { jsonOrText } from '../observe/debug.ts';

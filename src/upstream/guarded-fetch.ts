@@ -7,7 +7,8 @@
  * a size cap; the content type checked against what the caller's part claims.
  */
 import ipaddr from 'ipaddr.js';
-import { ProxyError, bytesToBase64, readCapped, type ChatRequest, type FetchLike, type MediaSource, type Message, type Part } from '../canonical/index.ts';
+import { ProxyError, type ChatRequest, type MediaSource, type Message, type Part } from '../canonical/index.ts';
+import { bytesToBase64, readCapped, type FetchLike } from '../kit/index.ts';
 
 export interface FetchedMedia {
   data: Uint8Array;

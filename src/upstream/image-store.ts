@@ -6,7 +6,8 @@
  * The store is injected (`AppOptions.imageStore`): an in-memory store with a byte cap and expiry
  * by default (Node), or `cacheApiImageStore(caches.default)` on Workers. Both are runtime-neutral.
  */
-import { ProxyError, base64ToBytes, bytesToBase64, imageExtension, type GeneratedImage } from '../canonical/index.ts';
+import { ProxyError, type GeneratedImage } from '../canonical/index.ts';
+import { base64ToBytes, bytesToBase64, imageExtension } from '../kit/index.ts';
 import type { GuardedFetch } from './guarded-fetch.ts';
 import { randomToken } from '../observe/scope.ts';
 

@@ -15,7 +15,7 @@
  * Without the venv (no python3, no pip) these tests fail, saying what is missing; they never skip.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { base64UrlToBytes } from '../../src/canonical/index.ts';
+import { base64UrlToBytes } from '../../src/kit/index.ts';
 import { interactionsReply } from '../support/interactions-upstream.ts';
 import type { MockHandler, MockReply, ReceivedRequest } from '../support/mock-upstream.ts';
 import { INBOUND_KEY, TARGETS, useHarness } from '../support/proxy.ts';

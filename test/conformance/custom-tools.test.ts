@@ -11,6 +11,8 @@ import {
   lowerCustomTools,
   raiseCustomToolCalls,
   raiseCustomToolStream,
+} from '../../src/flows/custom-tools.ts';
+import {
   type ChatResponse,
   type StreamEvent,
 } from '../../src/canonical/index.ts';

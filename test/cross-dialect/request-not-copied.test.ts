@@ -1,6 +1,6 @@
 /**
  * A valid caller request is decoded from the caller's own objects, not from a copy valibot made
- * of the whole body (src/canonical/as-is.ts): what the canonical request carries over unchanged is
+ * of the whole body (src/kit/as-is.ts): what the canonical request carries over unchanged is
  * the very object the caller sent. A bad request still gets valibot's own error (the dialects'
  * validation tests pin those words).
  */

@@ -9,7 +9,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { base64UrlToBytes, bytesToBase64 } from '../../src/canonical/index.ts';
+import { base64UrlToBytes, bytesToBase64 } from '../../src/kit/index.ts';
 import { fixtureReply, startMockUpstream, type MockReply, type MockUpstream, type ReceivedRequest } from '../support/mock-upstream.ts';
 import { INBOUND_KEY, TARGETS, startProxy, type RunningProxy } from '../support/proxy.ts';
 import { interactionsReply } from '../support/interactions-upstream.ts';

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp, createProxy } from '../../src/app.ts';
-import type { FetchLike } from '../../src/canonical/index.ts';
+import type { FetchLike } from '../../src/kit/index.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { createNodeListener } from '../../src/runtime/node-server.ts';
 import { fixtureText } from '../support/fixtures.ts';

@@ -2,7 +2,8 @@
  * `POST /v1/messages/count_tokens`: the create body cut to the fields the endpoint takes, or, where
  * the host counts an `invoke-model` body (Bedrock), the whole create body in base64.
  */
-import { ProxyError, utf8ToBase64, type ChatRequest } from '../../src/canonical/index.ts';
+import { ProxyError, type ChatRequest } from '../../src/canonical/index.ts';
+import { utf8ToBase64 } from '../../src/kit/index.ts';
 import type { UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { encodeBody } from './encode-request.ts';
 import { callerBetas, forHost, upstreamHeaders } from './host.ts';

@@ -13,7 +13,7 @@ import {
   type Warning,
 } from '../../src/canonical/index.ts';
 import { decodeCallerToolId } from './tool-id.ts';
-import { utf8ToBase64 } from '../../src/canonical/index.ts';
+import { utf8ToBase64 } from '../../src/kit/index.ts';
 import { decodeCache } from './cache.ts';
 import { invalid, parseWire } from './validate.ts';
 import {

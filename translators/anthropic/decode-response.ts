@@ -7,12 +7,14 @@
 import * as v from 'valibot';
 import {
   ProxyError,
-  safeParseAsIs,
   type ChatRequest,
   type ChatResponse,
   type Choice,
   type Part,
 } from '../../src/canonical/index.ts';
+import {
+  safeParseAsIs,
+} from '../../src/kit/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { decodeStopReason } from './finish-reason.ts';
 import { answerOf, JSON_TOOL, jsonToolMode } from './structured-output.ts';

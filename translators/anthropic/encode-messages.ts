@@ -18,7 +18,8 @@ import {
   type Part,
   type Warning,
 } from '../../src/canonical/index.ts';
-import { base64ToUtf8, parseDataUrl, type CacheHint } from '../../src/canonical/index.ts';
+import { base64ToUtf8, parseDataUrl } from '../../src/kit/index.ts';
+import { type CacheHint } from '../../src/canonical/index.ts';
 import { encodeCache } from './cache.ts';
 import { inputOf } from './encode-response.ts';
 

@@ -11,8 +11,10 @@ import {
   type Converted,
   type Tool,
   type Warning,
-  jsonBody,
 } from '../../src/canonical/index.ts';
+import {
+  jsonBody,
+} from '../../src/kit/index.ts';
 import type { TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { encodeCache } from './cache.ts';
 import { BETA_EXTRA, BETA_QUERY_EXTRA } from './decode-request.ts';

@@ -17,12 +17,14 @@
 import * as v from 'valibot';
 import {
   assertNever,
-  formatRetryAfter,
   kindOfStatus,
   ProxyError,
-  retryAfterOfHeaders,
   type ErrorKind,
 } from '../../src/canonical/index.ts';
+import {
+  formatRetryAfter,
+  retryAfterOfHeaders,
+} from '../../src/kit/index.ts';
 import type { EncodedError } from '../types.ts';
 import { AnthropicErrorBodySchema, type AnthropicErrorBody } from './wire.ts';
 

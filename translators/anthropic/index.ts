@@ -3,7 +3,8 @@
  * https://docs.claude.com/en/api/messages
  */
 import { decodeModelList, encodeModelListRequest } from './model-list.ts';
-import { bareInput, checkedExcept, lendingCallSignatures, modelAndStream } from '../../src/canonical/index.ts';
+import { bareInput, checkedExcept, modelAndStream } from '../../src/kit/index.ts';
+import { lendingCallSignatures } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';

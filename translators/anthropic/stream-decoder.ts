@@ -19,12 +19,14 @@ import * as v from 'valibot';
 import {
   incompleteStream,
   ProxyError,
-  safeParseAsIs,
   type ChatRequest,
   type SseEvent,
   type StreamEvent,
   type StreamStep,
 } from '../../src/canonical/index.ts';
+import {
+  safeParseAsIs,
+} from '../../src/kit/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { errorOfEnvelope } from './errors.ts';
 import { decodeStopReason } from './finish-reason.ts';

@@ -1,6 +1,7 @@
 /** Caller-side validation: valibot issues → the real API's `path: reason` 400 messages. */
 import * as v from 'valibot';
-import { ProxyError, safeParseAsIs } from '../../src/canonical/index.ts';
+import { ProxyError } from '../../src/canonical/index.ts';
+import { safeParseAsIs } from '../../src/kit/index.ts';
 
 /** Parse `value` with `schema`; on failure throw `invalid-request` naming `prefix.path`. */
 export function parseWire<S extends v.GenericSchema>(

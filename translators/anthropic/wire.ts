@@ -5,7 +5,7 @@
  * Reference: https://docs.claude.com/en/api/messages and `@anthropic-ai/sdk` resources/messages.
  */
 import * as v from 'valibot';
-import { isJsonObject } from '../../src/canonical/index.ts';
+import { isJsonObject } from '../../src/kit/index.ts';
 
 const str = () => v.string('Input should be a valid string');
 const num = () => v.number('Input should be a valid number');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { peekJson, ProxyError } from '../../src/canonical/index.ts';
+import { peekJson } from '../../src/kit/index.ts';
+import { ProxyError } from '../../src/canonical/index.ts';
 import { testContext } from '../../test/support/fixtures.ts';
 import { decodeRequest } from './decode-request.ts';
 import { geminiInteractions } from './index.ts';

@@ -17,8 +17,10 @@ import {
   type ChatRequest,
   type Converted,
   type Warning,
-  jsonBody,
 } from '../../src/canonical/index.ts';
+import {
+  jsonBody,
+} from '../../src/kit/index.ts';
 import type { CallerInput, TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { isRecord } from './decode-validate.ts';
 import { encodeInput } from './encode-input.ts';

@@ -12,6 +12,8 @@ import {
   googleHttpStatus,
   googleStatusOf,
   kindOfGoogleStatus,
+} from '../vendor/google/index.ts';
+import {
   ProxyError,
 } from '../../src/canonical/index.ts';
 import type { EncodedError } from '../types.ts';

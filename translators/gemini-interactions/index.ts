@@ -10,7 +10,8 @@
  * upstream it is always called with `store: false`, so the proxy itself stays stateless.
  * The vendor is Gemini: thought signatures are Gemini's own, replayed raw.
  */
-import { bareInput, checkedExcept, lendingCallSignatures, modelAndStream } from '../../src/canonical/index.ts';
+import { bareInput, checkedExcept, modelAndStream } from '../../src/kit/index.ts';
+import { lendingCallSignatures } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';

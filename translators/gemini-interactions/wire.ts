@@ -7,7 +7,8 @@
  * schemas are what decoders read (unknown fields pass).
  */
 import * as v from 'valibot';
-import { isJsonObject, type Extras } from '../../src/canonical/index.ts';
+import { isJsonObject } from '../../src/kit/index.ts';
+import { type Extras } from '../../src/canonical/index.ts';
 
 const str = v.string();
 const nullishStr = v.nullish(str);

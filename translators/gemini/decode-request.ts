@@ -9,6 +9,8 @@
 import * as v from 'valibot';
 import {
   safeParseAsIs,
+} from '../../src/kit/index.ts';
+import {
   ProxyError,
   type ChatRequest,
   type Converted,

@@ -9,7 +9,8 @@
  * - A blocked prompt (HTTP 200, `promptFeedback.blockReason`, no candidates) → `promptBlocked`.
  */
 import * as v from 'valibot';
-import { ProxyError, safeParseAsIs, type ChatResponse, type Choice, type ChatRequest, type Part } from '../../src/canonical/index.ts';
+import { ProxyError, type ChatResponse, type Choice, type ChatRequest, type Part } from '../../src/canonical/index.ts';
+import { safeParseAsIs } from '../../src/kit/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { codeFence, fileDataPart, mediaPart, outputFence } from './decode-contents.ts';
 import { decodeFinishReason } from './finish-reason.ts';

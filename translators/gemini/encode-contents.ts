@@ -19,8 +19,6 @@
 import {
   assertNever,
   decodeToolCallId,
-  parseDataUrl,
-  parseJsonOrUndefined,
   ProxyError,
   signatureFor,
   type Message,
@@ -30,6 +28,10 @@ import {
   type ToolResultPart,
   type Warning,
 } from '../../src/canonical/index.ts';
+import {
+  parseDataUrl,
+  parseJsonOrUndefined,
+} from '../../src/kit/index.ts';
 import { isRecord } from './json.ts';
 import { requiresCallSignatures, SKIP_SIGNATURE_VALIDATOR } from './signatures.ts';
 import type { GeminiOutContent, GeminiOutPart } from './wire.ts';

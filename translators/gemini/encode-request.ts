@@ -12,14 +12,17 @@ import {
   ProxyError,
   cacheControlWarnings,
   extrasFor,
-  modelSegment,
   toolExtrasFor,
   type ChatRequest,
   type Converted,
   type ReasoningEffort,
   type Warning,
-  jsonBody,
+  unsendableModel,
 } from '../../src/canonical/index.ts';
+import {
+  modelSegment,
+  jsonBody,
+} from '../../src/kit/index.ts';
 import type { TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { encodeContents } from './encode-contents.ts';
 import { compileSchema } from './schema.ts';
@@ -43,7 +46,7 @@ export function modelName(model: string): string {
  * (canonical `modelSegment`), so it cannot change the path, query or origin.
  */
 export function methodPath(target: UpstreamTarget, method: string): string {
-  return `/v1beta/models/${modelSegment(modelName(target.model))}:${method}`;
+  return `/v1beta/models/${modelSegment(modelName(target.model), unsendableModel)}:${method}`;
 }
 
 export function upstreamHeaders(target: UpstreamTarget): Record<string, string> {

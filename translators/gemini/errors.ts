@@ -1,6 +1,6 @@
 /**
  * Errors: Gemini's `{error:{code,message,status,details}}` ⇄ ProxyError, by Google's one table
- * (src/canonical/google-errors.ts, shared with the Interactions dialect).
+ * (translators/vendor/google/errors.ts, shared with the Interactions dialect).
  */
 import {
   decodeGoogleError,
@@ -9,6 +9,8 @@ import {
   parseGoogleError,
   proxyErrorOfGoogle,
   type GoogleErrorBody,
+} from '../vendor/google/index.ts';
+import {
   type ProxyError,
 } from '../../src/canonical/index.ts';
 import type { EncodedError } from '../types.ts';

@@ -3,7 +3,7 @@
  * the check decodes every field but the conversation (the upstream checks that itself).
  */
 import { describe, expect, it } from 'vitest';
-import { peekJson } from '../../src/canonical/index.ts';
+import { peekJson } from '../../src/kit/index.ts';
 import { testContext } from '../../test/support/fixtures.ts';
 import type { CallerInput } from '../types.ts';
 import { gemini } from './index.ts';

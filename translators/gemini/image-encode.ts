@@ -15,7 +15,6 @@
 import {
   ProxyError,
   assertNever,
-  bytesToBase64,
   nearestAspectRatio,
   sizeToAspectRatio,
   type Converted,
@@ -23,6 +22,9 @@ import {
   type ImageRequest,
   type Warning,
 } from '../../src/canonical/index.ts';
+import {
+  bytesToBase64,
+} from '../../src/kit/index.ts';
 import type { TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { methodPath, upstreamHeaders } from './encode-request.ts';
 import type { GeminiOutPart } from './wire.ts';

@@ -3,7 +3,7 @@
  * Spec: shared/spec/generate-content-and-messages.md part A; wire facts: fixtures and
  * https://ai.google.dev/api/generate-content.
  */
-import { bareInput, checkedExcept } from '../../src/canonical/index.ts';
+import { bareInput, checkedExcept } from '../../src/kit/index.ts';
 import { decodeModelList, encodeModelListRequest } from './model-list.ts';
 import type { ChatDialect, CallerInput, ImageUpstream, ModelInfo, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';

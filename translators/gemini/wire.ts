@@ -4,7 +4,7 @@
  * unknown fields pass through (`looseObject`).
  */
 import * as v from 'valibot';
-import { isJsonObject } from '../../src/canonical/index.ts';
+import { isJsonObject } from '../../src/kit/index.ts';
 
 const Int = v.pipe(v.number(), v.integer());
 

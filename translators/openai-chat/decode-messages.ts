@@ -8,7 +8,7 @@ import {
   type Warning,
 } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
-import { parseDataUrl } from '../../src/canonical/index.ts';
+import { parseDataUrl } from '../../src/kit/index.ts';
 import { audioMediaType, mediaTypeOfFilename } from './media.ts';
 import { attachTextSignature, decodeReasoning } from './reasoning.ts';
 import { googleSignatureOf } from './tool-call-id.ts';

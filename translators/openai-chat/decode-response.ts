@@ -3,12 +3,14 @@ import { decodeLogprobs } from './logprobs.ts';
 import * as v from 'valibot';
 import {
   ProxyError,
-  safeParseAsIs,
   type ChatRequest,
   type ChatResponse,
   type Choice,
   type Part,
 } from '../../src/canonical/index.ts';
+import {
+  safeParseAsIs,
+} from '../../src/kit/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { decodeFinishReason } from './finish-reason.ts';
 import { toolCallIdentity } from './tool-call-id.ts';

@@ -1,7 +1,6 @@
 /** Upstream side: canonical `ChatRequest` → a Chat Completions HTTP request. */
 import {
   nativeToolLabel,
-  bearerJsonHeaders,
   assertNever,
   cacheControlWarnings,
   extrasFor,
@@ -12,11 +11,14 @@ import {
   type ResponseFormat,
   type ToolChoice,
   type Warning,
-  jsonBody,
 } from '../../src/canonical/index.ts';
+import {
+  jsonBody,
+} from '../../src/kit/index.ts';
 import type { CallerInput, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { encodeMessages } from './encode-messages.ts';
 import { adaptBody, adaptsBody, fitFields } from './host-quirks.ts';
+import { bearerJsonHeaders } from '../vendor/openai/index.ts';
 
 
 export function upstreamHeaders(target: UpstreamTarget): Record<string, string> {

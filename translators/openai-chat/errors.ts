@@ -1,18 +1,20 @@
 /**
  * Errors both ways, in OpenAI's envelope `{"error":{"message","type","param","code"}}`: the
- * table and reader are shared with the Responses dialect (src/canonical/openai-errors.ts); what
+ * table and reader are shared with the Responses dialect (translators/vendor/openai/errors.ts); what
  * is Chat Completions' own is the in-stream error frame. See fixtures error-*.json.
  */
 import {
   decodeOpenAIError,
   encodeOpenAIError,
-  kindOfStatus,
   looseErrorMessage,
   openAIErrorFromBody,
   openAIErrorKind,
   openAIRetryAfter,
-  ProxyError,
   hostErrorDetail,
+} from '../vendor/openai/index.ts';
+import {
+  kindOfStatus,
+  ProxyError,
 } from '../../src/canonical/index.ts';
 import type { EncodedError } from '../types.ts';
 

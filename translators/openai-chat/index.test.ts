@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { peekJson } from '../../src/canonical/index.ts';
+import { peekJson } from '../../src/kit/index.ts';
 import { fixtureJson, fixtureSse, testContext } from '../../test/support/fixtures.ts';
 import { openaiChat } from './index.ts';
 

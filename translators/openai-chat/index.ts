@@ -1,6 +1,6 @@
 /** The OpenAI Chat Completions dialect: caller side and upstream side. */
 import { decodeModelList, encodeModelListRequest } from './model-list.ts';
-import { bareInput, checkedExcept, modelAndStream } from '../../src/canonical/index.ts';
+import { bareInput, checkedExcept, modelAndStream } from '../../src/kit/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';

@@ -3,9 +3,10 @@
  * and its OpenAPI document requires: `refusal` beside `content` (null when absent), and `bytes`
  * (the token's UTF-8 bytes) on every token and alternative, also for logprobs that came from
  * another vendor (Gemini's `logprobsResult` has no bytes). The token lists themselves are the
- * Responses API's too (src/canonical/openai-logprobs.ts).
+ * Responses API's too (translators/vendor/openai/logprobs.ts).
  */
-import { decodeOpenAITokenLogprobs, encodeOpenAITokenLogprobs, type Logprobs, type TokenLogprob } from '../../src/canonical/index.ts';
+import { decodeOpenAITokenLogprobs, encodeOpenAITokenLogprobs } from '../vendor/openai/index.ts';
+import { type Logprobs, type TokenLogprob } from '../../src/canonical/index.ts';
 import type { OpenAIChatOutLogprobs } from './wire.ts';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

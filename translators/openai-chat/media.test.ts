@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { parseDataUrl } from '../../src/canonical/index.ts';
+import { parseDataUrl } from '../../src/kit/index.ts';
 import { audioFormatOf, mediaTypeOfFilename, splitContent, toDataUrl } from './media.ts';
 
 test('data URLs', () => {

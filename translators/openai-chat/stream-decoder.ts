@@ -19,7 +19,6 @@ import { decodeLogprobs } from './logprobs.ts';
 import * as v from 'valibot';
 import {
   incompleteStream,
-  safeParseAsIs,
   ProxyError,
   type ChatRequest,
   type Signature,
@@ -27,6 +26,9 @@ import {
   type StreamEvent,
   type StreamStep,
 } from '../../src/canonical/index.ts';
+import {
+  safeParseAsIs,
+} from '../../src/kit/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { streamErrorOf } from './errors.ts';
 import { decodeFinishReason } from './finish-reason.ts';

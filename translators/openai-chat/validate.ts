@@ -8,7 +8,8 @@
  * `{len}` its length, `{count}` its number of keys.
  */
 import * as v from 'valibot';
-import { ProxyError, safeParseAsIs } from '../../src/canonical/index.ts';
+import { ProxyError } from '../../src/canonical/index.ts';
+import { safeParseAsIs } from '../../src/kit/index.ts';
 
 type AnyIssue = v.BaseIssue<unknown>;
 

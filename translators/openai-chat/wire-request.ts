@@ -4,7 +4,7 @@
  * Spec: /work/shared/spec/chat-completions.md.
  */
 import * as v from 'valibot';
-import { isJsonObject } from '../../src/canonical/index.ts';
+import { isJsonObject } from '../../src/kit/index.ts';
 import { decimalIn, integerIn, msg, nameSchema, oneOf } from './validate.ts';
 
 /** A JSON object, never a list (valibot's record would copy `[1]` as `{"0": 1}`). */

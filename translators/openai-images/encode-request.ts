@@ -6,12 +6,13 @@
  * model does not take are fitted (size, quality) or dropped (style, gpt-image fields) with a
  * warning, and `n` > 1 for dall-e-3 fans out into `n` calls.
  */
-import { ProxyError, imageExtension } from '../../src/canonical/index.ts';
+import { ProxyError } from '../../src/canonical/index.ts';
 import type { Converted, ImageInput, ImageRequest, Warning } from '../../src/canonical/index.ts';
 import type { TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { opPath } from './wire.ts';
 import { GPT_IMAGE_PARAMS, imageLimitsOf, parseSize } from './models.ts';
 import type { OpenAIImageLimits } from './models.ts';
+import { imageExtension } from '../../src/kit/index.ts';
 
 export function encodeImageRequest(
   req: ImageRequest,

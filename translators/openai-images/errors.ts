@@ -4,7 +4,8 @@
  * images-only `image_generation_user_error` / `moderation_blocked`.
  */
 import * as v from 'valibot';
-import { ProxyError, assertNever, formatRetryAfter, kindOfStatus, retryAfterOfHeaders } from '../../src/canonical/index.ts';
+import { ProxyError, assertNever, kindOfStatus } from '../../src/canonical/index.ts';
+import { formatRetryAfter, retryAfterOfHeaders } from '../../src/kit/index.ts';
 import type { ErrorKind } from '../../src/canonical/index.ts';
 import type { EncodedError } from '../types.ts';
 import { OpenAIErrorBodySchema } from './wire.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureJson } from '../../test/support/fixtures.ts';
-import { imageExtension } from '../../src/canonical/index.ts';
 import { sniffImage } from './image-bytes.ts';
 import { jpeg, png, webp } from './test-images.ts';
+import { imageExtension } from '../../src/kit/index.ts';
 
 const fromBase64 = (b64: string) => new Uint8Array(Buffer.from(b64, 'base64'));
 

@@ -12,7 +12,6 @@
 import {
   decodeReasoning,
   decodeToolCallId,
-  parseDataUrl,
   type Message,
   type Part,
   type ReasoningPart,
@@ -20,6 +19,9 @@ import {
   type Warning,
   withoutLentSignatures,
 } from '../../src/canonical/index.ts';
+import {
+  parseDataUrl,
+} from '../../src/kit/index.ts';
 import { invalid, parseAt } from './validate.ts';
 import {
   CustomToolCallItemSchema,

@@ -11,13 +11,15 @@ import * as v from 'valibot';
 import {
   decodeToolCallId,
   ProxyError,
-  safeParseAsIs,
   type ChatRequest,
   type ChatResponse,
   type Choice,
   type Part,
   type TokenLogprob,
 } from '../../src/canonical/index.ts';
+import {
+  safeParseAsIs,
+} from '../../src/kit/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { reasoningPart } from './decode-input.ts';
 import { errorOfFailedResponse } from './errors.ts';

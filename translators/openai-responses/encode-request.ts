@@ -6,19 +6,21 @@
  * `GET /models`.
  */
 import {
-  bearerJsonHeaders,
+  jsonBody,
+} from '../../src/kit/index.ts';
+import {
   cacheControlWarnings,
   extrasFor,
   ProxyError,
   type ChatRequest,
   type Converted,
   type Warning,
-  jsonBody,
 } from '../../src/canonical/index.ts';
 import type { CallerInput, TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { INCLUDE_ENCRYPTED, INCLUDE_LOGPROBS } from './decode-request.ts';
 import { encodeInput } from './encode-input.ts';
 import { encodeFormat, encodeReasoning, encodeToolChoice, encodeTools, reasoningOn, type Wire } from './encode-settings.ts';
+import { bearerJsonHeaders } from '../vendor/openai/index.ts';
 
 export function upstreamHeaders(target: UpstreamTarget): Record<string, string> {
   return bearerJsonHeaders(target.apiKey, target.options.headers);

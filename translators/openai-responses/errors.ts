@@ -1,6 +1,6 @@
 /**
  * Errors both ways. HTTP errors use OpenAI's envelope, shared with Chat Completions
- * (src/canonical/openai-errors.ts). In a stream, a Response fails with `response.failed`
+ * (translators/vendor/openai/errors.ts). In a stream, a Response fails with `response.failed`
  * carrying `response.error {code, message}`, usually after an `error` event; clients act on the
  * code: Codex stops on `context_length_exceeded` and `insufficient_quota`, and retries
  * `rate_limit_exceeded` after the wait it reads from "try again in N s" in the message
@@ -11,8 +11,10 @@ import {
   encodeOpenAIError,
   openAIErrorFromBody,
   openAIErrorKind,
-  ProxyError,
   retryAfterOfMessage,
+} from '../vendor/openai/index.ts';
+import {
+  ProxyError,
 } from '../../src/canonical/index.ts';
 import type { EncodedError } from '../types.ts';
 

@@ -3,9 +3,10 @@
  * upstream `{base}/responses`). https://platform.openai.com/docs/api-reference/responses
  *
  * As an upstream it has freeform tools (`customTools`), so the flow sends them as they are; for
- * any other upstream it lowers them (src/canonical/custom-tools.ts).
+ * any other upstream it lowers them (src/flows/custom-tools.ts).
  */
-import { bareInput, checkedExcept, lendingCallSignatures, modelAndStream } from '../../src/canonical/index.ts';
+import { bareInput, checkedExcept, modelAndStream } from '../../src/kit/index.ts';
+import { lendingCallSignatures } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { checkReferences, decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';

@@ -1,5 +1,6 @@
-/** `output_text.logprobs` (the same token lists as Chat Completions, see src/canonical/openai-logprobs.ts). */
-import { decodeOpenAITokenLogprobs, type TokenLogprob } from '../../src/canonical/index.ts';
+/** `output_text.logprobs` (the same token lists as Chat Completions, see translators/vendor/openai/logprobs.ts). */
+import { decodeOpenAITokenLogprobs } from '../vendor/openai/index.ts';
+import { type TokenLogprob } from '../../src/canonical/index.ts';
 
 /** A wire list → canonical tokens; undefined when empty or not a list. */
 export function decodeLogprobs(list: unknown): TokenLogprob[] | undefined {
@@ -7,4 +8,4 @@ export function decodeLogprobs(list: unknown): TokenLogprob[] | undefined {
   return tokens && tokens.length > 0 ? tokens : undefined;
 }
 
-export { encodeOpenAITokenLogprobs as encodeLogprobs } from '../../src/canonical/index.ts';
+export { encodeOpenAITokenLogprobs as encodeLogprobs } from '../vendor/openai/index.ts';

@@ -15,13 +15,15 @@ import * as v from 'valibot';
 import {
   decodeToolCallId,
   incompleteStream,
-  safeParseAsIs,
   ProxyError,
   type ChatRequest,
   type SseEvent,
   type StreamEvent,
   type StreamStep,
 } from '../../src/canonical/index.ts';
+import {
+  safeParseAsIs,
+} from '../../src/kit/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { signatureOfEncrypted } from './decode-input.ts';
 import { errorOfEvent, errorOfFailedResponse } from './errors.ts';

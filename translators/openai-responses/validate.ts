@@ -4,7 +4,8 @@
  * "Invalid type for '…': expected …, but got … instead.", "Invalid value for '…': …".
  */
 import * as v from 'valibot';
-import { ProxyError, safeParseAsIs } from '../../src/canonical/index.ts';
+import { ProxyError } from '../../src/canonical/index.ts';
+import { safeParseAsIs } from '../../src/kit/index.ts';
 
 /** `input[2].content` from a prefix and an issue's path. */
 function paramOf(prefix: string, issue: v.BaseIssue<unknown>): string {

@@ -4,7 +4,8 @@
  * `resources/responses/responses.d.ts` and https://platform.openai.com/docs/api-reference/responses.
  */
 import * as v from 'valibot';
-import { isJsonObject, type Extras } from '../../src/canonical/index.ts';
+import { isJsonObject } from '../../src/kit/index.ts';
+import { type Extras } from '../../src/canonical/index.ts';
 
 const str = v.string();
 const nullishStr = v.nullish(str);

@@ -13,10 +13,11 @@
  * is kept (`joinUrl`). The key goes in `api-key`, not `Authorization`; a Microsoft Entra ID token
  * (a JWT) stays a Bearer token, which Azure takes as such.
  */
-import { modelSegment } from '../../canonical/index.ts';
+import { modelSegment } from '../../kit/index.ts';
 import type { Upstream } from '../../config/load.ts';
 import type { Provider } from './types.ts';
 import { joinUrl } from './url.ts';
+import { unsendableModel } from '../../canonical/index.ts';
 
 /** Paths of the Responses API, which Azure serves under v1 only. */
 const RESPONSES = /^\/responses(?:[/?]|$)/;
@@ -49,7 +50,7 @@ export function azureProvider(upstream: Upstream): Provider {
         return joinUrl(base, version === 'preview' ? withVersion(path, 'preview') : path);
       }
       if (req.path === '/models' || req.path.startsWith('/models?')) return joinUrl(base, withVersion(`/openai${req.path}`, version));
-      return joinUrl(base, withVersion(`/openai/deployments/${modelSegment(ctx.model)}${req.path}`, version));
+      return joinUrl(base, withVersion(`/openai/deployments/${modelSegment(ctx.model, unsendableModel)}${req.path}`, version));
     },
     headers(headers) {
       const out: Record<string, string> = {};

@@ -4,7 +4,8 @@
  * id is signed as `%253A`. https://docs.aws.amazon.com/IAM/latest/UserGuide/reference_sigv-create-signed-request.html
  */
 import { AwsV4Signer } from 'aws4fetch';
-import { ByteParts, ProxyError } from '../../canonical/index.ts';
+import { ByteParts } from '../../kit/index.ts';
+import { ProxyError } from '../../canonical/index.ts';
 import type { OutgoingRequest } from './types.ts';
 
 /** SigV4 signing name of bedrock-runtime (not the host's first label). */

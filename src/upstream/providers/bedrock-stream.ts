@@ -5,7 +5,8 @@
  * https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ResponseStream.html
  */
 import { ParseError } from 'eventsource-parser';
-import { base64ToUtf8, type SseEvent } from '../../canonical/index.ts';
+import { base64ToUtf8 } from '../../kit/index.ts';
+import { type SseEvent } from '../../canonical/index.ts';
 import type { SseChunkParser } from '../../sse/parse.ts';
 import { anthropicEnvelope, anthropicErrorType } from './bedrock-errors.ts';
 import { EventStreamDecoder, type EventStreamMessage } from './event-stream.ts';

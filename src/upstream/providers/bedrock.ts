@@ -19,7 +19,8 @@
  * - Errors: AWS's `{"message": …}` is rewritten into Anthropic's envelope before the dialect
  *   decodes it; credentials an AWS message echoes are masked.
  */
-import { modelSegment, ProxyError } from '../../canonical/index.ts';
+import { modelSegment } from '../../kit/index.ts';
+import { ProxyError, unsendableModel } from '../../canonical/index.ts';
 import type { UpstreamHttpRequest, UpstreamOptions } from '../../../translators/types.ts';
 import type { Upstream } from '../../config/load.ts';
 import { bedrockErrorBody } from './bedrock-errors.ts';
@@ -56,7 +57,7 @@ export function bedrockUrl(base: string, req: Pick<UpstreamHttpRequest, 'path' |
   if (path === '/v1/messages') action = req.stream ? 'invoke-with-response-stream' : 'invoke';
   else if (path === '/v1/messages/count_tokens') action = 'count-tokens';
   else throw new ProxyError('unsupported', `Amazon Bedrock serves Claude through the Anthropic Messages API only (not ${path}).`);
-  return joinUrl(base, `/model/${modelSegment(model)}/${action}`);
+  return joinUrl(base, `/model/${modelSegment(model, unsendableModel)}/${action}`);
 }
 
 /** The provider of one Bedrock upstream (its SigV4 key cache is its own). */

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { base64UrlToBytes, bytesToBase64, isProxyError, type FetchLike } from '../../canonical/index.ts';
+import { base64UrlToBytes, bytesToBase64, type FetchLike } from '../../kit/index.ts';
+import { isProxyError } from '../../canonical/index.ts';
 import type { ServiceAccountKey } from '../../config/providers.ts';
 import { assertionClaims, CLOUD_PLATFORM_SCOPE, serviceAccountTokens, type TokenContext } from './google-auth.ts';
 

@@ -10,7 +10,8 @@
  * the old one is used (a blip at the token endpoint does not fail calls); a token with less than
  * that left is never sent. Time comes from the caller's clock, so tests can move it.
  */
-import { base64ToBytes, bytesToBase64Url, ProxyError, type FetchLike } from '../../canonical/index.ts';
+import { base64ToBytes, bytesToBase64Url, type FetchLike } from '../../kit/index.ts';
+import { ProxyError } from '../../canonical/index.ts';
 import type { ServiceAccountKey } from '../../config/providers.ts';
 
 export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';

@@ -3,7 +3,7 @@
  * to a dialect's request. Its own file so the adapters and the registry (index.ts) both import
  * it, and neither imports the other's caller.
  */
-import type { FetchLike } from '../../canonical/index.ts';
+import type { FetchLike } from '../../kit/index.ts';
 import type { UpstreamHttpRequest, UpstreamOptions } from '../../../translators/types.ts';
 import type { Upstream } from '../../config/load.ts';
 import type { SseChunkParser } from '../../sse/parse.ts';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bytesToBase64, isProxyError, type FetchLike } from '../../canonical/index.ts';
+import { bytesToBase64, type FetchLike } from '../../kit/index.ts';
+import { isProxyError } from '../../canonical/index.ts';
 import { parseConfig } from '../../config/load.ts';
 import type { UpstreamHttpRequest, UpstreamTarget } from '../../../translators/types.ts';
 import { anthropic as anthropicDialect } from '../../../translators/anthropic/index.ts';

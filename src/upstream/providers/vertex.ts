@@ -32,7 +32,8 @@
  * mode, and it keeps the key out of URLs and logs. OAuth replaces any key header the dialect
  * would send (a caller's forwarded key included).
  */
-import { modelSegment, ProxyError } from '../../canonical/index.ts';
+import { modelSegment } from '../../kit/index.ts';
+import { ProxyError, unsendableModel } from '../../canonical/index.ts';
 import { parseServiceAccountKey } from '../../config/providers.ts';
 import type { Upstream } from '../../config/load.ts';
 import type { UpstreamHttpRequest } from '../../../translators/types.ts';
@@ -73,7 +74,7 @@ const KEY_HEADERS = ['x-goog-api-key', 'x-api-key'];
  * as Anthropic's Vertex SDK sends them); a path segment may hold it (RFC 3986 `pchar`).
  */
 function segment(model: string): string {
-  return modelSegment(model).replace(/%40/g, '@');
+  return modelSegment(model, unsendableModel).replace(/%40/g, '@');
 }
 
 type Auth =

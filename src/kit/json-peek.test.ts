@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mayCarrySignatureBytes, mayCarrySignatures } from './carrier.ts';
+import { mayCarrySignatureBytes, mayCarrySignatures } from '../canonical/carrier.ts';
 import { peekJson, type PeekCheckpoint } from './json-peek.ts';
 import { checkedExcept, holdsConversation, modelAndStream, parsedExcept, withModelParts } from './peeked-fields.ts';
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest, ChatResponse } from './chat.ts';
+import type { ChatRequest, ChatResponse } from '../canonical/chat.ts';
 import { CustomInputExtractor, customInputOf } from './custom-input.ts';
 import { lowerCustomTools, raiseCustomToolCalls, raiseCustomToolStream } from './custom-tools.ts';
-import type { StreamEvent } from './stream.ts';
+import type { StreamEvent } from '../canonical/stream.ts';
 
 /** A patch in the shape Codex's freeform `apply_patch` takes (hand-written). */
 const PATCH = [

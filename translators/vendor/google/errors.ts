@@ -6,8 +6,8 @@
  * `google.rpc.RetryInfo` detail and in `retry-after` (`@google/genai` honours the header when it
  * retries); an invalid key is 400 `INVALID_ARGUMENT` with an `ErrorInfo` reason `API_KEY_INVALID`.
  */
-import { ProxyError, kindOfStatus, type ErrorKind } from './errors.ts';
-import { formatDuration, formatRetryAfter, parseDuration, retryAfterOfHeaders } from './retry-after.ts';
+import { ProxyError, kindOfStatus, type ErrorKind } from '../../../src/canonical/errors.ts';
+import { formatDuration, formatRetryAfter, parseDuration, retryAfterOfHeaders } from '../../../src/kit/retry-after.ts';
 
 const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
 const ERROR_INFO = 'type.googleapis.com/google.rpc.ErrorInfo';

@@ -4,9 +4,9 @@
  * body is pretty-printed on the wire; `type` may be `invalid_request_error`, `insufficient_quota`,
  * `tokens`, `server_error`…; `code` may be null. https://platform.openai.com/docs/guides/error-codes
  */
-import { kindOfStatus, ProxyError, type ErrorKind } from './errors.ts';
-import { formatRetryAfter, retryAfterOfHeaders } from './retry-after.ts';
-import { hostErrorDetail } from './openai-host-errors.ts';
+import { kindOfStatus, ProxyError, type ErrorKind } from '../../../src/canonical/errors.ts';
+import { formatRetryAfter, retryAfterOfHeaders } from '../../../src/kit/retry-after.ts';
+import { hostErrorDetail } from './host-errors.ts';
 
 /** The envelope as OpenAI writes it. */
 export interface OpenAIErrorBody {

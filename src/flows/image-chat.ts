@@ -3,12 +3,13 @@
  * an image model: the chat request as an `ImageRequest`, and the `ImageResponse` as a chat
  * response whose parts are the images.
  */
-import type { ChatRequest, ChatResponse, Choice, Converted, Usage, Warning } from './chat.ts';
-import { ProxyError } from './errors.ts';
-import type { GeneratedImage, ImageInput, ImageRequest, ImageResponse } from './images.ts';
-import { aspectRatioToSize } from './image-size.ts';
-import type { Part } from './parts.ts';
-import { base64ToBytes } from './base64.ts';
+import type { ChatRequest, ChatResponse, Choice, Converted, Usage, Warning } from '../canonical/chat.ts';
+import { ProxyError } from '../canonical/errors.ts';
+import type { GeneratedImage, ImageInput, ImageRequest, ImageResponse } from '../canonical/images.ts';
+import { aspectRatioToSize } from '../canonical/image-size.ts';
+import type { Part } from '../canonical/parts.ts';
+import { base64ToBytes } from '../kit/base64.ts';
+import { imageExtension } from '../kit/index.ts';
 
 /** The caller asked for image output. */
 export function asksForImages(req: ChatRequest): boolean {
@@ -63,18 +64,6 @@ export function chatToImageRequest(req: ChatRequest, model: string): Converted<I
   return { value, warnings };
 }
 
-export function imageExtension(mediaType: string): string {
-  switch (mediaType) {
-    case 'image/jpeg':
-      return 'jpg';
-    case 'image/webp':
-      return 'webp';
-    case 'image/gif':
-      return 'gif';
-    default:
-      return 'png';
-  }
-}
 
 function imagePart(image: GeneratedImage): Part {
   return image.b64 !== undefined

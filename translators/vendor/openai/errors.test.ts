@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ProxyError } from './errors.ts';
-import { decodeOpenAIError, encodeOpenAIError, openAIErrorFromBody, openAIErrorKind, retryAfterOfMessage } from './openai-errors.ts';
+import { ProxyError } from '../../../src/canonical/errors.ts';
+import { decodeOpenAIError, encodeOpenAIError, openAIErrorFromBody, openAIErrorKind, retryAfterOfMessage } from './errors.ts';
 
 describe('OpenAI error envelope', () => {
   it('reads the waits OpenAI and Azure write in messages', () => {

@@ -3,8 +3,6 @@
  * (`FetchLike`), a cheap abort source (`Cancel`), reading a body under a size cap with nothing but
  * Web standard APIs, and a caller-chosen name as exactly one URL path segment (`modelSegment`).
  */
-import { ProxyError } from './errors.ts';
-
 /**
  * An abort source as cheap as a flag: what a runtime's own client needs of the request's abort
  * (an AbortController and its listeners cost several µs per request on Node 20).
@@ -220,9 +218,10 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * and `..` (and the empty name) are refused: URL parsers collapse a `.`/`..` segment even when
  * it is written `%2e`, so no encoding keeps them one segment. A lone surrogate becomes U+FFFD.
  *
- * Throws `ProxyError` `invalid-request` (param `model`) for a name that cannot be a segment.
+ * Throws `unsendable(name)` for a name that cannot be a segment (the caller's error: canonical's
+ * `unsendableModel`).
  */
-export function modelSegment(name: string): string {
+export function modelSegment(name: string, unsendable: (name: string) => Error): string {
   let encoded: string;
   try {
     encoded = encodeURIComponent(name);
@@ -230,19 +229,7 @@ export function modelSegment(name: string): string {
     encoded = encodeURIComponent(name.replace(LONE_SURROGATE, '\uFFFD'));
   }
   if (encoded === '' || encoded === '.' || encoded === '..') {
-    throw new ProxyError('invalid-request', `The model name '${name}' cannot be sent to the upstream.`, { param: 'model' });
+    throw unsendable(name);
   }
   return encoded;
-}
-
-/**
- * Headers of a JSON request to an OpenAI-style API (Chat Completions, Responses): the upstream's
- * configured headers, the content type, and `Bearer` auth when there is a key.
- */
-export function bearerJsonHeaders(apiKey: string | undefined, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    ...extra,
-    'content-type': 'application/json',
-    ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
-  };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest } from './chat.ts';
+import type { ChatRequest } from '../canonical/chat.ts';
 import { asksForImages, chatToImageRequest, imageResponseToChat } from './image-chat.ts';
-import { aspectRatioToSize, nearestAspectRatio, sizeToAspectRatio } from './image-size.ts';
+import { aspectRatioToSize, nearestAspectRatio, sizeToAspectRatio } from '../canonical/image-size.ts';
 
 const chat = (extra: Partial<ChatRequest> = {}): ChatRequest => ({
   model: 'gpt-image-1',

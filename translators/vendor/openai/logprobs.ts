@@ -4,7 +4,7 @@
  * read and written in one place. Written tokens always carry `bytes` (the token's UTF-8 bytes),
  * also when the logprobs came from a vendor that sends none (Gemini).
  */
-import type { TokenAlternative, TokenLogprob } from './logprobs.ts';
+import type { TokenAlternative, TokenLogprob } from '../../../src/canonical/logprobs.ts';
 
 export interface OpenAITokenAlternative {
   token: string;

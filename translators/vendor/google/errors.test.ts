@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ProxyError } from './errors.ts';
-import { decodeGoogleError, encodeGoogleError, kindOfGoogleStatus, parseGoogleError } from './google-errors.ts';
+import { ProxyError } from '../../../src/canonical/errors.ts';
+import { decodeGoogleError, encodeGoogleError, kindOfGoogleStatus, parseGoogleError } from './errors.ts';
 
 describe("Google's error envelope", () => {
   it('parses the object and the JSON-array form; null fields are absent; a wrong type is not Google’s', () => {

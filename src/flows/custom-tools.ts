@@ -11,9 +11,9 @@
  * `lowerCustomTools(req)` before encoding, then `raiseCustomToolCalls(res, req)` on a response or
  * `raiseCustomToolStream(req)` on the decoded event stream, always with the caller's request.
  */
-import type { ChatRequest, ChatResponse, Converted, CustomToolFormat, Message, Tool, Warning } from './chat.ts';
-import type { Part } from './parts.ts';
-import type { StreamEvent, StreamStep } from './stream.ts';
+import type { ChatRequest, ChatResponse, Converted, CustomToolFormat, Message, Tool, Warning } from '../canonical/chat.ts';
+import type { Part } from '../canonical/parts.ts';
+import type { StreamEvent, StreamStep } from '../canonical/stream.ts';
 import { CUSTOM_INPUT_PARAM, CustomInputExtractor, customInputOf } from './custom-input.ts';
 
 /** Names of the request's freeform tools. */

@@ -1,0 +1,15 @@
+/**
+ * The kit: machinery every layer needs and no vendor owns — bytes and byte parts, bounded body
+ * reads, JSON limits and the JSON body writer, the JSON scanner of the forwarding path, base64,
+ * media types, retry-after, valibot's as-is check. It imports nothing of the project (only the
+ * platform's Web APIs), so anything may use it.
+ */
+export * from './as-is.ts';
+export * from './base64.ts';
+export * from './http.ts';
+export * from './json-body.ts';
+export * from './json-peek.ts';
+export * from './json.ts';
+export * from './peeked-fields.ts';
+export * from './retry-after.ts';
+export * from './media.ts';
