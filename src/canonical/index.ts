@@ -5,6 +5,7 @@
  * machinery (src/kit), no flow's transforms (src/flows).
  */
 export * from './parts.ts';
+export * from './citation.ts';
 export * from './chat.ts';
 export * from './stream.ts';
 export * from './errors.ts';

@@ -1,4 +1,5 @@
 import type { CacheHint } from './logprobs.ts';
+import type { Citation } from './citation.ts';
 
 /**
  * Content parts: the building blocks of every message, response choice and tool result.
@@ -35,8 +36,8 @@ export interface TextPart extends PartHints {
   text: string;
   /** Gemini may attach a thought signature to a text part. */
   signature?: Signature;
-  /** Citations / annotations as the source dialect gave them, kept for the same dialect. */
-  citations?: unknown[];
+  /** The sources this text cites (Chat and Responses annotations, Anthropic citations). */
+  citations?: Citation[];
 }
 
 export interface ImagePart extends PartHints {

@@ -142,7 +142,7 @@ export function scenarioResponses(): Sample<ChatResponse>[] {
     {
       name: 'text with an OpenAI url_citation annotation',
       req: baseRequest(),
-      value: res([{ type: 'text', text: 'See the docs.', citations: [{ type: 'url_citation', url_citation: { start_index: 4, end_index: 12, url: 'https://example.com/docs', title: 'Docs' } }] }], { unified: 'stop' }),
+      value: res([{ type: 'text', text: 'See the docs.', citations: [{ url: 'https://example.com/docs', title: 'Docs', span: { start: 4, end: 12 }, raw: { dialect: 'openai-chat', value: { type: 'url_citation', url_citation: { start_index: 4, end_index: 12, url: 'https://example.com/docs', title: 'Docs' } } } }] }], { unified: 'stop' }),
     },
     { name: 'empty content, no usage', req: baseRequest(), value: res([], { unified: 'stop' }, { usage: undefined }) },
     { name: 'prompt blocked', req: baseRequest(), value: res([], { unified: 'content-filter' }, { choices: [], promptBlocked: { reason: 'PROHIBITED_CONTENT' } }) },

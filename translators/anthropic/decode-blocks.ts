@@ -20,6 +20,7 @@ import {
   AnthropicBlockSchemas,
   AnthropicBlockTypeSchema,
 } from './wire.ts';
+import { decodeCitation } from './citations.ts';
 
 /** Blocks that only mean something to Anthropic itself (server tools): skipped with a warning. */
 const SERVER_BLOCK =
@@ -69,7 +70,7 @@ function decodeBlock(block: unknown, path: string, warnings: Warning[]): Part | 
         type: 'text',
         text: b.text,
         ...hints(b.cache_control),
-        ...(b.citations?.length ? { citations: b.citations } : {}),
+        ...(b.citations?.length ? { citations: b.citations.map(decodeCitation) } : {}),
       };
     }
     case 'image': {

@@ -20,12 +20,13 @@ import { decodeStopReason } from './finish-reason.ts';
 import { answerOf, JSON_TOOL, jsonToolMode } from './structured-output.ts';
 import { decodeUsage } from './usage.ts';
 import { AnthropicMessageResponseSchema } from './wire.ts';
+import { decodeCitation } from './citations.ts';
 
 export function decodeBlock(block: Record<string, unknown> & { type: string }): Part | undefined {
   switch (block.type) {
     case 'text': {
       const text = typeof block.text === 'string' ? block.text : '';
-      const citations = Array.isArray(block.citations) && block.citations.length ? block.citations : undefined;
+      const citations = Array.isArray(block.citations) && block.citations.length ? block.citations.map(decodeCitation) : undefined;
       return { type: 'text', text, ...(citations ? { citations } : {}) };
     }
     case 'thinking': {

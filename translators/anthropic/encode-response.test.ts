@@ -4,11 +4,13 @@ import {
   decodeToolCallId,
   type ChatResponse,
   type FinishReason,
+  type Citation,
 } from '../../src/canonical/index.ts';
 import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
 import { decodeResponse } from './decode-response.ts';
 import { encodeCountTokensResponse, encodeModelList, encodeResponse } from './encode-response.ts';
 import { decodeStopReason, encodeStopReason } from './finish-reason.ts';
+import { decodeCitation } from './citations.ts';
 
 const REQ = { model: 'claude-x', system: [], messages: [], stream: false };
 
@@ -109,12 +111,12 @@ describe('anthropic encodeResponse', () => {
     expect(out.stop_reason).toBe('tool_use');
   });
 
-  it('citations: Anthropic kinds kept, another vendor\'s (OpenAI url_citation) dropped, none → null', () => {
+  it('citations: the ones Anthropic wrote kept as written, another dialect\'s (an OpenAI url_citation) dropped, none → null', () => {
     const anthropicCitation = { type: 'web_search_result_location', cited_text: 'x', url: 'https://a', title: 'A', encrypted_index: 'e' };
-    const openaiCitation = { type: 'url_citation', url_citation: { start_index: 0, end_index: 1, url: 'https://b', title: 'B' } };
-    const text = (citations: unknown[]) =>
+    const openaiCitation = { url: 'https://b', title: 'B', span: { start: 0, end: 1 }, raw: { dialect: 'openai-chat' as const, value: { type: 'url_citation', url_citation: { start_index: 0, end_index: 1, url: 'https://b', title: 'B' } } } };
+    const text = (citations: Citation[]) =>
       encodeResponse(res({ choices: [{ index: 0, content: [{ type: 'text', text: 't', citations }], finishReason: { unified: 'stop' } }] }), REQ, testContext()).content[0];
-    expect(text([anthropicCitation, openaiCitation])).toEqual({ type: 'text', text: 't', citations: [anthropicCitation] });
+    expect(text([decodeCitation(anthropicCitation), openaiCitation])).toEqual({ type: 'text', text: 't', citations: [anthropicCitation] });
     expect(text([openaiCitation])).toEqual({ type: 'text', text: 't', citations: null });
   });
 

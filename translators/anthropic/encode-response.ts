@@ -16,6 +16,7 @@ import { encodeStopReason } from './finish-reason.ts';
 import { callerToolId } from './tool-id.ts';
 import { encodeUsage } from './usage.ts';
 import { DIRECT_CALLER, type AnthropicMessage, type AnthropicResponseBlock } from './wire.ts';
+import { encodeCitations } from './citations.ts';
 
 /** A signature as the caller must echo it: raw for Anthropic's own, a carrier for others. */
 export function wireSignature(sig: Signature): string {
@@ -35,23 +36,6 @@ export function inputOf(args: string): Record<string, unknown> {
   }
 }
 
-/** The citation kinds of an Anthropic text block (`TextCitation`); another vendor's have no place here. */
-const CITATION_TYPES = new Set([
-  'char_location',
-  'page_location',
-  'content_block_location',
-  'web_search_result_location',
-  'search_result_location',
-]);
-
-/** A text block's `citations`: the Anthropic ones it carries, else null (the field is required). */
-export function citationsOf(citations: unknown[] | undefined): unknown[] | null {
-  const own = (citations ?? []).filter(
-    (c) => !!c && typeof c === 'object' && CITATION_TYPES.has(String((c as Record<string, unknown>).type)),
-  );
-  return own.length ? own : null;
-}
-
 /** A message id the SDKs accept (`msg_…`). */
 export function messageId(id: string, ctx: TranslateContext): string {
   return id.startsWith('msg_') ? id : ctx.newId('msg_');
@@ -69,7 +53,7 @@ export function encodeBlocks(parts: readonly Part[]): AnthropicResponseBlock[] {
     switch (p.type) {
       case 'text':
         if (p.text !== '') {
-          blocks.push({ type: 'text', text: p.text, citations: citationsOf(p.citations) });
+          blocks.push({ type: 'text', text: p.text, citations: encodeCitations(p.citations) });
         }
         if (p.signature) blocks.push({ type: 'thinking', thinking: '', signature: wireSignature(p.signature) });
         break;

@@ -119,7 +119,14 @@ describe('decodeResponse: other shapes', () => {
       {
         type: 'text',
         text: 'See docs.',
-        citations: [{ type: 'url_citation', url_citation: { start_index: 0, end_index: 3, url: 'https://d', title: 'D' } }],
+        citations: [
+          {
+            url: 'https://d',
+            title: 'D',
+            span: { start: 0, end: 3 },
+            raw: { dialect: 'openai-chat', value: { type: 'url_citation', url_citation: { start_index: 0, end_index: 3, url: 'https://d', title: 'D' } } },
+          },
+        ],
       },
       { type: 'audio', source: { type: 'base64', mediaType: 'audio/wav', data: 'UklG' }, format: 'wav' },
       { type: 'tool-call', id: 'call_g', name: 'f', arguments: '{}', signature: { origin: 'gemini', value: 'sig' } },

@@ -21,6 +21,7 @@ import {
   OpenAIChatCompletionSchema,
   type OpenAIChatResponseMessage,
 } from './wire.ts';
+import { decodeAnnotation } from './citations.ts';
 
 /** Format of requested audio output, from the caller's OpenAI `audio` extra if any. */
 function requestedAudioFormat(req: ChatRequest): string | undefined {
@@ -34,7 +35,7 @@ function decodeMessage(m: OpenAIChatResponseMessage, req: ChatRequest, ctx: Tran
   const thought = m.reasoning_content ?? m.reasoning ?? content.reasoning;
   const parts: Part[] = [...decodeReasoning(m.reasoning_details, thought)];
   if (content.text !== '') {
-    const citations = m.annotations && m.annotations.length > 0 ? { citations: m.annotations } : {};
+    const citations = m.annotations && m.annotations.length > 0 ? { citations: m.annotations.map(decodeAnnotation) } : {};
     parts.push({ type: 'text', text: content.text, ...citations });
   }
   if (m.refusal != null) parts.push({ type: 'refusal', text: m.refusal });

@@ -7,6 +7,7 @@ import { expect, test } from 'vitest';
 import { encodeSignature, type ChatRequest, type ChatResponse, type Choice } from '../../src/canonical/index.ts';
 import { testContext } from '../../test/support/fixtures.ts';
 import { encodeResponse } from './encode-response.ts';
+import { decodeAnnotation } from './citations.ts';
 
 const req: ChatRequest = { model: 'm', system: [], messages: [], stream: false };
 const encode = (res: ChatResponse) => encodeResponse(res, req, testContext()) as any;
@@ -58,10 +59,10 @@ test('a caller whose request carried other Chat extras, but not legacy functions
   expect(out.choices[0].finish_reason).toBe('tool_calls');
 });
 
-test('a citation of another type is no annotation even with a url_citation object; audio extras must be an object', () => {
+test('another dialect\'s citation is no annotation even shaped as one; audio extras must be an object', () => {
   const chat = { type: 'url_citation', url_citation: { start_index: 0, end_index: 2, url: 'https://a', title: 'A' } };
-  const other = { type: 'web_search_result_location', url_citation: { url: 'https://b' } };
-  const out = encode(res([{ ...choice([{ type: 'text', text: 'Hi', citations: [other, chat] } as never]), extras: { dialect: 'openai-chat', fields: { audio: 'x' } } }]));
+  const other = { raw: { dialect: 'anthropic' as const, value: { type: 'url_citation', url_citation: { url: 'https://b' } } } };
+  const out = encode(res([{ ...choice([{ type: 'text', text: 'Hi', citations: [other, decodeAnnotation(chat)] }]), extras: { dialect: 'openai-chat', fields: { audio: 'x' } } }]));
   expect(out.choices[0].message.annotations).toEqual([chat]);
   expect(Object.keys(out.choices[0].message)).not.toContain('audio');
 });

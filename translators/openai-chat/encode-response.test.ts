@@ -1,10 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { decodeSignature, decodeToolCallId, type ChatRequest, type ChatResponse } from '../../src/canonical/index.ts';
+import { decodeSignature, decodeToolCallId, type ChatRequest, type ChatResponse, type Citation } from '../../src/canonical/index.ts';
 import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
 import { encodeModelList, encodeResponse } from './encode-response.ts';
 import type { OpenAIChatExtras } from './legacy.ts';
+import { decodeAnnotation } from './citations.ts';
 
 const req: ChatRequest = { model: 'm', system: [], messages: [], stream: false };
 const encode = (res: ChatResponse, r = req) => encodeResponse(res, r, testContext()) as any;
@@ -67,9 +68,14 @@ describe('encodeResponse', () => {
     expect(Object.keys(encode(res({ type: 'file-id', id: 'audio_1' })).choices[0].message)).not.toContain('audio');
   });
 
-  test('only Chat-shaped url_citation entries become annotations', () => {
+  test('only the citations Chat Completions wrote become annotations, as written', () => {
     const chat = { type: 'url_citation', url_citation: { start_index: 0, end_index: 2, url: 'https://a', title: 'A' } };
-    const citations = [chat, { type: 'url_citation', url: 'https://flat', start_index: 0, end_index: 1 }, { type: 'web_search_result_location', url: 'https://b' }, { type: 'url_citation', url_citation: 'x' }, null, 'u'];
+    const citations: Citation[] = [
+      decodeAnnotation(chat),
+      { url: 'https://flat', span: { start: 0, end: 1 }, raw: { dialect: 'openai-responses', value: { type: 'url_citation', url: 'https://flat', start_index: 0, end_index: 1 } } },
+      { url: 'https://b', raw: { dialect: 'anthropic', value: { type: 'web_search_result_location', url: 'https://b' } } },
+      { url: 'https://c' },
+    ];
     const out = encode({ id: 'r', model: 'm', created: 1, choices: [{ index: 0, content: [{ type: 'text', text: 'Hi', citations } as never], finishReason: { unified: 'stop' } }] });
     expect(out.choices[0].message.annotations).toEqual([chat]);
   });
@@ -160,7 +166,7 @@ describe('encodeResponse', () => {
       choices: [
         {
           index: 0,
-          content: [{ type: 'text', text: 'hi', citations: [{ type: 'url_citation', url_citation: { url: 'u' } }, { type: 'char_location' }] }],
+          content: [{ type: 'text', text: 'hi', citations: [decodeAnnotation({ type: 'url_citation', url_citation: { url: 'u' } }), { raw: { dialect: 'anthropic', value: { type: 'char_location' } } }] }],
           finishReason: { unified: 'stop', raw: 'stop' },
           logprobs: { content: [{ token: 'hi', logprob: -0.2, bytes: [104, 105], top: [] }] },
           extras: { dialect: 'openai-chat', fields: { audio: { id: 'audio_1', data: 'x', transcript: 'hi', expires_at: 1 } } },

@@ -14,6 +14,7 @@ import { encodeLogprobs } from './logprobs.ts';
 import { encodeReasoning, textSignature } from './reasoning.ts';
 import { encodeUsage } from './usage.ts';
 import type { OpenAIChatOutToolCall } from './wire.ts';
+import { encodeAnnotations } from './citations.ts';
 
 /** OpenAI ids look like `chatcmpl-…`; other vendors' ids get the prefix. */
 export function completionId(id: string | undefined, ctx: TranslateContext): string {
@@ -21,15 +22,6 @@ export function completionId(id: string | undefined, ctx: TranslateContext): str
   return id.startsWith('chatcmpl-') ? id : `chatcmpl-${id}`;
 }
 
-/**
- * Only Chat-shaped citations (`{type:'url_citation', url_citation:{…}}`) are annotations; others
- * (Anthropic's, the Responses API's flat `url_citation`) have no place here.
- */
-function isAnnotation(x: unknown): boolean {
-  if (!x || typeof x !== 'object') return false;
-  const a = x as Record<string, unknown>;
-  return a['type'] === 'url_citation' && !!a['url_citation'] && typeof a['url_citation'] === 'object';
-}
 
 export function encodeToolCall(p: ToolCallPart): OpenAIChatOutToolCall {
   return {
@@ -60,7 +52,7 @@ function encodeChoice(
     switch (p.type) {
       case 'text': {
         text = (text ?? '') + p.text;
-        for (const c of p.citations ?? []) if (isAnnotation(c)) annotations.push(c);
+        annotations.push(...encodeAnnotations(p.citations));
         const signed = textSignature(p);
         if (signed) textSignatures.push(signed);
         break;

@@ -45,7 +45,9 @@ describe('decodeResponse', () => {
     ]);
     const text = choice.content.find((p) => p.type === 'text')!;
     expect(text.citations?.length).toBeGreaterThan(0);
-    expect(text.citations![0]).toMatchObject({ type: 'url_citation', url: expect.any(String) });
+    const first = text.citations![0]!;
+    expect(first).toMatchObject({ url: expect.any(String), span: { start: expect.any(Number), end: expect.any(Number) }, raw: { dialect: 'openai-responses', value: { type: 'url_citation' } } });
+    expect(first.url).toBe((first.raw!.value as { url: string }).url);
   });
 
   it('incomplete answers and refusals', () => {

@@ -27,6 +27,7 @@ import { decodeFinishReason } from './finish-reason.ts';
 import { decodeLogprobs } from './logprobs.ts';
 import { decodeUsage } from './usage.ts';
 import { OutputItemSchema, ResponseBodySchema, type ResponsesOutputItem } from './wire.ts';
+import { decodeAnnotation } from './citations.ts';
 
 /** Built-in tool items of a response, each with the number of canonical parts before it. */
 export interface HostedItem {
@@ -42,7 +43,7 @@ export function partsOfItem(item: ResponsesOutputItem): Part[] | undefined {
     case 'message':
       return (item.content ?? []).flatMap((c): Part[] => {
         if (c.type === 'output_text') {
-          return [{ type: 'text', text: c.text ?? '', ...(c.annotations && c.annotations.length > 0 ? { citations: c.annotations } : {}) }];
+          return [{ type: 'text', text: c.text ?? '', ...(c.annotations && c.annotations.length > 0 ? { citations: c.annotations.map(decodeAnnotation) } : {}) }];
         }
         if (c.type === 'refusal') return [{ type: 'refusal', text: c.refusal ?? '' }];
         return [];

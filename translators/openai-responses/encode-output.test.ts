@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { encodeReasoning, type ChatRequest, type ChatResponse, type Part } from '../../src/canonical/index.ts';
+import { encodeReasoning, type ChatRequest, type ChatResponse, type Part, type Citation } from '../../src/canonical/index.ts';
 import { testContext } from '../../test/support/fixtures.ts';
-import { annotationsOf, encryptedOf, outputOf, outputOptions, reasoningItem } from './encode-output.ts';
+import { encryptedOf, outputOf, outputOptions, reasoningItem } from './encode-output.ts';
 import { encodeResponse } from './encode-response.ts';
+import { encodeAnnotations, decodeAnnotation } from './citations.ts';
 
 type Data = Record<string, any>;
 
@@ -68,17 +69,21 @@ describe('output items of a choice', () => {
     expect(outputOf([], hosted.slice(0, 1), 'completed', none, testContext())).toEqual([{ type: 'web_search_call', id: 'ws_0' }]);
   });
 
-  it('annotations: only Responses citation types (a URL citation with its URL) are kept', () => {
+  it('annotations: the citations the Responses API wrote, as written; another dialect\'s are not annotations', () => {
     const kept = [
       { type: 'url_citation', url: 'https://x', start_index: 0, end_index: 1, title: 't' },
       { type: 'file_citation', file_id: 'f', index: 0 },
       { type: 'container_file_citation', container_id: 'c', file_id: 'f' },
       { type: 'file_path', file_id: 'f', index: 0 },
     ];
-    const dropped = [null, 'x', 5, { type: 'url_citation' }, { type: 'web_search_result_location', url: 'https://x' }, { type: 7 }, { url: 'https://x' }];
-    expect(annotationsOf([...dropped.slice(0, 3), ...kept, ...dropped.slice(3)])).toEqual(kept);
-    expect(annotationsOf(undefined)).toEqual([]);
-    const [item] = outputOf([{ type: 'text', text: 'a', citations: [kept[0], dropped[3]] }], [], 'completed', none, testContext());
+    const others: Citation[] = [
+      { url: 'https://x', raw: { dialect: 'openai-chat', value: { type: 'url_citation', url_citation: { url: 'https://x' } } } },
+      { url: 'https://x', raw: { dialect: 'anthropic', value: { type: 'web_search_result_location', url: 'https://x' } } },
+      { url: 'https://x' },
+    ];
+    expect(encodeAnnotations([others[0]!, ...kept.map(decodeAnnotation), ...others.slice(1)])).toEqual(kept);
+    expect(encodeAnnotations(undefined)).toEqual([]);
+    const [item] = outputOf([{ type: 'text', text: 'a', citations: [decodeAnnotation(kept[0]), others[0]!] }], [], 'completed', none, testContext());
     expect((item!['content'] as Data[])[0]!['annotations']).toEqual([kept[0]]);
   });
 

@@ -25,6 +25,7 @@ import { responsesExtras } from './decode-request.ts';
 import type { HostedItem } from './decode-response.ts';
 import type { Wire } from './encode-settings.ts';
 import { encodeLogprobs } from './logprobs.ts';
+import { encodeAnnotations } from './citations.ts';
 
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 
@@ -47,17 +48,6 @@ export function encryptedOf(r: CarriedReasoning): string | undefined {
   if (r.redacted) return encodeReasoning({ text: r.text, redacted: r.redacted });
   if (!r.signature) return undefined;
   return r.signature.origin === 'openai' ? r.signature.value : encodeReasoning({ text: r.text, signature: r.signature });
-}
-
-const ANNOTATION_TYPES = new Set(['file_citation', 'url_citation', 'container_file_citation', 'file_path']);
-
-/** Citations that are Responses annotations (another dialect's have no place here). */
-export function annotationsOf(citations: readonly unknown[] | undefined): unknown[] {
-  return (citations ?? []).filter((c) => {
-    if (!c || typeof c !== 'object') return false;
-    const a = c as Record<string, unknown>;
-    return typeof a['type'] === 'string' && ANNOTATION_TYPES.has(a['type']) && (a['type'] !== 'url_citation' || typeof a['url'] === 'string');
-  });
 }
 
 export function outputText(text: string, annotations: unknown[], logprobs: readonly TokenLogprob[]): Wire {
@@ -142,7 +132,7 @@ export function outputOf(given: readonly Part[], hosted: readonly HostedItem[], 
     }
     switch (p.type) {
       case 'text':
-        (message ??= []).push(outputText(p.text, annotationsOf(p.citations), []));
+        (message ??= []).push(outputText(p.text, encodeAnnotations(p.citations), []));
         if (p.signature) pendingTextSignature = p.signature;
         return;
       case 'refusal':

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { decodeAnnotation, encodeAnnotations } from './citations.ts';
+
+describe('Chat Completions annotations ⇄ canonical citations', () => {
+  it('a url_citation gives url, title and span, and comes back whole', () => {
+    const a = { type: 'url_citation', url_citation: { url: 'https://a', title: 'A', start_index: 2, end_index: 9 } };
+    const c = decodeAnnotation(a);
+    expect(c).toEqual({ url: 'https://a', title: 'A', span: { start: 2, end: 9 }, raw: { dialect: 'openai-chat', value: a } });
+    expect(encodeAnnotations([c])).toEqual([a]);
+  });
+
+  it('no span without both indexes; an annotation of another kind is kept, unread', () => {
+    expect(decodeAnnotation({ type: 'url_citation', url_citation: { url: 'u', start_index: 1 } })).toEqual({ url: 'u', title: undefined, raw: expect.anything() });
+    expect(decodeAnnotation({ type: 'other' })).toEqual({ raw: { dialect: 'openai-chat', value: { type: 'other' } } });
+    expect(encodeAnnotations([{ url: 'u', raw: { dialect: 'openai-responses', value: {} } }])).toEqual([]);
+  });
+});
