@@ -28,8 +28,8 @@ describe('config issues in plain words', () => {
   });
 
   it('wrong types say what the value must be, and only the type of what it is', () => {
-    expect(words({ keys: 'il-secret', upstreams: {}, models: {} })).toBe('`keys` must be a list of strings, not a string');
-    expect(words({ keys: [7], upstreams: {}, models: {} })).toBe('`keys[0]` must be a non-empty string, not a number');
+    expect(words({ keys: 'il-secret', upstreams: {}, models: {} })).toBe('`keys` must be a list of strings or objects, not a string');
+    expect(words({ keys: [7], upstreams: {}, models: {} })).toBe('`keys[0]` must be a non-empty string or an object ({ … }), not a number');
     expect(words({ upstreams: { a: { ...up, dialect: 'cohere' } }, models: {} })).toBe('`upstreams.a.dialect` must be one of "openai", "anthropic", "gemini", "openai-responses", "gemini-interactions"');
     expect(words({ upstreams: { a: { ...up, timeouts: { idleMs: '5' } } }, models: {} })).toBe('`upstreams.a.timeouts.idleMs` must be a whole number of at least 1, not a string');
     expect(words({ upstreams: {}, models: { 'gpt-4o': { upstream: 'a', strict: 'yes' } } })).toBe('`models["gpt-4o"].strict` must be true or false, not a string');

@@ -18,7 +18,7 @@ describe('parseConfig', () => {
   it('reads inline JSON from INTERLINGUA_CONFIG and resolves env: values', () => {
     const doc = { ...base, keys: ['env:IN_KEY'], upstreams: { a: { ...base.upstreams.a, apiKey: 'env:UP_KEY' } } };
     const c = configFromEnv({ INTERLINGUA_CONFIG: JSON.stringify(doc), IN_KEY: 'k1', UP_KEY: 'u1' });
-    expect(c.keys).toEqual(['k1']);
+    expect(c.keys).toEqual([{ key: 'k1', name: 'keys[0]' }]);
     expect(c.upstreams.a!.apiKey).toBe('u1');
     expect(c.upstreams.a!.baseUrl).toBe('https://api.anthropic.com');
   });
@@ -84,7 +84,7 @@ describe('parseConfig', () => {
     const doc = { ...base, upstreams: { a: { ...base.upstreams.a, apiKey: 'sk-x' } } };
     expect(() => parseConfig(doc)).toThrow(/keys: upstream keys are configured \(a\)/);
     expect(parseConfig({ ...doc, open: true }).open).toBe(true);
-    expect(parseConfig({ ...doc, keys: ['k'] }).keys).toEqual(['k']);
+    expect(parseConfig({ ...doc, keys: ['k'] }).keys).toEqual([{ key: 'k', name: 'keys[0]' }]);
   });
 
   it('rejects invalid JSON text with its line and column', () => {

@@ -14,6 +14,11 @@ import {
 import { defaultBaseUrl, missingField, providerProblem } from './providers.ts';
 import { describeIssues } from './issues.ts';
 import { locateJsonError } from './json-syntax.ts';
+import { inboundKeys, type InboundKey } from './callers.ts';
+import { mergedPrices, pricesOfLiteLLM, type ModelPrice } from './prices.ts';
+
+export type { InboundKey } from './callers.ts';
+export type { ModelPrice, PriceRates } from './prices.ts';
 
 export type Env = Record<string, string | undefined>;
 
@@ -54,7 +59,8 @@ export interface EnvRef {
 }
 
 export interface Config {
-  keys: string[];
+  /** Inbound keys callers must present (none: the proxy is open, or forwards callers' own keys). */
+  keys: InboundKey[];
   /** Every `env:NAME` the document names, in document order (`check` lists them). */
   env: EnvRef[];
   open: boolean;
@@ -77,6 +83,8 @@ export interface Config {
   upstreamPrefix: boolean;
   /** The state store: Redis at `url` (resolved), else memory (Node) or a KV binding (Workers). */
   store: { url?: string; secret?: string; ttlSeconds: number; maxBytes: number };
+  /** Prices by model name (USD per million tokens): `pricesFile` with `prices` over it; the built-in table is src/upstream/prices. */
+  prices: Record<string, ModelPrice>;
   /** OpenTelemetry export (headers `env:` resolved); undefined: off. */
   telemetry?: {
     otlp: { endpoint: string; headers: Record<string, string>; serviceName: string; intervalMs?: number; maxBatch?: number; maxQueue?: number };
@@ -104,6 +112,8 @@ export interface ParseOptions {
    * `Config.env`, for checking a config before its secrets exist.
    */
   unsetEnv?: 'error' | 'allow';
+  /** Read a file the config names (`pricesFile`), by its path as written; none on Workers. */
+  readFile?: (path: string) => string;
 }
 
 export const DEFAULT_TIMEOUTS: Required<Timeouts> = {
@@ -212,7 +222,8 @@ export function parseConfig(source: unknown, env: Env = {}, o: ParseOptions = {}
   if (!parsed.success) throw new ConfigError(describeIssues(ConfigSchema, parsed.issues));
   const input = parsed.output;
   const envs = new EnvResolver(env);
-  const keys = (input.keys ?? []).map((k, i) => envs.resolve(k, `keys[${i}]`)!);
+  const keys = inboundKeys(input.keys ?? [], (value, path) => envs.resolve(value, path)!);
+  if (!Array.isArray(keys)) throw new ConfigError(`${keys.path}: ${keys.problem}`);
 
   const upstreams: Record<string, Upstream> = {};
   for (const [name, u] of Object.entries(input.upstreams)) {
@@ -283,6 +294,7 @@ export function parseConfig(source: unknown, env: Env = {}, o: ParseOptions = {}
       },
     }),
     strict: input.strict ?? false,
+    prices: mergedPrices(input.pricesFile === undefined ? {} : readPrices(input.pricesFile, o), input.prices ?? {}),
     upstreamPrefix: input.upstreamPrefix ?? true,
     store: {
       url: envs.resolve(input.store?.url, 'store.url'),
@@ -304,6 +316,26 @@ export function parseConfig(source: unknown, env: Env = {}, o: ParseOptions = {}
   const missing = o.unsetEnv === 'allow' ? undefined : envs.missing();
   if (missing) throw missing;
   return config;
+}
+
+/** The prices of a `pricesFile` (LiteLLM's format). */
+function readPrices(path: string, o: ParseOptions): Record<string, ModelPrice> {
+  if (!o.readFile) throw new ConfigError('pricesFile: files cannot be read here (Workers); give the prices in "prices"');
+  let text: string;
+  try {
+    text = o.readFile(path);
+  } catch (e) {
+    throw new ConfigError(`pricesFile: cannot read ${path}: ${(e as { code?: string }).code ?? (e as Error).message}`);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`pricesFile: ${path} is not valid JSON`);
+  }
+  const read = pricesOfLiteLLM(doc);
+  if ('problem' in read) throw new ConfigError(`pricesFile: ${path}: ${read.problem}`);
+  return read.prices;
 }
 
 /**

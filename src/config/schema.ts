@@ -5,6 +5,42 @@ import * as v from 'valibot';
 import { PROVIDERS } from './provider-names.ts';
 
 const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
+const positive = v.pipe(v.number(), v.minValue(0));
+
+/**
+ * What one inbound key may spend, in calendar windows of UTC (docs/team.md "Limits"): requests
+ * and tokens per minute, tokens per day, US dollars per day and per month. Any subset.
+ */
+export const KeyLimitsSchema = v.strictObject({
+  requestsPerMinute: v.optional(positiveInt),
+  tokensPerMinute: v.optional(positiveInt),
+  tokensPerDay: v.optional(positiveInt),
+  costPerDay: v.optional(v.pipe(v.number(), v.gtValue(0, 'must be more than 0'))),
+  costPerMonth: v.optional(v.pipe(v.number(), v.gtValue(0, 'must be more than 0'))),
+});
+
+/** An inbound key: the credential alone, or with the name it is logged and counted under and its limits. */
+export const InboundKeySchema = v.union([
+  v.pipe(v.string(), v.minLength(1)),
+  v.strictObject({
+    /** The credential: a literal or `env:NAME`. */
+    key: v.pipe(v.string(), v.minLength(1)),
+    /** How the log, the metrics and the counters name this key (never the key itself). */
+    name: v.optional(v.pipe(v.string(), v.regex(/^[\w.@-]{1,64}$/, 'must be 1 to 64 letters, digits, or . _ - @'))),
+    limits: v.optional(KeyLimitsSchema),
+  }),
+]);
+
+/** A model's prices in US dollars per million tokens; what an entry omits comes from the built-in table. */
+export const PriceSchema = v.strictObject({
+  input: v.optional(positive),
+  output: v.optional(positive),
+  cacheRead: v.optional(positive),
+  /** Cache writes (Anthropic's 5-minute TTL). */
+  cacheWrite: v.optional(positive),
+  /** Anthropic cache writes with the 1-hour TTL. */
+  cacheWrite1h: v.optional(positive),
+});
 
 export const TimeoutsSchema = v.strictObject({
   /** Until the TCP/TLS connection to the upstream is up (Node; Workers manage connects). */
@@ -84,8 +120,8 @@ export const RouteSchema = v.strictObject({
 export const ConfigSchema = v.strictObject({
   /** The JSON Schema an editor checks this document against (`config.schema.json`). */
   $schema: v.optional(v.string()),
-  /** Inbound credentials callers must present. */
-  keys: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
+  /** Inbound credentials callers must present: each a key, or `{key, name, limits}`. */
+  keys: v.optional(v.array(InboundKeySchema)),
   /** Explicitly allow running without inbound keys while upstream keys are configured. */
   open: v.optional(v.boolean()),
   upstreams: v.record(v.string(), UpstreamSchema),
@@ -153,6 +189,16 @@ export const ConfigSchema = v.strictObject({
       captureContent: v.optional(v.boolean()),
     }),
   ),
+  /**
+   * Prices by the model sent upstream (USD per million tokens), over the built-in table: a name
+   * also prices its dated variants; what an entry omits comes from the table.
+   */
+  prices: v.optional(v.record(v.pipe(v.string(), v.minLength(1)), PriceSchema)),
+  /**
+   * A price file in LiteLLM's `model_prices_and_context_window.json` format (per token), a path
+   * relative to the config file (Node only). `prices` entries win over it; it wins over the table.
+   */
+  pricesFile: v.optional(v.pipe(v.string(), v.minLength(1))),
   /** Every route refuses lossy translations (a route's own `strict: false` turns it off there). */
   strict: v.optional(v.boolean()),
   /** `upstream/model` in a request picks that upstream directly (default true). */
@@ -184,3 +230,5 @@ export type UpstreamConfig = v.InferOutput<typeof UpstreamSchema>;
 export type RouteConfig = v.InferOutput<typeof RouteSchema>;
 export type Timeouts = v.InferOutput<typeof TimeoutsSchema>;
 export type RetryConfig = v.InferOutput<typeof RetrySchema>;
+export type KeyLimits = v.InferOutput<typeof KeyLimitsSchema>;
+export type PriceConfig = v.InferOutput<typeof PriceSchema>;

@@ -19,10 +19,12 @@ describe('inbound auth', () => {
     expect(constantTimeEqual('', 'a')).toBe(false);
   });
 
-  it('accepts any configured key, rejects others, is open without keys', () => {
-    expect(() => checkCallerKey(['a', 'b'], 'b')).not.toThrow();
-    expect(() => checkCallerKey(['a'], 'x')).toThrow(/Invalid API key/);
-    expect(() => checkCallerKey(['a'], undefined)).toThrow(/Missing API key/);
-    expect(() => checkCallerKey([], undefined)).not.toThrow();
+  it('accepts any configured key and says which, rejects others, is open without keys', () => {
+    const keys = [{ key: 'a', name: 'team-a' }, { key: 'b', name: 'team-b' }];
+    expect(checkCallerKey(keys, 'b')).toBe(keys[1]);
+    expect(checkCallerKey(keys, 'a')).toBe(keys[0]);
+    expect(() => checkCallerKey(keys, 'x')).toThrow(/Invalid API key/);
+    expect(() => checkCallerKey(keys, undefined)).toThrow(/Missing API key/);
+    expect(checkCallerKey([], undefined)).toBeUndefined();
   });
 });

@@ -23,15 +23,19 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/** Throws a 401 ProxyError unless the credential matches one of `keys` (no keys: open). */
-export function checkCallerKey(keys: readonly string[], credential: string | undefined): void {
-  if (keys.length === 0) return;
+/**
+ * The inbound key the credential matches (every key compared, in constant time); a 401
+ * ProxyError when it matches none. No keys configured: open, undefined.
+ */
+export function checkCallerKey<K extends { readonly key: string }>(keys: readonly K[], credential: string | undefined): K | undefined {
+  if (keys.length === 0) return undefined;
   if (!credential) {
     throw new ProxyError('authentication', 'Missing API key. Pass your Interlingua key the way your SDK sends its API key.', {
       code: 'missing_api_key',
     });
   }
-  let ok = false;
-  for (const k of keys) ok = constantTimeEqual(k, credential) || ok;
-  if (!ok) throw new ProxyError('authentication', 'Invalid API key.', { code: 'invalid_api_key' });
+  let matched: K | undefined;
+  for (const k of keys) if (constantTimeEqual(k.key, credential)) matched = k;
+  if (!matched) throw new ProxyError('authentication', 'Invalid API key.', { code: 'invalid_api_key' });
+  return matched;
 }

@@ -75,7 +75,7 @@ export function scrubError(err: ProxyError, secrets: readonly string[]): ProxyEr
  * that no header map describes (the inspector's recorded exchanges).
  */
 export function configSecretValues(config: Config): string[] {
-  const out: string[] = [...config.keys];
+  const out: string[] = config.keys.map((k) => k.key);
   for (const u of Object.values(config.upstreams)) {
     for (const f of SECRET_FIELDS) if (u[f]) out.push(u[f]);
     out.push(...Object.values(u.headers ?? {}));
