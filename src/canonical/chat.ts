@@ -168,6 +168,8 @@ export interface Usage {
   totalTokens: number;
   cachedInputTokens?: number;
   cacheWriteTokens?: number;
+  /** The part of `cacheWriteTokens` written to live an hour (Anthropic's 1-hour TTL), when the upstream says. */
+  cacheWrite1hTokens?: number;
   reasoningTokens?: number;
   /** What the call cost as the upstream bills it (OpenRouter's `usage.cost`, in its credits). */
   cost?: number;

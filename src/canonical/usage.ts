@@ -24,7 +24,7 @@ export function sumUsage(list: ReadonlyArray<Usage | undefined>): Usage | undefi
     outputTokens: sumOf(present, 'outputTokens') ?? 0,
     totalTokens: sumOf(present, 'totalTokens') ?? 0,
   };
-  for (const k of ['cachedInputTokens', 'cacheWriteTokens', 'reasoningTokens', 'cost'] as const) {
+  for (const k of ['cachedInputTokens', 'cacheWriteTokens', 'cacheWrite1hTokens', 'reasoningTokens', 'cost'] as const) {
     const v = sumOf(present, k);
     if (v !== undefined) out[k] = v;
   }

@@ -4,7 +4,7 @@
  * `n > 1` against a one-choice upstream goes to the fan-out flow; image output asked of an OpenAI
  * image model to the chat-to-images flow.
  */
-import { ProxyError, isSignatureRefusal, withoutSignatures, type ChatRequest } from '../canonical/index.ts';
+import { ProxyError, asksLongCacheTtl, isSignatureRefusal, withoutSignatures, type ChatRequest } from '../canonical/index.ts';
 import { asksForImages } from './image-chat.ts';
 import type { CallerStreamEncoder } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
@@ -53,6 +53,8 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
   const resolved = resolveModel(deps.config, req.model);
   if (resolved.route?.strict) scope.flags.strict = true;
   const first = resolved.targets[0]!;
+  // Anthropic prices an hour's cache writes higher: said for the cost when its usage does not split them.
+  if (first.upstream.dialect === 'anthropic') scope.longCacheTtl = asksLongCacheTtl(req);
   // Image output asked of an OpenAI image model: an images call, not a chat call.
   if (asksForImages(req) && isOpenAIImageTarget(first)) return chatImageFlow(deps, scope, call, req, first);
   // The upstream cannot return several choices in one call.

@@ -75,14 +75,17 @@ export interface ChatCall {
 }
 
 /** Call the planned attempts in order (retries and fallbacks inside), under the request's deadline. */
-export function callPlanned<A extends PlannedAttempt>(
+export async function callPlanned<A extends PlannedAttempt>(
   deps: FlowDeps,
   scope: RequestScope,
   attempts: readonly A[],
   decodeError: (t: ResolvedTarget) => ChatUpstream['decodeError'],
 ): Promise<UpstreamSuccess<A>> {
   scope.setDeadline(attempts[0]!.target.upstream.timeouts.totalMs);
-  return callUpstream(deps.fetch, scope, attempts, (t, status, body, headers) => decodeError(t)(status, body, headers));
+  const success = await callUpstream(deps.fetch, scope, attempts, (t, status, body, headers) => decodeError(t)(status, body, headers));
+  // Its cost is the price of the model it was sent (docs/team.md "Cost").
+  scope.servedModel = success.attempt.target.model;
+  return success;
 }
 
 /** The chat upstream dialect of a target. */
@@ -167,7 +170,7 @@ export function decodeText(
     if (e instanceof ProxyError) throw e;
     throw new ProxyError('upstream', `Upstream ${name} returned a response of an unexpected shape.`);
   }
-  scope.usage(response.usage?.inputTokens, response.usage?.outputTokens, response.usage?.cost);
+  scope.usage(response.usage);
   scope.trace?.response(response);
   scope.dump?.(`upstream response ← ${name}`, body);
   if (failOnErrorFinish && response.choices.length > 0 && response.choices.every((c) => c.finishReason.unified === 'error')) {

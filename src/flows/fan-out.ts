@@ -43,6 +43,6 @@ export async function fanOutFlow(deps: FlowDeps, scope: RequestScope, call: Chat
   }
   const results = await Promise.all(calls.map((c) => readResponse(c, chatUpstreamOf(deps, c.attempt.target), one, scope)));
   const merged = mergeChoices(results);
-  scope.usage(merged.usage?.inputTokens, merged.usage?.outputTokens, merged.usage?.cost);
+  scope.usage(merged.usage);
   return jsonReply(scope, call.caller.encodeResponse(merged, req, scope), 200);
 }

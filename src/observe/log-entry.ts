@@ -9,6 +9,8 @@ export interface LogEntry {
   requestId: string;
   route: string;
   caller: DialectId | 'none';
+  /** The inbound key's name (its `name` in the config, else `keys[i]`); never the key. */
+  keyName?: string;
   upstream?: string;
   model?: string;
   status: number;
@@ -21,8 +23,17 @@ export interface LogEntry {
   upstreamMs?: number;
   tokensIn?: number;
   tokensOut?: number;
-  /** What the upstream says the call cost (OpenRouter's `usage.cost`, in its credits). */
+  /** The token counts are an estimate: the stream ended before the upstream said them (docs/team.md). */
+  tokensEstimated?: boolean;
+  /**
+   * What the call cost in US dollars: the upstream's own figure where it gives one (OpenRouter's
+   * `usage.cost`), else its usage at the price of the model sent upstream.
+   */
   cost?: number;
+  /** The model sent upstream, when it has no price: the cost is not known (never taken as 0). */
+  unpriced?: string;
+  /** The key's limit that refused the request (`requestsPerMinute`, `tokensPerDay`…). */
+  limit?: string;
   warnings?: string[];
   error?: string;
 }

@@ -2,7 +2,7 @@
  * Per-request state of the generic flow: ids, clock, warnings, the upstream abort controller and
  * the fields of the one log line written when the request ends.
  */
-import { ProxyError, type Warning } from '../canonical/index.ts';
+import { ProxyError, type Usage, type Warning } from '../canonical/index.ts';
 import { type Cancel } from '../kit/index.ts';
 import type { TranslateContext } from '../../translators/types.ts';
 import type { LogEntry } from './log-entry.ts';
@@ -60,6 +60,18 @@ export class RequestScope implements TranslateContext, Cancel {
   dump?: (stage: string, data: unknown, times?: readonly number[]) => void;
   /** Set by a flow that answers with a stream: the log line waits for its end. */
   streaming = false;
+  /** The model sent to the upstream that served the request (its cost is priced by it). */
+  servedModel?: string;
+  /** The upstream's last word on the usage of the call that served the request. */
+  reported?: Usage;
+  /** The request asked Anthropic for the 1-hour cache TTL (priced so when the upstream does not split its writes). */
+  longCacheTtl = false;
+  /** Characters of text, reasoning and tool arguments streamed from upstream (a cut stream's estimate). */
+  streamedChars = 0;
+  /** Bytes of the caller's request body (a cut stream's input estimate, when the upstream said none). */
+  requestBytes?: number;
+  /** Log-only warnings (`code:path`), never shown to the caller (a limit store that failed). */
+  #notes?: string[];
   private onDone?: () => void;
   private firstByteAt?: number;
   #deadline?: ReturnType<typeof setTimeout>;
@@ -176,14 +188,27 @@ export class RequestScope implements TranslateContext, Cancel {
     this.log.upstreamMs = (this.log.upstreamMs ?? 0) + ms;
   }
 
-  usage(inputTokens: number | undefined, outputTokens: number | undefined, cost?: number): void {
-    if (inputTokens !== undefined) this.log.tokensIn = inputTokens;
-    if (outputTokens !== undefined) this.log.tokensOut = outputTokens;
-    if (cost !== undefined) {
+  /** The upstream reported usage (a stream's events each carry the whole count so far). */
+  usage(u: Usage | undefined): void {
+    if (!u) return;
+    this.reported = u;
+    this.log.tokensIn = u.inputTokens;
+    this.log.tokensOut = u.outputTokens;
+    if (u.cost !== undefined) {
       // Only a Chat Completions caller has a place for it (OpenRouter's `usage.cost`): reported once.
       if (this.log.caller !== 'openai-chat' && this.log.cost === undefined) this.warn([{ code: 'dropped', path: 'usage.cost' }]);
-      this.log.cost = cost;
+      this.log.cost = u.cost;
     }
+  }
+
+  /** A warning for the log line only (`code:path`): the operator's, not the caller's. */
+  note(token: string): void {
+    (this.#notes ??= []).push(token);
+  }
+
+  /** The stream ended on an error (the upstream's, a deadline, the caller gone): cut short. */
+  get streamCut(): boolean {
+    return this.#streamError !== undefined;
   }
 
   finishLog(status: number, error?: string): LogEntry {
@@ -192,7 +217,7 @@ export class RequestScope implements TranslateContext, Cancel {
     this.log.status = status;
     this.log.durationMs = end - this.started;
     if (this.firstByteAt !== undefined) this.log.ttfbMs = this.firstByteAt - this.started;
-    if (this.warnings.length) this.log.warnings = this.warnings.map((w) => `${w.code}:${w.path}`);
+    if (this.warnings.length || this.#notes) this.log.warnings = [...this.warnings.map((w) => `${w.code}:${w.path}`), ...(this.#notes ?? [])];
     const failed = error ?? (this.#streamError && errorLine(this.#streamError));
     if (failed) this.log.error = failed;
     return this.log;

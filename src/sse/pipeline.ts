@@ -148,7 +148,7 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
     else if (fanIn) {
       const usage = fanIn.usage();
       if (usage) {
-        scope.usage(usage.inputTokens, usage.outputTokens, usage.cost);
+        scope.usage(usage);
         frames.push(...encoder.push({ type: 'usage', usage }));
       }
     }
@@ -190,7 +190,10 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
         close(emit, frames, ev.error);
         return false;
       }
-      if (ev.type === 'usage' && !fanIn) scope.usage(ev.usage.inputTokens, ev.usage.outputTokens, ev.usage.cost);
+      if (ev.type === 'usage' && !fanIn) scope.usage(ev.usage);
+      // What the upstream has said so far: the estimate of a stream cut before its usage (docs/team.md).
+      else if (ev.type === 'text-delta' || ev.type === 'reasoning-delta' || ev.type === 'refusal-delta') scope.streamedChars += ev.text.length;
+      else if (ev.type === 'tool-call-delta') scope.streamedChars += ev.argumentsDelta.length;
       if (o.passthrough) continue;
       const out = fanIn ? fanIn.route(lane, ev) : ev;
       if (out) frames.push(...encoder.push(out));

@@ -21,7 +21,7 @@ describe('anthropic decodeResponse: fixtures', () => {
           finishReason: { unified: 'stop', raw: 'end_turn' },
         },
       ],
-      usage: { inputTokens: 12, outputTokens: 29, totalTokens: 41, cachedInputTokens: 0, cacheWriteTokens: 0 },
+      usage: { inputTokens: 12, outputTokens: 29, totalTokens: 41, cachedInputTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0 },
     });
   });
 
@@ -49,7 +49,7 @@ describe('anthropic decodeResponse: fixtures', () => {
       signature: { origin: 'anthropic', value: fixtureJson('anthropic', 'thinking-signature.json').content[0].signature },
     });
     const b = decode('thinking-adaptive-thinking-tokens.json');
-    expect(b.usage).toEqual({ inputTokens: 51, outputTokens: 1699, totalTokens: 1750, cachedInputTokens: 0, cacheWriteTokens: 0, reasoningTokens: 139 });
+    expect(b.usage).toEqual({ inputTokens: 51, outputTokens: 1699, totalTokens: 1750, cachedInputTokens: 0, cacheWriteTokens: 0, cacheWrite1hTokens: 0, reasoningTokens: 139 });
   });
 
   it('structured-output-json-schema: JSON arrives as text', () => {

@@ -68,6 +68,26 @@ describe('anthropic usage', () => {
     expect(decodeUsage({})).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
   });
 
+  it('decode: the cache writes by TTL, the 1-hour part kept; the split alone gives the total', () => {
+    const split = { ephemeral_5m_input_tokens: 10, ephemeral_1h_input_tokens: 20 };
+    expect(decodeUsage({ input_tokens: 1, cache_creation_input_tokens: 30, cache_creation: split, output_tokens: 2 })).toEqual({
+      inputTokens: 31,
+      outputTokens: 2,
+      totalTokens: 33,
+      cacheWriteTokens: 30,
+      cacheWrite1hTokens: 20,
+    });
+    expect(decodeUsage({ input_tokens: 1, cache_creation: split })).toMatchObject({ inputTokens: 31, cacheWriteTokens: 30, cacheWrite1hTokens: 20 });
+    expect(decodeUsage({ input_tokens: 1, cache_creation_input_tokens: 5, cache_creation: null })).not.toHaveProperty('cacheWrite1hTokens');
+  });
+
+  it('encode: the 1-hour writes go back as ephemeral_1h_input_tokens', () => {
+    expect(encodeUsage({ inputTokens: 31, outputTokens: 2, totalTokens: 33, cacheWriteTokens: 30, cacheWrite1hTokens: 20 }).cache_creation).toEqual({
+      ephemeral_5m_input_tokens: 10,
+      ephemeral_1h_input_tokens: 20,
+    });
+  });
+
   it('encode: input excludes cache reads and writes, never negative; thinking tokens in output_tokens_details', () => {
     expect(encodeUsage({ inputTokens: 60, outputTokens: 5, totalTokens: 65, cachedInputTokens: 20, cacheWriteTokens: 30, reasoningTokens: 3 })).toEqual({
       input_tokens: 10,

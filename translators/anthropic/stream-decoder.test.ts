@@ -141,7 +141,7 @@ describe('anthropic stream decoder: details', () => {
     expect(textOf(events)).toBe('The sum of the squares of the numbers 1 through 12 is **650**.');
     expect(events.filter((e) => e.type === 'usage').at(-1)).toEqual({
       type: 'usage',
-      usage: { inputTokens: 6 + 3337 + 6289, outputTokens: 198, totalTokens: 6 + 3337 + 6289 + 198, cachedInputTokens: 6289, cacheWriteTokens: 3337, reasoningTokens: 0 },
+      usage: { inputTokens: 6 + 3337 + 6289, outputTokens: 198, totalTokens: 6 + 3337 + 6289 + 198, cachedInputTokens: 6289, cacheWriteTokens: 3337, cacheWrite1hTokens: 0, reasoningTokens: 0 },
     });
   });
 

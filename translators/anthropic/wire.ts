@@ -214,6 +214,8 @@ export const AnthropicUsageSchema = v.looseObject({
   output_tokens: v.nullish(v.number()),
   cache_creation_input_tokens: v.nullish(v.number()),
   cache_read_input_tokens: v.nullish(v.number()),
+  /** The cache writes by TTL (https://docs.claude.com/en/docs/build-with-claude/prompt-caching#1-hour-cache-duration). */
+  cache_creation: v.nullish(v.looseObject({ ephemeral_5m_input_tokens: v.nullish(v.number()), ephemeral_1h_input_tokens: v.nullish(v.number()) })),
   output_tokens_details: v.nullish(v.looseObject({ thinking_tokens: v.nullish(v.number()) })),
 });
 export type AnthropicUsageIn = v.InferOutput<typeof AnthropicUsageSchema>;
