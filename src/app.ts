@@ -28,6 +28,8 @@ import { RequestScope, randomToken, type LogEntry } from './observe/scope.ts';
 import { createTracer } from './observe/traces.ts';
 import { createGuardedFetch, type GuardedFetch } from './upstream/guarded-fetch.ts';
 import { HOSTED_PREFIX, memoryImageStore, type ImageStore } from './upstream/image-store.ts';
+import { memoryCounterStore, type CounterStore } from './upstream/limits/counters.ts';
+import { createMeter } from './upstream/meter.ts';
 import { stateScopes } from './upstream/state-scope.ts';
 import type { StateStore } from './upstream/state-store.ts';
 import type { InspectorHook } from './observe/inspector/hook.ts';
@@ -36,6 +38,8 @@ import type { InspectorHook } from './observe/inspector/hook.ts';
 export { cacheApiImageStore, memoryImageStore, type CacheLike, type ImageStore } from './upstream/image-store.ts';
 /** State stores for `AppOptions.stateStore` (Node: memory or Redis; Workers: a KV binding). */
 export { kvStateStore, memoryStateStore, type KvNamespaceLike, type StateStore } from './upstream/state-store.ts';
+/** Limit counters for `AppOptions.counters` (Node: memory or Redis; Workers: a KV binding). */
+export { kvCounterStore, memoryCounterStore, type CounterStore } from './upstream/limits/counters.ts';
 
 export interface AppOptions {
   config: Config;
@@ -63,6 +67,11 @@ export interface AppOptions {
   stateStore?: StateStore;
   /** The inspector's recorder (Node entry, when `inspector` is on); never in the Worker. */
   inspector?: InspectorHook;
+  /**
+   * Where keys' limit counters live when a key has `limits`: Redis shared by instances, a KV
+   * namespace on Workers; default in memory, this process's own.
+   */
+  counters?: CounterStore;
 }
 
 export interface Proxy {
@@ -80,6 +89,9 @@ export function createApp(o: AppOptions): Hono {
 
 type Route = (req: CallerRequest, params: Record<string, string>) => Promise<Reply>;
 
+/** The routes that call a model upstream: the ones a key's limits govern (docs/team.md "Limits"). */
+const METERED = { metered: true } as const;
+
 export function createProxy(o: AppOptions): Proxy {
   const now = o.now ?? Date.now;
   const reg = o.registry ?? registry;
@@ -95,7 +107,9 @@ export function createProxy(o: AppOptions): Proxy {
   const metrics = config.metrics ? new Metrics() : undefined;
   const debugLog = config.log.debug ? (o.debugLog ?? ((text: string) => console.error(text))) : undefined;
   const tracer = config.telemetry ? createTracer(config.telemetry) : undefined;
-  const serve = createServe({ config, now, log: o.log, metrics, debugLog, tracer, inspector: o.inspector });
+  const counters = config.keys.some((k) => k.limits) ? (o.counters ?? memoryCounterStore({ now })) : undefined;
+  const meter = createMeter({ config, counters, now });
+  const serve = createServe({ config, now, log: o.log, metrics, debugLog, tracer, inspector: o.inspector, meter });
   const cors = config.cors ? createCors(config.cors.origins) : undefined;
 
   const openai = reg.chatCallers['openai-chat'];
@@ -114,7 +128,9 @@ export function createProxy(o: AppOptions): Proxy {
     (caller: ChatCaller, params?: Record<string, string>): Handler =>
     async (scope, req, inbound) => {
       // The body's bytes: decoded and parsed only if the flow needs them (src/flows/forward.ts).
-      const call = chatCallOf(caller, inbound, await (req.parts ?? req.bytes)(config.limits.maxBodyBytes), params);
+      const bytes = await (req.parts ?? req.bytes)(config.limits.maxBodyBytes);
+      scope.requestBytes = bytes.byteLength;
+      const call = chatCallOf(caller, inbound, bytes, params);
       scope.dump?.(`caller request ${req.method} ${req.path}`, call.rawBody);
       return chatFlow(deps, scope, call);
     };
@@ -135,7 +151,7 @@ export function createProxy(o: AppOptions): Proxy {
     const model = (colon > 0 ? target.slice(0, colon) : target).replace(/^models\//, '');
     const method = colon > 0 ? target.slice(colon + 1) : '';
     const p = { model, method };
-    if (method === 'generateContent' || method === 'streamGenerateContent') return serve('gemini.models', gemini.encodeError, chat(gemini, p))(req);
+    if (method === 'generateContent' || method === 'streamGenerateContent') return serve('gemini.models', gemini.encodeError, chat(gemini, p), METERED)(req);
     if (method === 'countTokens') return serve('gemini.models', gemini.encodeError, countTokens(gemini, p))(req);
     return serve('gemini.models', gemini.encodeError, async () => {
       throw new ProxyError('not-found', `Method '${method}' is not supported for models/${model}.`, { code: 'method_not_found' });
@@ -156,7 +172,7 @@ export function createProxy(o: AppOptions): Proxy {
           ? (await readJson(req, scope)).body
           : await reg.readImageForm(await readMultipart(req, config.limits.maxMultipartBytes, `images ${name}`));
       return imageFlow(deps, scope, { input: callerInput(inbound, body), op, origin: publicOrigin(req), callerKey: inbound.credential });
-    });
+    }, METERED);
 
   // Model lists, in the shape of the dialect the caller speaks.
   const lister = createModelLister(config, reg, o.fetch, now);
@@ -198,10 +214,10 @@ export function createProxy(o: AppOptions): Proxy {
     ['GET', '/health', health],
     ['HEAD', '/health', probe],
     ['HEAD', '/', probe],
-    ['POST', '/v1/chat/completions', serve('chat.completions', openai.encodeError, chat(openai))],
-    ['POST', '/v1/messages', serve('messages', anthropic.encodeError, chat(anthropic))],
+    ['POST', '/v1/chat/completions', serve('chat.completions', openai.encodeError, chat(openai), METERED)],
+    ['POST', '/v1/messages', serve('messages', anthropic.encodeError, chat(anthropic), METERED)],
     ['POST', '/v1/messages/count_tokens', serve('messages.count_tokens', anthropic.encodeError, countTokens(anthropic))],
-    ['POST', '/v1/responses', serve('responses', responses.encodeError, chat(responses))],
+    ['POST', '/v1/responses', serve('responses', responses.encodeError, chat(responses), METERED)],
     ['POST', '/v1/responses/input_tokens', serve('responses.input_tokens', responses.encodeError, countTokens(responses))],
     ['GET', '/v1/responses/:id', storedRoute(responses, 'responses', 'retrieve')],
     ['DELETE', '/v1/responses/:id', storedRoute(responses, 'responses', 'delete')],
@@ -209,7 +225,7 @@ export function createProxy(o: AppOptions): Proxy {
     ['POST', '/v1/responses/:id/cancel', storedRoute(responses, 'responses', 'cancel')],
     // Interactions: `/v1beta` (SDK 2.x) and `/v1` (newer SDKs).
     ...(['/v1beta', '/v1'] as const).flatMap((v): Array<[string, string, Route]> => [
-      ['POST', `${v}/interactions`, serve('interactions', interactions.encodeError, chat(interactions))],
+      ['POST', `${v}/interactions`, serve('interactions', interactions.encodeError, chat(interactions), METERED)],
       ['GET', `${v}/interactions/:id`, storedRoute(interactions, 'interactions', 'retrieve')],
       ['DELETE', `${v}/interactions/:id`, storedRoute(interactions, 'interactions', 'delete')],
       ['POST', `${v}/interactions/:id/cancel`, storedRoute(interactions, 'interactions', 'cancel')],
@@ -252,8 +268,8 @@ export function createProxy(o: AppOptions): Proxy {
   const app = new Hono();
   app.all('*', async (c) => {
     const req = webCallerRequest(c.req.raw);
-    // Workers: a trace is exported after the reply, kept alive by the request's `waitUntil`.
-    if (tracer) req.waitUntil = waitUntilOf(c);
+    // Workers: a trace is exported, and counters written, after the reply, kept alive by the request's `waitUntil`.
+    if (tracer || counters) req.waitUntil = waitUntilOf(c);
     return toResponse(await dispatch(req));
   });
   return { dispatch, app, flush: () => tracer?.flush() ?? Promise.resolve() };

@@ -107,6 +107,8 @@ const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
   { from: 'src/app.ts', to: 'src/upstream/guarded-fetch.ts', why: 'builds the guarded media fetcher of FlowDeps' },
   { from: 'src/app.ts', to: 'src/upstream/state-scope.ts', why: 'binds the state store to callers (stateScopes) for FlowDeps: flows never get the store itself' },
   { from: 'src/app.ts', to: 'src/upstream/state-store.ts', why: 're-exports the memory and KV state stores for the runtime entries, which may only import app' },
+  { from: 'src/app.ts', to: 'src/upstream/meter.ts', why: 'builds the meter the serve edge asks before an upstream call (limits) and after the request (cost)' },
+  { from: 'src/app.ts', to: 'src/upstream/limits/counters.ts', why: 'the default limit counters (memory), and re-exports the counter stores for the runtime entries' },
   { from: 'src/app.ts', to: 'src/upstream/image-store.ts', why: 'builds the default image store of FlowDeps; the hosted-image route path (HOSTED_PREFIX) is the store\'s' },
   // The edge turns a streamed Reply into a Web Response body.
   { from: 'src/http/respond.ts', to: 'src/sse/byte-step.ts', why: 'a streamed Reply (PipeBody) becomes a Web stream (PipeBody.toStream)' },

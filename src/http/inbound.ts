@@ -7,6 +7,7 @@ import { MAX_JSON_DEPTH, flatBytes, nestsDeeperThan, readCapped, type Bytes } fr
 import { ProxyError } from '../canonical/index.ts';
 import type { CallerInput, ChatCaller } from '../../translators/types.ts';
 import type { ChatCall } from '../flows/context.ts';
+import type { InboundKey } from '../config/load.ts';
 import { parseLatin1Json } from './latin1-json.ts';
 
 /** A caller's request, from whichever runtime received it. */
@@ -145,6 +146,8 @@ export interface Inbound {
   query: Record<string, string>;
   /** The caller's credential, from whichever place its dialect puts it. */
   credential?: string;
+  /** The inbound key it matched (set once checked; none when the proxy has no keys). */
+  key?: InboundKey;
 }
 
 export function callerInput(inbound: Inbound, body: unknown, params: Record<string, string> = {}): CallerInput {

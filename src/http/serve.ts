@@ -5,7 +5,7 @@
  */
 import { ProxyError } from '../canonical/index.ts';
 import type { EncodedError } from '../../translators/types.ts';
-import type { Config } from '../config/load.ts';
+import type { Config, InboundKey } from '../config/load.ts';
 import { errorReply, toProxyError, type Reply } from '../flows/reply.ts';
 import { formatDump, headerFlag } from '../observe/debug.ts';
 import type { Metrics } from '../observe/metrics.ts';
@@ -27,12 +27,26 @@ export interface ServeOptions {
   tracer?: Tracer;
   /** The inspector (Node, when on): every exchange recorded through the wire dump. */
   inspector?: InspectorHook;
+  /** Each key's limits and each request's cost (src/upstream/meter.ts). */
+  meter?: Meter;
+}
+
+/** What the edge asks of the meter: may this key call an upstream now, and what did the request spend. */
+export interface Meter {
+  admit(scope: RequestScope, key: InboundKey | undefined): Promise<void> | undefined;
+  settle(scope: RequestScope, entry: LogEntry, key: InboundKey | undefined): Promise<void> | undefined;
 }
 
 /** A plain token a caller may choose as its request id (it is echoed in headers and logs). */
 const REQUEST_ID = /^[\w.:-]+$/;
 
-export type Serve = (route: string, encodeError: (e: ProxyError) => EncodedError, fn: Handler, o?: { auth?: boolean }) => (req: CallerRequest) => Promise<Reply>;
+export type Serve = (
+  route: string,
+  encodeError: (e: ProxyError) => EncodedError,
+  fn: Handler,
+  /** `auth: false`: no key asked (hosted images, unknown routes); `metered`: an upstream call the key's limits govern. */
+  o?: { auth?: boolean; metered?: boolean },
+) => (req: CallerRequest) => Promise<Reply>;
 
 /** `serve(route, encodeError, handler)`: the handler, wrapped as described above. */
 export function createServe(o: ServeOptions): Serve {
@@ -61,8 +75,15 @@ export function createServe(o: ServeOptions): Serve {
       } else if (debugLog) scope.dump = (stage, data) => debugLog(formatDump(scope.requestId, stage, data));
       let reply: Reply;
       let error: string | undefined;
+      let key: InboundKey | undefined;
       try {
-        if (opts?.auth !== false) checkCallerKey(o.config.keys, inbound.credential);
+        if (opts?.auth !== false) {
+          key = inbound.key = checkCallerKey(o.config.keys, inbound.credential);
+          if (key) scope.log.keyName = key.name;
+        }
+        // Over a limit: a 429 before anything is read or sent (a dry run spends nothing).
+        const admitted = opts?.metered && !scope.flags.dryRun ? o.meter?.admit(scope, key) : undefined;
+        if (admitted) await admitted;
         reply = await fn(scope, req, inbound);
       } catch (e) {
         const err = toProxyError(e);
@@ -75,17 +96,25 @@ export function createServe(o: ServeOptions): Serve {
       const { log, metrics } = o;
       const logging = !!log && o.config.log.requests;
       const { trace } = scope;
+      const { meter } = o;
       scope.whenDone(() => {
-        if (!logging && !metrics && !trace && !tap) return;
+        if (!logging && !metrics && !trace && !tap && !meter) return;
         const entry = scope.finishLog(status, error);
-        tap?.end(entry, reply.headers);
-        if (logging) log!(entry);
-        metrics?.record(entry);
-        try {
-          trace?.end(entry);
-        } catch {
-          // Telemetry never fails a request.
-        }
+        const write = () => {
+          tap?.end(entry, reply.headers);
+          if (logging) log!(entry);
+          metrics?.record(entry);
+          try {
+            trace?.end(entry);
+          } catch {
+            // Telemetry never fails a request.
+          }
+        };
+        // Priced, and counted against the key's limits (the line says what counting failed).
+        const counted = meter?.settle(scope, entry, key);
+        if (!counted) return write();
+        const done = counted.then(write);
+        req.waitUntil?.(done);
       });
       return reply;
     };

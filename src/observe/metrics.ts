@@ -39,6 +39,7 @@ class Counter {
 }
 
 const NOT_STORED = 'not-stored:';
+const NOT_COUNTED = 'not-counted:';
 
 const esc = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
@@ -48,6 +49,12 @@ export class Metrics {
   private readonly retries = new Counter();
   private readonly fallbacks = new Counter();
   private readonly notStored = new Counter();
+  private readonly keyRequests = new Counter();
+  private readonly keyTokens = new Counter();
+  private readonly keyCost = new Counter();
+  private readonly keyLimited = new Counter();
+  private readonly notCounted = new Counter();
+  private readonly unpriced = new Counter();
   private readonly latency = new Histogram();
   private readonly ttfb = new Histogram();
   private readonly overhead = new Histogram();
@@ -64,7 +71,22 @@ export class Metrics {
     if (e.attempts && e.attempts > 1) this.retries.add(`upstream="${up}"`, e.attempts - 1);
     if (e.fallback) this.fallbacks.add(`upstream="${up}"`);
     // An answer served that the state store failed to keep (`not-stored:KIND`).
-    for (const w of e.warnings ?? []) if (w.startsWith(NOT_STORED)) this.notStored.add(`caller="${e.caller}",store="${esc(w.slice(NOT_STORED.length))}"`);
+    for (const w of e.warnings ?? []) {
+      if (w.startsWith(NOT_STORED)) this.notStored.add(`caller="${e.caller}",store="${esc(w.slice(NOT_STORED.length))}"`);
+      // A request let in without its key's limits checked or counted (the counter store failed).
+      else if (w.startsWith(NOT_COUNTED)) this.notCounted.add(`store="${esc(w.slice(NOT_COUNTED.length))}"`);
+    }
+    if (e.unpriced) this.unpriced.add(`model="${esc(e.unpriced)}"`);
+    if (e.keyName) this.recordKey(e, `key="${esc(e.keyName)}"`);
+  }
+
+  /** Who spent what: by the inbound key's name (never the key). */
+  private recordKey(e: LogEntry, key: string): void {
+    this.keyRequests.add(key);
+    if (e.tokensIn) this.keyTokens.add(`${key},direction="in"`, e.tokensIn);
+    if (e.tokensOut) this.keyTokens.add(`${key},direction="out"`, e.tokensOut);
+    if (e.cost) this.keyCost.add(key, e.cost);
+    if (e.limit) this.keyLimited.add(`${key},limit="${e.limit}"`);
   }
 
   render(): string {
@@ -77,6 +99,12 @@ export class Metrics {
       this.retries.render('interlingua_upstream_retries_total', 'Upstream attempts beyond the first.'),
       this.fallbacks.render('interlingua_fallbacks_total', 'Requests served by a fallback upstream.'),
       this.notStored.render('interlingua_state_write_failures_total', 'Answers served that the state store failed to keep (later references to them do not resolve).'),
+      this.keyRequests.render('interlingua_key_requests_total', 'Requests by inbound key name.'),
+      this.keyTokens.render('interlingua_key_tokens_total', 'Tokens by inbound key name, as upstreams reported them (estimated for streams cut short).'),
+      this.keyCost.render('interlingua_key_cost_usd_total', 'US dollars spent by inbound key name (priced requests only).'),
+      this.keyLimited.render('interlingua_key_limited_total', 'Requests refused with a 429 by a key limit, by key name and limit.'),
+      this.notCounted.render('interlingua_limit_store_failures_total', 'Requests let in without their key limits counted: the counter store failed (limits fail open).'),
+      this.unpriced.render('interlingua_unpriced_requests_total', 'Requests whose model has no price (their cost is not counted), by the model sent upstream.'),
     ].join('');
   }
 }

@@ -150,6 +150,10 @@ export class RequestTrace {
       'gen_ai.usage.input_tokens': entry.tokensIn,
       'gen_ai.usage.output_tokens': entry.tokensOut,
       'gen_ai.response.finish_reasons': this.finishReasons.length ? this.finishReasons : undefined,
+      // The GenAI conventions have no cost attribute: ours, in US dollars (docs/telemetry.md).
+      'interlingua.cost_usd': entry.cost !== undefined ? { double: entry.cost } : undefined,
+      'interlingua.unpriced': entry.unpriced,
+      'interlingua.tokens_estimated': entry.tokensEstimated,
     };
     const content: Attrs = this.content
       ? {
@@ -199,6 +203,8 @@ export class RequestTrace {
         'error.type': errorType ?? (entry.status >= 500 ? String(entry.status) : undefined),
         'interlingua.route': this.route,
         'interlingua.caller.dialect': entry.caller,
+        'interlingua.key_name': entry.keyName,
+        'interlingua.limit': entry.limit,
         'interlingua.request_id': entry.requestId,
         'interlingua.upstream': entry.upstream,
         'interlingua.attempts': entry.attempts,

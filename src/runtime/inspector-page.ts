@@ -33,7 +33,7 @@ button{font:inherit;padding:3px 10px;margin:0 6px 6px 0;border:1px solid var(--a
 <label>dialect <select id="f-dialect"><option value="">all</option><option>openai-chat</option><option>openai-responses</option><option>anthropic</option><option>gemini</option><option>gemini-interactions</option><option>openai</option></select></label>
 <label>model <input id="f-model" size="14" placeholder="contains…"></label>
 <span id="count"></span><span id="live" class="off">● connecting</span></header>
-<main><section id="list"><table><thead><tr><th>time</th><th>caller → upstream</th><th>model</th><th>status</th><th>TTFT</th><th>total</th><th>overhead</th><th>tokens</th><th>warn</th></tr></thead><tbody id="rows"></tbody></table>
+<main><section id="list"><table><thead><tr><th>time</th><th>caller → upstream</th><th>model</th><th>status</th><th>TTFT</th><th>total</th><th>overhead</th><th>tokens</th><th>cost</th><th>warn</th></tr></thead><tbody id="rows"></tbody></table>
 <div id="nolist" class="empty">No exchanges yet: send a request through the proxy.</div></section>
 <section id="detail"><div class="empty">Select an exchange.</div></section></main><div id="toast"></div>
 <script>
@@ -45,6 +45,7 @@ var all=new Map(),selected=null;
 function $(id){return document.getElementById(id)}
 function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!=null)e.textContent=String(text);return e}
 function ms(v){return v==null?'':Math.round(v)+' ms'}
+function usd(s){return s.cost!=null?'$'+(s.cost<0.01?s.cost.toPrecision(3):s.cost.toFixed(4)):s.unpriced?'unpriced':''}
 function toast(t){var x=$('toast');x.textContent=t;x.style.display='block';setTimeout(function(){x.style.display='none'},1800)}
 function route(s){var u=s.upstream;if(!u)return s.callerDialect+' → –';var d=(u.provider?u.provider+', ':'')+u.dialect;return s.callerDialect+' → '+u.name+(d!==u.name?' ('+d+')':'')}
 function visible(s){var st=$('f-status').value,d=$('f-dialect').value,m=$('f-model').value;
@@ -55,7 +56,7 @@ function render(){var tb=$('rows');tb.textContent='';var list=Array.from(all.val
  list.forEach(function(s){if(!visible(s))return;n++;var tr=el('tr','row'+(s.id===selected?' sel':''));tr.dataset.id=s.id;
   tr.appendChild(el('td',null,s.time.slice(11,23)));tr.appendChild(el('td',null,route(s)+(s.dryRun?' [dry-run]':'')));tr.appendChild(el('td',null,s.model||''));
   tr.appendChild(el('td',s.done?'s'+String(s.status)[0]:'pending',s.done?s.status:'…'));tr.appendChild(el('td','num',ms(s.ttftMs)));tr.appendChild(el('td','num',ms(s.totalMs)));
-  tr.appendChild(el('td','num',ms(s.overheadMs)));tr.appendChild(el('td','num',s.tokensIn!=null||s.tokensOut!=null?(s.tokensIn||0)+' / '+(s.tokensOut||0):''));
+  tr.appendChild(el('td','num',ms(s.overheadMs)));tr.appendChild(el('td','num',s.tokensIn!=null||s.tokensOut!=null?(s.tokensIn||0)+' / '+(s.tokensOut||0)+(s.tokensEstimated?' ~':''):''));tr.appendChild(el('td','num',usd(s)));
   tr.appendChild(el('td',s.warnings.length?'num w':'num',s.warnings.length||''));tr.onclick=function(){open(s.id)};tb.appendChild(tr)});
  $('nolist').style.display=n?'none':'block';$('count').textContent=n+' shown'}
 ['f-status','f-dialect','f-model'].forEach(function(id){$(id).addEventListener('input',render)});
@@ -85,7 +86,7 @@ function show(ex){var d=$('detail');d.textContent='';if(!ex||!ex.id){d.appendChi
  if(ex.warnings.length){d.appendChild(el('h3',null,'Loss report ('+ex.warnings.length+')'));var box=el('div','loss');box.id='loss';var ul=el('ul');ex.warnings.forEach(function(w){ul.appendChild(el('li',null,w))});box.appendChild(ul);
   box.appendChild(el('div',null,'Highlighted below next to the fields they concern.'));d.appendChild(box)}
  if(ex.error)d.appendChild(kv({error:ex.error}));
- d.appendChild(el('h3',null,'Timings'));d.appendChild(kv({time:ex.time,'request id':ex.requestId,'time to first token':ms(ex.ttftMs),total:ms(ex.totalMs),'upstream (headers)':ms(ex.upstreamMs),'proxy overhead':ms(ex.overheadMs),tokens:ex.tokensIn!=null?ex.tokensIn+' in / '+(ex.tokensOut||0)+' out':''}));
+ d.appendChild(el('h3',null,'Timings'));d.appendChild(kv({time:ex.time,'request id':ex.requestId,'time to first token':ms(ex.ttftMs),total:ms(ex.totalMs),'upstream (headers)':ms(ex.upstreamMs),'proxy overhead':ms(ex.overheadMs),tokens:ex.tokensIn!=null?ex.tokensIn+' in / '+(ex.tokensOut||0)+' out'+(ex.tokensEstimated?' (estimated: the stream was cut short)':''):'',cost:ex.cost!=null?usd(ex)+' (US dollars)':ex.unpriced?'unpriced: '+ex.unpriced+' has no price':'',key:ex.keyName||'',limit:ex.limit?'refused by '+ex.limit:''}));
  d.appendChild(el('h3',null,'Caller request ('+ex.callerDialect+')'));d.appendChild(kv({route:ex.route,model:ex.model||''}));d.appendChild(heads(ex.caller.headers));d.appendChild(body(ex.caller.body,lost));
  d.appendChild(el('h3',null,'Plan'));var ol=el('ol');ex.plan.forEach(function(p,i){ol.appendChild(el('li',null,(i?'fallback: ':'first: ')+p.upstream+' ('+(p.provider?p.provider+', ':'')+p.dialect+') as '+(p.model||ex.model)+' — '+p.baseUrl))});d.appendChild(ol);
  ex.attempts.forEach(function(at,i){var box=el('div','attempt'+(at.status&&at.status<400?'':' failed'));box.appendChild(el('h3',null,'Upstream attempt '+(i+1)+': '+at.upstream+(at.retry?' (retry '+at.retry+')':'')+' → '+(at.status||at.error||'…')+' (+'+Math.round(at.at)+' ms)'));

@@ -4,6 +4,7 @@
  * as a path or inline JSON, else the built-in default). The command line is cli.ts.
  */
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { lookup } from 'node:dns/promises';
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -76,12 +77,22 @@ export interface StartOptions {
   resolveHost?: (host: string) => Promise<string[]>;
 }
 
+export interface RunningNode {
+  server: Server;
+  port: number;
+  /** Redis (`store.url`): whether it answered at start (limits fail open while it does not). */
+  redis?: { reachable: boolean };
+  close(): Promise<void>;
+}
+
 /** Start a server; resolves once it listens. Used by the CLI and by end-to-end tests. */
-export async function startNode(o: StartOptions): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+export async function startNode(o: StartOptions): Promise<RunningNode> {
   const write = o.log ?? stdoutLines();
   const { url, maxBytes } = o.config.store;
-  // Redis only when configured (its client is loaded then): several instances share one store.
-  const stateStore = url ? (await import('./redis-store.ts')).redisStateStore(url) : memoryStateStore({ maxBytes });
+  // Redis only when configured (its client is loaded then): several instances share state and limits.
+  const redis = url ? (await import('./redis-store.ts')).redisStores(url) : undefined;
+  const reachable = redis ? await redis.ping() : undefined;
+  const stateStore = redis?.state ?? memoryStateStore({ maxBytes });
   // The inspector only when on (its code is loaded then): docs/debugging.md "The inspector".
   const inspector = o.config.inspector ? (await import('./inspector.ts')).createInspector(o.config) : undefined;
   const proxy = createProxy({
@@ -90,6 +101,7 @@ export async function startNode(o: StartOptions): Promise<{ server: Server; port
     log: (entry) => write(JSON.stringify(entry)),
     resolveHost: o.resolveHost ?? (async (host) => (await lookup(host, { all: true })).map((a) => a.address)),
     stateStore,
+    counters: redis?.counters,
     inspector: inspector?.recorder,
   });
   inspector?.attach(proxy);
@@ -113,19 +125,21 @@ export async function startNode(o: StartOptions): Promise<{ server: Server; port
     // A port in use or an address this machine does not have: the caller says it in one line.
     server.once('error', (e) => {
       inspector?.close();
+      void redis?.close();
       reject(e);
     });
     server.listen(o.port ?? 8787, o.hostname ?? '127.0.0.1', () => {
       resolve({
         server,
         port: (server.address() as AddressInfo).port,
+        ...(reachable !== undefined && { redis: { reachable } }),
         close: async () => {
           inspector?.close();
           await new Promise<void>((done) => {
             server.close(() => done());
             server.closeIdleConnections();
           });
-          if ('close' in stateStore) await (stateStore as { close(): Promise<void> }).close();
+          await redis?.close();
           await proxy.flush();
         },
       });
@@ -144,8 +158,11 @@ export interface LoadedConfig {
  * else the built-in default. A file that cannot be read, or holds nothing, is an error (never the
  * default); every error says where the config came from.
  */
-export function loadNodeConfig(configPath: string | undefined, env: NodeJS.ProcessEnv, o: ParseOptions = {}): LoadedConfig {
+export function loadNodeConfig(configPath: string | undefined, env: NodeJS.ProcessEnv, options: ParseOptions = {}): LoadedConfig {
   const inline = env.INTERLINGUA_CONFIG?.trim();
+  // Files the config names (`pricesFile`) are relative to the config file, else to the working directory.
+  const reading = (base: string): ParseOptions => ({ readFile: (path) => readFileSync(resolve(base, path), 'utf8'), ...options });
+  const o = reading(process.cwd());
   if (configPath === undefined && !inline) return { config: configFromEnv({ ...env, INTERLINGUA_CONFIG: undefined }, undefined, o), source: 'built-in default config' };
   if (configPath === undefined && inline!.startsWith('{')) return { config: withSource(() => configFromEnv(env, inline, o), 'INTERLINGUA_CONFIG'), source: 'config from INTERLINGUA_CONFIG' };
   const file = configPath ?? inline!;
@@ -161,7 +178,7 @@ export function loadNodeConfig(configPath: string | undefined, env: NodeJS.Proce
   }
   // An editor's byte order mark is not part of the JSON.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  return { config: withSource(() => configFromEnv(env, text, o), file), source: `config ${file}` };
+  return { config: withSource(() => configFromEnv(env, text, reading(dirname(resolve(file)))), file), source: `config ${file}` };
 }
 
 /** A failure to start, said in one line (the CLI prints it after `interlingua: `). */

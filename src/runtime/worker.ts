@@ -11,7 +11,7 @@
  * its build step fails on one.
  */
 import type { ExecutionContext } from 'hono';
-import { cacheApiImageStore, createApp, kvStateStore, misconfiguredProxy, type KvNamespaceLike } from '../app.ts';
+import { cacheApiImageStore, createApp, kvCounterStore, kvStateStore, misconfiguredProxy, type KvNamespaceLike } from '../app.ts';
 import { configFromEnv, type Env } from '../config/load.ts';
 
 type Built = { app: ReturnType<typeof createApp> };
@@ -30,14 +30,17 @@ function build(env: Record<string, unknown>): Built {
   const strings = stringBindings(env);
   try {
     const config = configFromEnv(strings);
+    const kv = isKv(env['INTERLINGUA_STATE']) ? env['INTERLINGUA_STATE'] : undefined;
     const app = createApp({
       config,
       fetch: (input, init) => fetch(input, init),
       log: (entry) => console.log(JSON.stringify(entry)),
       // Hosted images outlive one isolate: the Cache API of the zone serves them for 60 minutes.
       imageStore: cacheApiImageStore((caches as unknown as { default: Cache }).default),
-      // Responses state (previous_response_id, item_reference) on a bound KV namespace, if any.
-      stateStore: isKv(env['INTERLINGUA_STATE']) ? kvStateStore(env['INTERLINGUA_STATE']) : undefined,
+      // Responses state (previous_response_id, item_reference) on a bound KV namespace, if any;
+      // keys' limit counters there too (best effort: KV has no atomic add; docs/team.md).
+      stateStore: kv ? kvStateStore(kv) : undefined,
+      counters: kv ? kvCounterStore(kv) : undefined,
     });
     return { app };
   } catch (e) {

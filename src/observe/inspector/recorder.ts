@@ -58,6 +58,13 @@ export interface ExchangeSummary {
   overheadMs?: number;
   tokensIn?: number;
   tokensOut?: number;
+  tokensEstimated?: boolean;
+  /** US dollars (the log line's `cost`); `unpriced`: the model sent has no price. */
+  cost?: number;
+  unpriced?: string;
+  /** The inbound key's name (never the key), and the limit that refused the request. */
+  keyName?: string;
+  limit?: string;
   warnings: string[];
   error?: string;
   dryRun: boolean;
@@ -257,6 +264,11 @@ export class Recorder implements InspectorHook {
     if (entry.upstreamMs !== undefined) ex.overheadMs = Math.max(0, entry.durationMs - Math.max(entry.upstreamMs, streamedMs(ex)));
     ex.tokensIn = entry.tokensIn;
     ex.tokensOut = entry.tokensOut;
+    if (entry.tokensEstimated) ex.tokensEstimated = true;
+    if (entry.cost !== undefined) ex.cost = entry.cost;
+    if (entry.unpriced) ex.unpriced = entry.unpriced;
+    if (entry.keyName) ex.keyName = entry.keyName;
+    if (entry.limit) ex.limit = entry.limit;
     ex.warnings = entry.warnings ?? [];
     if (entry.error) ex.error = scrub(entry.error);
     const u = entry.upstream ? this.o.upstream(entry.upstream) : undefined;
