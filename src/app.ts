@@ -24,6 +24,9 @@ import { callerInput, chatCallOf, parseJsonBody, publicOrigin, readMultipart, we
 import { toResponse } from './http/respond.ts';
 import { createServe, type Handler } from './http/serve.ts';
 import { Metrics } from './observe/metrics.ts';
+
+/** Metrics of several processes as one, for the Node entry's `--workers` (observe/metrics.ts). */
+export { mergeMetrics } from './observe/metrics.ts';
 import { RequestScope, randomToken, type LogEntry } from './observe/scope.ts';
 import { createTracer } from './observe/traces.ts';
 import { createGuardedFetch, type GuardedFetch } from './upstream/guarded-fetch.ts';
@@ -72,6 +75,11 @@ export interface AppOptions {
    * namespace on Workers; default in memory, this process's own.
    */
   counters?: CounterStore;
+  /**
+   * `/metrics` for several processes (`--workers`): every process's metrics added up, asked of
+   * the cluster's primary; default: this process's own.
+   */
+  gatherMetrics?: () => Promise<string>;
 }
 
 export interface Proxy {
@@ -81,6 +89,8 @@ export interface Proxy {
   app: Hono;
   /** Export what telemetry still holds (Node, on shutdown). */
   flush(): Promise<void>;
+  /** This process's `/metrics` text (empty when metrics are off). */
+  metricsText(): string;
 }
 
 export function createApp(o: AppOptions): Hono {
@@ -205,8 +215,9 @@ export function createProxy(o: AppOptions): Proxy {
     } catch {
       return { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'unauthorized\n' };
     }
-    return { status: 200, headers: { 'content-type': 'text/plain; version=0.0.4' }, body: metrics!.render() + (tracer?.renderMetrics() ?? '') };
+    return { status: 200, headers: { 'content-type': 'text/plain; version=0.0.4' }, body: o.gatherMetrics ? await o.gatherMetrics() : metricsText() };
   };
+  const metricsText = () => (metrics ? metrics.render() + (tracer?.renderMetrics() ?? '') : '');
 
   // The one route table.
   const router = new PatternRouter<Route>();
@@ -272,7 +283,7 @@ export function createProxy(o: AppOptions): Proxy {
     if (tracer || counters) req.waitUntil = waitUntilOf(c);
     return toResponse(await dispatch(req));
   });
-  return { dispatch, app, flush: () => tracer?.flush() ?? Promise.resolve() };
+  return { dispatch, app, flush: () => tracer?.flush() ?? Promise.resolve(), metricsText };
 }
 
 /** The execution context's `waitUntil`, where the runtime gave one (Hono throws when it did not). */
@@ -320,7 +331,7 @@ export function misconfiguredProxy(message: string, reg: Registry = registry): P
   };
   const app = new Hono();
   app.all('*', async (c) => toResponse(await dispatch(webCallerRequest(c.req.raw))));
-  return { dispatch, app, flush: () => Promise.resolve() };
+  return { dispatch, app, flush: () => Promise.resolve(), metricsText: () => '' };
 }
 
 /** A path parameter percent-decoded as a URL path segment (left as it is when malformed). */

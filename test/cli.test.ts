@@ -176,7 +176,7 @@ describe('node entry: every failure to start is one line and exit 1', () => {
     ['a typo in a field', JSON.stringify({ upstreams: { openai: { dialect: 'openai', baseUrl: 'https://x/v1', apikey: 'sk-x' } }, models: {} }), /: unknown field `apikey` at upstreams\.openai \(did you mean `apiKey`\?\)$/],
     ['no upstreams', '{}', /: missing `upstreams`; missing `models`$/],
     ['a list', '[]', /: the document must be a JSON object .*not a list$/],
-    ['keys not a list', JSON.stringify({ keys: 'k', upstreams: {}, models: {} }), /: `keys` must be a list of strings, not a string$/],
+    ['keys not a list', JSON.stringify({ keys: 'k', upstreams: {}, models: {} }), /: `keys` must be a list of strings or objects, not a string$/],
   ])('%s', async (_, text, message) => {
     const f = file('c.json', text);
     const r = await cli(['--config', f, '--port', '0']);
@@ -223,8 +223,31 @@ describe('node entry: every failure to start is one line and exit 1', () => {
   });
 
   it('the start-up line brackets an IPv6 address and counts in the singular', () => {
-    const config = { exact: new Map([['a', {}]]), globs: [], upstreams: { u: {} } } as unknown as Config;
+    const config = { exact: new Map([['a', {}]]), globs: [], upstreams: { u: {} }, keys: [], store: {} } as unknown as Config;
     expect(startupLine(config, 'config x.json', '::1', 8787)).toBe('interlingua listening on http://[::1]:8787 (config x.json, 1 route, 1 upstream)');
+  });
+
+  it('the start-up line says the workers, the keys with limits and where they are counted, and a Redis that did not answer', () => {
+    const keys = [{ key: 'a', name: 'a', limits: { requestsPerMinute: 1 } }, { key: 'b', name: 'b' }, { key: 'c', name: 'c', limits: { costPerDay: 1 } }];
+    const config = { exact: new Map(), globs: [{}], upstreams: { u: {}, v: {} }, keys, store: {} } as unknown as Config;
+    expect(startupLine(config, 'config x.json', '127.0.0.1', 1)).toBe('interlingua listening on http://127.0.0.1:1 (config x.json, 1 route, 2 upstreams, limits on 2 keys counted per process)');
+    const shared = { ...config, store: { url: 'redis://:password@redis:6379' } } as unknown as Config;
+    expect(startupLine(shared, 'c', 'h', 1, { workers: 4, redis: { reachable: true } })).toBe('interlingua listening on http://h:1 (c, 1 route, 2 upstreams, 4 workers, limits on 2 keys counted in Redis)');
+    const down = startupLine(shared, 'c', 'h', 1, { redis: { reachable: false } });
+    expect(down).toBe('interlingua listening on http://h:1 (c, 1 route, 2 upstreams, limits on 2 keys counted in Redis); Redis (store.url) unreachable: state answers 503 and limits fail open until it answers');
+    expect(down).not.toContain('password');
+  });
+
+  it('a Redis that does not answer at start: said on the start line, and the proxy serves', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'il-'));
+    const file = join(dir, 'redis.json');
+    const doc = { keys: [{ key: 'k', name: 'team', limits: { requestsPerMinute: 5 } }], upstreams: { x: { dialect: 'openai', baseUrl: 'http://127.0.0.1:9/v1' } }, models: { m: { upstream: 'x' } }, store: { url: 'redis://127.0.0.1:9' } };
+    writeFileSync(file, JSON.stringify(doc));
+    const p = start(['--config', file, '--port', '0']);
+    const url = await p.listening;
+    expect(p.err()).toContain(`listening on ${url} (config ${file}, 1 route, 1 upstream, limits on 1 key counted in Redis); Redis (store.url) unreachable: state answers 503 and limits fail open until it answers`);
+    expect((await fetch(`${url}/v1/models`, { headers: { authorization: 'Bearer k' } })).status).toBe(200);
+    expect(await p.stop()).toBe(0);
   });
 
   it('starts from a checkout whose path contains a space', async () => {

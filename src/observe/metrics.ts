@@ -108,3 +108,36 @@ export class Metrics {
     ].join('');
   }
 }
+
+/**
+ * The Prometheus texts of several processes (`--workers`) as one: each series' samples added up
+ * (every metric here is a counter or a histogram), each family's HELP and TYPE once, its samples
+ * kept together as the format wants.
+ */
+export function mergeMetrics(texts: readonly string[]): string {
+  const families = new Map<string, { head: string[]; series: Map<string, number> }>();
+  for (const text of texts) {
+    let current: { head: string[]; series: Map<string, number> } | undefined;
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      const declared = /^# (HELP|TYPE) (\S+)/.exec(line);
+      if (declared) {
+        const name = declared[2]!;
+        current = families.get(name);
+        if (!current) families.set(name, (current = { head: [], series: new Map() }));
+        if (!current.head.includes(line)) current.head.push(line);
+        continue;
+      }
+      if (line.startsWith('#') || !current) continue;
+      const at = line.lastIndexOf(' ');
+      const series = line.slice(0, at);
+      current.series.set(series, (current.series.get(series) ?? 0) + Number(line.slice(at + 1)));
+    }
+  }
+  let out = '';
+  for (const f of families.values()) {
+    out += f.head.join('\n') + '\n';
+    for (const [series, v] of f.series) out += `${series} ${v}\n`;
+  }
+  return out;
+}

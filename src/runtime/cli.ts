@@ -1,5 +1,5 @@
 /**
- * The `interlingua` command: `interlingua [--config FILE] [--port N] [--host ADDR] [--debug]` serves;
+ * The `interlingua` command: `interlingua [--config FILE] [--port N] [--host ADDR] [--debug] [--workers N]` serves;
  * `interlingua check --config FILE` validates a config and prints the routes it would serve and
  * the environment it reads. Every failure to start is one line on stderr naming the thing and
  * what to do, never a stack trace: exit code 2 for bad arguments, 1 for the rest.
@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import pkg from '../../package.json' with { type: 'json' };
 import { parseConfig, type Config, type EnvRef } from '../config/load.ts';
 import { closeAgents } from './node-client.ts';
+import { isWorker, runPrimary, workerCount } from './cluster.ts';
 import { StartError, listenProblem, loadNodeConfig, startNode, tuneHeap, type StartOptions } from './node.ts';
 
 /** The package's version, bundled into dist/cli.js from package.json. */
@@ -29,6 +30,8 @@ Options:
   --host ADDR     address to listen on (default: HOST, else 127.0.0.1 — loopback only)
   --debug         print the redacted wire dump of every request on stderr
   --inspect       serve the live inspector at /_inspector (loopback only; see docs/debugging.md)
+  --workers N     serve the port from N processes (auto: one per core); needs store.url (Redis),
+                  where the workers share state and limits (see docs/team.md)
   -v, --version   print the version
   -h, --help      show this text
 
@@ -45,7 +48,7 @@ Environment:
   env:NAME values in the config are read from the environment.
 
 Output: one JSON line per request on stdout; the start-up line and errors on stderr.
-SIGTERM or SIGINT finishes open requests, then exits 0. GET /health answers 200 when up.
+SIGTERM or SIGINT finishes open requests (in every worker), then exits 0. GET /health answers 200 when up.
 `;
 
 class UsageError extends Error {}
@@ -59,6 +62,8 @@ export interface CliArgs {
   inspect?: boolean;
   /** check: an unset `env:` variable fails it. */
   strictEnv?: boolean;
+  /** `--workers`: processes serving the port (undefined: this one alone). */
+  workers?: number;
 }
 
 /** The command line as plain values; throws UsageError with a one-line reason. */
@@ -86,6 +91,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   }
   const host = values.host ?? (env.HOST || '127.0.0.1');
   if (!host.trim()) throw new UsageError('--host must name an address');
+  const workers = values.workers === undefined ? undefined : workerCount(values.workers.trim());
+  if (values.workers !== undefined && workers === undefined) throw new UsageError(`--workers must be a whole number from 1 to 1024, or auto, not '${values.workers}'`);
+  if (workers !== undefined && command !== undefined) throw new UsageError(`--workers goes with serving, not ${command}`);
   return {
     command: command ?? 'serve',
     config: values.config,
@@ -94,6 +102,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     debug: values.debug ?? false,
     inspect: values.inspect ?? false,
     strictEnv: values['strict-env'] ?? false,
+    ...(workers !== undefined && { workers }),
   };
 }
 
@@ -104,6 +113,7 @@ const OPTIONS = {
   debug: { type: 'boolean' },
   inspect: { type: 'boolean' },
   'strict-env': { type: 'boolean' },
+  workers: { type: 'string' },
   version: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -143,13 +153,33 @@ export function describeEnv(refs: readonly EnvRef[]): string[] {
   return [`environment it reads (${tail}):`, ...lines];
 }
 
-/** The one line a start prints: where it listens, from which config, how many routes. */
-export function startupLine(config: Config, source: string, host: string, port: number): string {
+/**
+ * The one line a start prints: where it listens, from which config, how many routes, and when
+ * they apply: how many workers, how many keys have limits and where they are counted, and a
+ * Redis that did not answer (limits fail open then; its URL is never printed, it may hold a password).
+ */
+export function startupLine(config: Config, source: string, host: string, port: number, o: { workers?: number; redis?: { reachable: boolean } } = {}): string {
   const routes = config.exact.size + config.globs.length;
   const upstreams = Object.keys(config.upstreams).length;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const address = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  return `interlingua listening on ${address} (${source}, ${plural(routes, 'route')}, ${plural(upstreams, 'upstream')})`;
+  const parts = [source, plural(routes, 'route'), plural(upstreams, 'upstream')];
+  if (o.workers) parts.push(plural(o.workers, 'worker'));
+  const limited = config.keys.filter((k) => k.limits).length;
+  if (limited) parts.push(`limits on ${plural(limited, 'key')} ${config.store.url ? 'counted in Redis' : 'counted per process'}`);
+  const down = o.redis && !o.redis.reachable ? '; Redis (store.url) unreachable: state answers 503 and limits fail open until it answers' : '';
+  return `interlingua listening on ${address} (${parts.join(', ')})${down}`;
+}
+
+/**
+ * Why a config cannot be served by several workers, in one line: what they must share (state,
+ * key limits, upstream key cooldowns, session affinity) needs Redis, and the inspector is one
+ * process's.
+ */
+export function workersProblem(config: Config): string | undefined {
+  if (!config.store.url) return 'needs "store.url" (Redis): the workers share the state, the key limits, the upstream key cooldowns and the session affinity there';
+  if (config.inspector) return 'cannot serve the inspector (each worker would show only its own exchanges): run it without --workers';
+  return undefined;
 }
 
 /** Where the inspector's page is (a wildcard listen address opened on loopback). */
@@ -159,14 +189,20 @@ export function inspectorUrl(host: string, port: number): string {
 }
 
 async function serve(args: CliArgs, config: Config, source: string, demo?: DemoParts): Promise<void> {
+  const workers = args.workers && args.workers > 1 ? args.workers : undefined;
+  if (workers && !isWorker()) {
+    // The primary serves nothing: the workers say when they listen (and whether Redis answered).
+    runPrimary({ workers, started: (port, redis) => startupLine(config, source, args.host, port, { workers, redis }) });
+    return;
+  }
   tuneHeap();
   let running: Awaited<ReturnType<typeof startNode>>;
   try {
-    running = await startNode({ config, port: args.port, hostname: args.host, ...demo?.start });
+    running = await startNode({ config, port: args.port, hostname: args.host, worker: !!workers, ...demo?.start });
   } catch (e) {
     throw new StartError(listenProblem(e, args.host, args.port));
   }
-  process.stderr.write(`${startupLine(config, source, args.host, running.port)}\n`);
+  if (!workers) process.stderr.write(`${startupLine(config, source, args.host, running.port, { redis: running.redis })}\n`);
   if (config.inspector) process.stderr.write(`interlingua inspector: ${inspectorUrl(args.host, running.port)}\n`);
   if (demo) process.stderr.write(demo.banner(inspectorUrl(args.host, running.port).replace(/\/_inspector$/, '')));
   let stopping = false;
@@ -183,6 +219,8 @@ async function serve(args: CliArgs, config: Config, source: string, demo?: DemoP
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // A worker whose primary is gone has no one to serve for.
+  if (workers) process.once('disconnect', stop);
 }
 
 /** What `interlingua demo` adds to a start: its upstream client and the requests it suggests. */
@@ -242,6 +280,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
     if (args.debug) config.log.debug = true;
     // --inspect: the inspector, unless the config already set it up.
     if (args.inspect) config.inspector ??= { maxExchanges: 200, allowRemote: false };
+    const shared = args.workers && args.workers > 1 ? workersProblem(config) : undefined;
+    if (shared) throw new StartError(`--workers ${args.workers} ${shared}`);
     await serve(args, config, source);
     return undefined;
   } catch (e) {

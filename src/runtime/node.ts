@@ -20,7 +20,7 @@ import { createNodeListener, isDirectRoute } from './node-server.ts';
  * the requests that ended in that turn instead of one each (stdout to a file or pipe is a
  * blocking write on Linux). Whatever is pending is written before the process exits.
  */
-function stdoutLines(): (line: string) => void {
+function stdoutLines(maxWrite = 65536): (line: string) => void {
   let pending = '';
   let scheduled = false;
   const flush = () => {
@@ -32,14 +32,20 @@ function stdoutLines(): (line: string) => void {
   };
   process.once('exit', flush);
   return (line) => {
+    // Several workers share stdout: a write of at most PIPE_BUF bytes (4096) reaches a pipe whole,
+    // so a worker's lines never interleave with another's; the batch goes before it would pass it.
+    if (pending && pending.length + line.length + 1 > maxWrite) flush();
     pending += line + '\n';
-    if (pending.length >= 65536) flush();
+    if (pending.length >= maxWrite) flush();
     else if (!scheduled) {
       scheduled = true;
       setImmediate(flush);
     }
   };
 }
+
+/** Bytes a pipe takes in one piece (POSIX PIPE_BUF on Linux). */
+const PIPE_BUF = 4096;
 
 /**
  * V8's heap, sized for a proxy: after each full GC the old generation may grow to 1.5× what
@@ -75,6 +81,8 @@ export interface StartOptions {
   fetch?: FetchLike;
   /** Hostname resolution for the guarded media fetcher (default: the system's). */
   resolveHost?: (host: string) => Promise<string[]>;
+  /** A worker of `--workers` (cluster.ts): it says when it listens, and `/metrics` answers for all. */
+  worker?: boolean;
 }
 
 export interface RunningNode {
@@ -87,7 +95,8 @@ export interface RunningNode {
 
 /** Start a server; resolves once it listens. Used by the CLI and by end-to-end tests. */
 export async function startNode(o: StartOptions): Promise<RunningNode> {
-  const write = o.log ?? stdoutLines();
+  const write = o.log ?? stdoutLines(o.worker ? PIPE_BUF : undefined);
+  const link = o.worker ? (await import('./cluster.ts')).workerLink(() => proxy.metricsText()) : undefined;
   const { url, maxBytes } = o.config.store;
   // Redis only when configured (its client is loaded then): several instances share state and limits.
   const redis = url ? (await import('./redis-store.ts')).redisStores(url) : undefined;
@@ -103,6 +112,7 @@ export async function startNode(o: StartOptions): Promise<RunningNode> {
     stateStore,
     counters: redis?.counters,
     inspector: inspector?.recorder,
+    gatherMetrics: link?.gatherMetrics,
   });
   inspector?.attach(proxy);
   // The chat routes and the health probes straight from node:http (node-server.ts, measured:
@@ -129,6 +139,7 @@ export async function startNode(o: StartOptions): Promise<RunningNode> {
       reject(e);
     });
     server.listen(o.port ?? 8787, o.hostname ?? '127.0.0.1', () => {
+      link?.listening((server.address() as AddressInfo).port, reachable === undefined ? undefined : { reachable });
       resolve({
         server,
         port: (server.address() as AddressInfo).port,
