@@ -123,7 +123,6 @@ const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
   { from: 'src/runtime/inspector.ts', to: 'src/http/inbound.ts', why: 'a replay is a CallerRequest dispatched through the app (dry-run)' },
   { from: 'src/runtime/inspector.ts', to: 'src/upstream/secrets.ts', why: 'redacts recorded exchanges with the one secret list' },
   { from: 'src/runtime/inspector.ts', to: 'src/upstream/resolve.ts', why: 'shows an exchange’s plan: the route’s targets and fallbacks' },
-  { from: 'src/runtime/redis-store.ts', to: 'src/upstream/state-store.ts', why: 'implements the StateStore contract (type) with Redis' },
 ];
 
 /** Flow plumbing any flow may use; the flows themselves may only call each other's entry points as listed. */

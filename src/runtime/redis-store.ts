@@ -7,8 +7,7 @@
  */
 import { createClient } from 'redis';
 import { ProxyError } from '../canonical/index.ts';
-import type { CounterStore } from '../upstream/limits/counters.ts';
-import type { StateStore } from '../upstream/state-store.ts';
+import type { CounterStore, StateStore } from '../app.ts';
 
 export interface RedisStores {
   state: StateStore;
