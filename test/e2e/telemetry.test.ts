@@ -73,7 +73,13 @@ describe.each(TARGETS)('%s: OpenTelemetry traces to an OTLP receiver', (target) 
       'http.response.status_code': 200,
       'interlingua.attempts': 2,
       'interlingua.caller.dialect': 'openai-chat',
+      // No GenAI attribute for it: ours, the log line's cost (12 in, 29 out at claude-sonnet-4-5's $3 / $15).
+      'interlingua.cost_usd': (12 * 3 + 29 * 15) / 1e6,
+      'interlingua.key_name': 'keys[0]',
     });
+    expect(clients[1]!.attrs['interlingua.cost_usd']).toBe((12 * 3 + 29 * 15) / 1e6);
+    expect(clients[0]!.attrs).not.toHaveProperty('interlingua.cost_usd');
+    expect(JSON.stringify(spans)).not.toContain(INBOUND_KEY);
     expect(srv.status.code ?? 0).toBe(0);
     expect(Number(srv.endTimeUnixNano)).toBeGreaterThanOrEqual(Number(srv.startTimeUnixNano));
     expect(srv.resource['service.name']).toBe('interlingua');

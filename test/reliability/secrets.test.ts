@@ -10,6 +10,7 @@ import { createApp } from '../../src/app.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { nodeFetch } from '../../src/runtime/node-client.ts';
 import { fixtureReply, startMockUpstream, type MockUpstream } from '../support/mock-upstream.ts';
+import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.ts';
 import { INBOUND_KEY, e2eConfig, startProxy, type RunningProxy } from '../support/proxy.ts';
 
 const HEADER_SECRET = 'hdr-secret-value-7f3a9c';
@@ -85,5 +86,55 @@ describe('configured upstream headers', () => {
     expect(res.status).toBe(200);
     expect(dump.join('\n')).toContain('X-Gateway-Token');
     expect(dump.join('\n')).not.toContain(HEADER_SECRET);
+  });
+});
+
+describe('named inbound keys with limits: the name is said, never the key', () => {
+  const TEAM_KEY = 'il-team-key-SECRET-7d21c4';
+  let otlp: OtlpReceiver;
+  let p: RunningProxy;
+  let m: MockUpstream;
+  beforeAll(async () => {
+    otlp = await startOtlpReceiver();
+    m = await startMockUpstream();
+    const cfg = e2eConfig(m.url, {
+      keys: [{ key: 'env:TEAM_KEY', name: 'team-a', limits: { requestsPerMinute: 2 } }],
+      metrics: true,
+      inspector: true,
+      telemetry: { otlp: { endpoint: otlp.url, intervalMs: 20 } },
+    });
+    p = await startProxy(cfg, { TEAM_KEY });
+  });
+  afterAll(async () => {
+    await p?.close();
+    await m?.close();
+    await otlp?.close();
+  });
+
+  it('in no log line, /metrics, span, 429 body, inspector page or exchange', async () => {
+    const into = (Date.now() % 60_000) / 1000;
+    if (into > 50) await new Promise((r) => setTimeout(r, (60 - into) * 1000 + 100));
+    m.reply(fixtureReply('anthropic', 'text-basic.json'));
+    const client = new OpenAI({ apiKey: TEAM_KEY, baseURL: `${p.url}/v1`, maxRetries: 0 });
+    const ask = () => client.chat.completions.create({ model: 'to-anthropic', messages: [{ role: 'user', content: 'Hi' }] });
+    await ask();
+    await ask();
+    const refused = (await ask().catch((e: unknown) => e)) as InstanceType<typeof OpenAI.RateLimitError>;
+    expect(refused).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(JSON.stringify(refused.error)).toContain('team-a');
+    expect(JSON.stringify(refused.error)).not.toContain(TEAM_KEY);
+    await otlp.waitFor((s) => s.kind === 2, 3);
+
+    const auth = { authorization: `Bearer ${TEAM_KEY}` };
+    const metrics = await (await fetch(`${p.url}/metrics`, { headers: auth })).text();
+    expect(metrics).toContain('interlingua_key_requests_total{key="team-a"} 3');
+    const list = (await (await fetch(`${p.url}/_inspector/api/exchanges`, { headers: auth })).json()) as { exchanges: Array<{ id: string; keyName?: string; cost?: number }> };
+    expect(list.exchanges.some((e) => e.keyName === 'team-a' && typeof e.cost === 'number')).toBe(true);
+    const details = await Promise.all(list.exchanges.map(async (e) => (await fetch(`${p.url}/_inspector/api/exchanges/${e.id}`, { headers: auth })).text()));
+    const page = await (await fetch(`${p.url}/_inspector?key=${TEAM_KEY}`)).text();
+    expect(p.logs.join('\n')).toContain('"keyName":"team-a"');
+    for (const [where, text] of Object.entries({ logs: p.logs.join('\n'), metrics, spans: JSON.stringify(otlp.posts), exchanges: JSON.stringify(list), details: details.join('\n'), page })) {
+      expect(text, where).not.toContain(TEAM_KEY);
+    }
   });
 });
