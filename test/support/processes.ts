@@ -12,6 +12,7 @@
  * test/processes.test.ts holds the rule that no test spawns a process any other way.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 
@@ -19,6 +20,9 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 
 /** The environment variable marking processes of a test run (its value: the run's id). */
 export const RUN_MARK = 'INTERLINGUA_TEST_RUN';
+/** The one marking a started process and what it starts (its value: unique in the run). */
+const PROCESS_MARK = 'INTERLINGUA_TEST_PROCESS';
+let startedCount = 0;
 
 export interface Started {
   child: ChildProcess;
@@ -35,13 +39,54 @@ export interface Started {
 
 const running = new Set<Started>();
 
+/**
+ * Signal `child`'s process group. While its leader runs, the group id is its pid and cannot be
+ * reused. Once the leader has exited, that id may name another process's new group (pids wrap at
+ * 32,768 here, and a run starts thousands): then only the group's members that carry this run's
+ * mark, found in /proc, are signalled one by one, never a group some later test started.
+ */
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // The group is gone already.
+  const pgid = child.pid;
+  if (pgid === undefined) return;
+  if (child.exitCode === null && child.signalCode === null) {
+    try {
+      process.kill(-pgid, signal);
+    } catch {
+      // The group is gone already.
+    }
+    return;
   }
+  for (const pid of leftInGroup(pgid, child)) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+}
+
+/** The processes of group `pgid` that `child` left behind: still in the group, and carrying its own mark. */
+function leftInGroup(pgid: number, child: ChildProcess): number[] {
+  const mark = `${PROCESS_MARK}=${(child as ChildProcess & { markedWith?: string }).markedWith}`;
+  const out: number[] = [];
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return out; // not Linux: nothing to find, nothing signalled
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = /^\d+ \(.*\) \S \d+ (\d+)/s.exec(readFileSync(`/proc/${name}/stat`, 'utf8'));
+      if (!stat || Number(stat[1]) !== pgid) continue;
+      if (!readFileSync(`/proc/${name}/environ`, 'utf8').split('\0').includes(mark)) continue;
+      out.push(Number(name));
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return out;
 }
 
 /** Kill what is still running, at once (the end of a file, or of the worker process). */
@@ -69,11 +114,11 @@ export interface StartOptions {
 export function start(command: string, args: string[], o: StartOptions = {}): Started {
   const options: SpawnOptions = {
     cwd: o.cwd ?? ROOT,
-    env: { ...(o.env ?? process.env), [RUN_MARK]: o.env?.[RUN_MARK] ?? process.env[RUN_MARK] ?? 'unmarked' },
+    env: { ...(o.env ?? process.env), [RUN_MARK]: o.env?.[RUN_MARK] ?? process.env[RUN_MARK] ?? 'unmarked', [PROCESS_MARK]: `${process.pid}.${++startedCount}` },
     stdio: [o.stdin ?? 'ignore', 'pipe', 'pipe'],
     detached: true,
   };
-  const child = spawn(command, args, options);
+  const child = Object.assign(spawn(command, args, options), { markedWith: options.env![PROCESS_MARK] });
   let stdout = '';
   let stderr = '';
   const listeners = new Set<() => void>();
