@@ -11,6 +11,7 @@ import {
   type Timeouts,
   type UpstreamConfig,
 } from './schema.ts';
+import { credentialsOf, SECRET_FIELDS, type KeyStrategy } from './pools.ts';
 import { defaultBaseUrl, missingField, providerProblem } from './providers.ts';
 import { describeIssues } from './issues.ts';
 import { locateJsonError } from './json-syntax.ts';
@@ -20,22 +21,39 @@ import { mergedPrices, pricesOfLiteLLM, type ModelPrice } from './prices.ts';
 export type { InboundKey } from './callers.ts';
 export type { ModelPrice, PriceRates } from './prices.ts';
 
+export { SECRET_FIELDS } from './pools.ts';
+
 export type Env = Record<string, string | undefined>;
 
-/** Config fields that hold credentials: `env:` resolved, never shown, they count as upstream keys. */
-export const SECRET_FIELDS = ['apiKey', 'credentials', 'accessToken', 'accessKeyId', 'secretAccessKey', 'sessionToken'] as const;
-
-export interface Upstream extends Omit<UpstreamConfig, 'apiKey' | 'headers' | 'baseUrl'> {
+export interface Upstream extends Omit<UpstreamConfig, 'apiKey' | 'credentials' | 'apiKeyStrategy' | 'keyCooldownSeconds' | 'headers' | 'baseUrl'> {
   name: string;
   /** As configured, or the provider's default. */
   baseUrl: string;
+  /** The key (a pool's first: requests are planned with it, and a try on another key swaps it). */
   apiKey?: string;
+  /** Vertex AI: a service-account key's JSON text (a pool's first). */
+  credentials?: string;
+  /** Two credentials or more (`apiKey` or `credentials` as a list): see src/upstream/key-pool.ts. */
+  pool?: UpstreamPool;
   /** Extra headers sent upstream, `env:` values resolved. */
   headers?: Record<string, string>;
   /** Lower-case names of those headers: every configured header value is treated as a secret. */
   secretHeaders: ReadonlySet<string>;
   timeouts: Required<Timeouts>;
   retry: Required<RetryConfig>;
+}
+
+/** A key pool as loaded. */
+export interface UpstreamPool {
+  /** Where the list is configured: its members are `upstreams.NAME.<field>[i]`. */
+  field: 'apiKey' | 'credentials';
+  /**
+   * The upstream as called with each member, in config order: its credential fields replaced (a
+   * provider instance of its own each, so a token cache or a signing key is never shared).
+   */
+  members: readonly Upstream[];
+  strategy: KeyStrategy;
+  cooldownSeconds: number;
 }
 
 export interface RouteTarget {
@@ -231,14 +249,20 @@ export function parseConfig(source: unknown, env: Env = {}, o: ParseOptions = {}
     if (missing) throw new ConfigError(`upstreams.${name}.${missing}: required for provider "${u.provider}"`);
     const base = u.baseUrl ?? defaultBaseUrl(u);
     if (typeof base !== 'string') throw new ConfigError(`upstreams.${name}.${base.missing}: required${u.provider ? ` for provider "${u.provider}"` : ''}`);
-    const secrets: Partial<Record<(typeof SECRET_FIELDS)[number], string>> = {};
-    for (const f of SECRET_FIELDS) if (u[f] !== undefined) secrets[f] = envs.resolve(u[f], `upstreams.${name}.${f}`);
-    // A service-account key not in the environment yet cannot be read (`check` without secrets).
-    const bad = providerProblem({ ...u, ...secrets }, !envs.unset(`upstreams.${name}.credentials`));
-    if (bad) throw new ConfigError(`upstreams.${name}.${bad.field}: ${bad.problem}`);
-    upstreams[name] = {
-      ...u,
-      ...secrets,
+    const at = (field: string) => `upstreams.${name}.${field}`;
+    const creds = credentialsOf(u, (value, field) => envs.resolve(value, at(field))!);
+    if ('problem' in creds) throw new ConfigError(`${at(creds.field)}: ${creds.problem}`);
+    const { pool } = creds;
+    for (const [i, member] of (pool?.members ?? [{}]).entries()) {
+      const field = pool?.field === 'credentials' ? `credentials[${i}]` : 'credentials';
+      // A service-account key not in the environment yet cannot be read (`check` without secrets).
+      const bad = providerProblem({ provider: u.provider, dialect: u.dialect, project: u.project, ...creds.first, ...member }, !envs.unset(at(field)));
+      if (bad) throw new ConfigError(`${at(pool && bad.field === pool.field ? `${bad.field}[${i}]` : bad.field)}: ${bad.problem}`);
+    }
+    const { apiKey: _key, credentials: _credentials, apiKeyStrategy: _strategy, keyCooldownSeconds: _cooldown, ...plain } = u;
+    const upstream: Upstream = {
+      ...plain,
+      ...creds.first,
       name,
       baseUrl: base.replace(/\/+$/, ''),
       headers: u.headers && envs.headers(u.headers, `upstreams.${name}.headers`),
@@ -246,6 +270,11 @@ export function parseConfig(source: unknown, env: Env = {}, o: ParseOptions = {}
       timeouts: { ...DEFAULT_TIMEOUTS, ...input.timeouts, ...u.timeouts },
       retry: { ...DEFAULT_RETRY, ...input.retry, ...u.retry },
     };
+    if (pool) {
+      const { field, strategy, cooldownSeconds } = pool;
+      upstream.pool = { field, strategy, cooldownSeconds, members: pool.members.map((m) => ({ ...upstream, ...m })) };
+    }
+    upstreams[name] = upstream;
   }
 
   const open = input.open ?? false;

@@ -33,7 +33,7 @@ export function missingField(u: UpstreamConfig): string | undefined {
       return undefined;
     case 'bedrock':
       if (!u.region) return 'region';
-      if (!u.apiKey && !(u.accessKeyId && u.secretAccessKey)) return u.accessKeyId ? 'secretAccessKey' : 'accessKeyId';
+      if (!u.apiKey && !u.credentials && !(u.accessKeyId && u.secretAccessKey)) return u.accessKeyId ? 'secretAccessKey' : 'accessKeyId';
       return undefined;
     default:
       return undefined;
@@ -129,7 +129,7 @@ function dialectsOf(p: ProviderName): readonly string[] {
  * `credentialsKnown` false: the service-account key's variable is not set yet, so it is not read.
  */
 export function providerProblem(
-  u: Pick<UpstreamConfig, 'provider' | 'dialect' | 'credentials' | 'accessToken' | 'apiKey' | 'project'>,
+  u: Pick<UpstreamConfig, 'provider' | 'dialect' | 'accessToken' | 'project'> & { credentials?: string; apiKey?: string },
   credentialsKnown = true,
 ): { field: string; problem: string } | undefined {
   if (!u.provider) return undefined;

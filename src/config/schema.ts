@@ -62,21 +62,39 @@ export const RetrySchema = v.strictObject({
   budgetMs: v.optional(v.pipe(v.number(), v.minValue(0))),
 });
 
+/** Amazon Bedrock: one SigV4 key pair of a pool (`credentials: [{…}, {…}]`), each value a literal or `env:NAME`. */
+export const AwsKeyPairSchema = v.strictObject({
+  accessKeyId: v.pipe(v.string(), v.minLength(1)),
+  secretAccessKey: v.pipe(v.string(), v.minLength(1)),
+  sessionToken: v.optional(v.pipe(v.string(), v.minLength(1))),
+});
+
 export const UpstreamSchema = v.strictObject({
   dialect: v.picklist(['openai', 'anthropic', 'gemini', 'openai-responses', 'gemini-interactions']),
   /** Who hosts it: sets the URL shape, the authentication and the quirks. */
   provider: v.optional(v.picklist(PROVIDERS)),
   /** Optional where the provider has a default (required for a plain upstream and Azure). */
   baseUrl: v.optional(v.pipe(v.string(), v.url('must be an absolute URL'))),
-  /** A literal key or `env:NAME`. Without it the caller's own credential is forwarded. */
-  apiKey: v.optional(v.string()),
+  /**
+   * A literal key or `env:NAME`, or a list of them: a key pool (docs/team.md). Without it the
+   * caller's own credential is forwarded.
+   */
+  apiKey: v.optional(v.union([v.string(), v.array(v.string())])),
+  /** A key pool (apiKey or credentials as a list): `round-robin` (default) or `fill-first`. */
+  apiKeyStrategy: v.optional(v.picklist(['round-robin', 'fill-first'])),
+  /** A key pool: how long a refused or rate-limited key is skipped when the upstream says no `retry-after` (default 60). */
+  keyCooldownSeconds: v.optional(positiveInt),
   /** Azure OpenAI: `v1` (default: `/openai/v1/…`, model in the body) or a dated version (deployment URLs). */
   apiVersion: v.optional(v.string()),
   /** Vertex AI: project and location (`global`, `us-central1`…). */
   project: v.optional(v.string()),
   location: v.optional(v.string()),
-  /** Vertex AI: a service-account key (its JSON text, or `env:NAME`), or a ready access token. */
-  credentials: v.optional(v.string()),
+  /**
+   * Vertex AI: a service-account key (its JSON text, or `env:NAME`), or a list of them (a pool).
+   * Amazon Bedrock: a list of key pairs (a pool), instead of `accessKeyId` and `secretAccessKey`.
+   */
+  credentials: v.optional(v.union([v.string(), v.array(v.union([v.string(), AwsKeyPairSchema]))])),
+  /** Vertex AI: an access token obtained elsewhere. */
   accessToken: v.optional(v.string()),
   /** Amazon Bedrock: region and SigV4 credentials (or `apiKey`: a Bedrock API key). */
   region: v.optional(v.string()),
@@ -227,6 +245,7 @@ export const ConfigSchema = v.strictObject({
 
 export type ConfigInput = v.InferOutput<typeof ConfigSchema>;
 export type UpstreamConfig = v.InferOutput<typeof UpstreamSchema>;
+export type AwsKeyPair = v.InferOutput<typeof AwsKeyPairSchema>;
 export type RouteConfig = v.InferOutput<typeof RouteSchema>;
 export type Timeouts = v.InferOutput<typeof TimeoutsSchema>;
 export type RetryConfig = v.InferOutput<typeof RetrySchema>;

@@ -70,14 +70,16 @@ export function scrubError(err: ProxyError, secrets: readonly string[]): ProxyEr
 }
 
 /**
- * Every credential value the config holds (inbound keys, each upstream's credential fields and
- * configured header values, the telemetry exporter's headers, the store URL and secret), for scrubbing text
- * that no header map describes (the inspector's recorded exchanges).
+ * Every credential value the config holds (inbound keys, each upstream's credential fields — every
+ * member of a key pool — and configured header values, the telemetry exporter's headers, the store
+ * URL and secret), for scrubbing text that no header map describes (the inspector's recorded
+ * exchanges).
  */
 export function configSecretValues(config: Config): string[] {
   const out: string[] = config.keys.map((k) => k.key);
   for (const u of Object.values(config.upstreams)) {
-    for (const f of SECRET_FIELDS) if (u[f]) out.push(u[f]);
+    // A pool's every member, not only the first it is planned with.
+    for (const m of [u, ...(u.pool?.members ?? [])]) for (const f of SECRET_FIELDS) if (m[f]) out.push(m[f]);
     out.push(...Object.values(u.headers ?? {}));
   }
   out.push(...Object.values(config.telemetry?.otlp.headers ?? {}));
