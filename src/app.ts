@@ -33,6 +33,7 @@ import { createGuardedFetch, type GuardedFetch } from './upstream/guarded-fetch.
 import { HOSTED_PREFIX, memoryImageStore, type ImageStore } from './upstream/image-store.ts';
 import { memoryCounterStore, type CounterStore } from './upstream/limits/counters.ts';
 import { createMeter } from './upstream/meter.ts';
+import { createKeyPools } from './upstream/key-pool.ts';
 import { stateScopes } from './upstream/state-scope.ts';
 import type { StateStore } from './upstream/state-store.ts';
 import type { InspectorHook } from './observe/inspector/hook.ts';
@@ -113,6 +114,8 @@ export function createProxy(o: AppOptions): Proxy {
     guardedFetch: o.guardedFetch ?? createGuardedFetch({ fetch: o.fetch, allowHosts: config.fetchAllowHosts, resolveHost: o.resolveHost, ...config.mediaFetch }),
     imageStore: o.imageStore ?? memoryImageStore({ now }),
     state: o.stateStore && stateScopes(o.stateStore, config.store.secret),
+    // Cooldowns and pins: this app's own, shared with other instances through Redis or KV.
+    pools: createKeyPools({ now, shared: o.stateStore?.kind === 'memory' ? undefined : o.stateStore, secret: config.store.secret }),
   };
   const metrics = config.metrics ? new Metrics() : undefined;
   const debugLog = config.log.debug ? (o.debugLog ?? ((text: string) => console.error(text))) : undefined;

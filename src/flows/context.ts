@@ -35,6 +35,7 @@ import type { GuardedFetch } from '../upstream/guarded-fetch.ts';
 import type { ImageStore } from '../upstream/image-store.ts';
 import { providerOf } from '../upstream/providers/index.ts';
 import type { ResolvedTarget } from '../upstream/resolve.ts';
+import type { KeyPools } from '../upstream/key-pool.ts';
 import type { StateScopes } from '../upstream/state-scope.ts';
 import { planCall, upstreamTarget, type PlannedAttempt } from './plan.ts';
 import { proxyHeaders, type Reply } from './reply.ts';
@@ -51,6 +52,8 @@ export interface FlowDeps {
    * bound to one caller (`bind(credential)`): no flow sees another caller's state.
    */
   state?: StateScopes;
+  /** Key pools' cooldowns and sessions' pins (src/upstream/key-pool.ts); none: every key as it is. */
+  pools?: KeyPools;
 }
 
 export interface ChatCall {
@@ -66,6 +69,11 @@ export interface ChatCall {
   /** The caller's credential, forwarded to upstreams that have no key of their own. */
   callerKey?: string;
   /**
+   * The keyed hash of the request's session identity (src/flows/session.ts), once known: it is
+   * pinned to a key and an upstream, and sent as `prompt_cache_key` where that is missing.
+   */
+  session?: string;
+  /**
    * Let go of the parsed body and its text (made again from the bytes if asked for): once the
    * request is decoded, so they are not kept alive through the upstream's answer, where each
    * scavenge would copy them and promote them for a full GC to collect. `all`: the bytes too, once
@@ -74,15 +82,19 @@ export interface ChatCall {
   release?(all?: boolean): void;
 }
 
-/** Call the planned attempts in order (retries and fallbacks inside), under the request's deadline. */
+/**
+ * Call the planned attempts in order (retries, key pools and fallbacks inside), under the
+ * request's deadline; `session`: the request's session hash, which pins a key and an upstream.
+ */
 export async function callPlanned<A extends PlannedAttempt>(
   deps: FlowDeps,
   scope: RequestScope,
   attempts: readonly A[],
   decodeError: (t: ResolvedTarget) => ChatUpstream['decodeError'],
+  session?: string,
 ): Promise<UpstreamSuccess<A>> {
   scope.setDeadline(attempts[0]!.target.upstream.timeouts.totalMs);
-  const success = await callUpstream(deps.fetch, scope, attempts, (t, status, body, headers) => decodeError(t)(status, body, headers));
+  const success = await callUpstream(deps.fetch, scope, attempts, (t, status, body, headers) => decodeError(t)(status, body, headers), { pools: deps.pools, session });
   // Its cost is the price of the model it was sent (docs/team.md "Cost").
   scope.servedModel = success.attempt.target.model;
   return success;

@@ -19,6 +19,13 @@ export interface LogEntry {
   attempts?: number;
   /** The route's first choice failed and a later upstream served the request. */
   fallback?: boolean;
+  /** Of a key pool: the position (in the upstream's list) of the key that served the request. */
+  upstreamKey?: number;
+  /**
+   * Keys of a pool this request cooled down, each as `upstream apiKey[i]#fingerprint status, N s`:
+   * a position and a fingerprint, never the key.
+   */
+  keyCooldowns?: string[];
   /** Time spent waiting on the upstream (headers and body), for the proxy-overhead figure. */
   upstreamMs?: number;
   tokensIn?: number;

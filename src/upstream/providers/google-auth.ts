@@ -13,6 +13,7 @@
 import { base64ToBytes, bytesToBase64Url, type FetchLike } from '../../kit/index.ts';
 import { ProxyError } from '../../canonical/index.ts';
 import type { ServiceAccountKey } from '../../config/providers.ts';
+import { CredentialError } from './types.ts';
 
 export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -79,7 +80,7 @@ export function serviceAccountTokens(key: ServiceAccountKey, scope = CLOUD_PLATF
     try {
       cryptoKey = await signingKey;
     } catch {
-      throw new ProxyError('upstream', `Upstream '${ctx.upstream}': credentials: the service-account private_key is not an RSA key in PKCS#8 form.`, { status: 500, code: 'invalid_credentials' });
+      throw new CredentialError('upstream', `Upstream '${ctx.upstream}': credentials: the service-account private_key is not an RSA key in PKCS#8 form.`, { status: 500, code: 'invalid_credentials' });
     }
     const sentAt = ctx.now();
     const assertion = await signAssertion(key, cryptoKey, sentAt, scope);
@@ -142,7 +143,9 @@ async function requestToken(ctx: TokenContext, tokenUri: string, assertion: stri
     const code = typeof body.error === 'string' ? body.error : undefined;
     const detail = typeof body.error_description === 'string' ? body.error_description : undefined;
     const said = [code, detail && `(${detail})`].filter(Boolean).join(' ').split(assertion).join('***').slice(0, 300);
-    throw new ProxyError('upstream', `${where} was refused: ${status}${said ? ` ${said}` : ''}.`, { status: 502, code: 'token_exchange_failed', detail: endpoint });
+    // A 4xx is this key refused (a revoked or disabled key, a bad signature); a 5xx, the endpoint's trouble.
+    const Refusal = status >= 400 && status < 500 ? CredentialError : ProxyError;
+    throw new Refusal('upstream', `${where} was refused: ${status}${said ? ` ${said}` : ''}.`, { status: 502, code: 'token_exchange_failed', detail: endpoint });
   }
   const accessToken = body.access_token;
   const expiresIn = body.expires_in;

@@ -16,7 +16,7 @@ import { joinUrl } from './url.ts';
 import type { AuthorizeContext, OutgoingRequest, Provider, ProviderContext } from './types.ts';
 import { vertex } from './vertex.ts';
 
-export type { AuthorizeContext, OutgoingRequest, Provider, ProviderContext } from './types.ts';
+export { CredentialError, type AuthorizeContext, type OutgoingRequest, type Provider, type ProviderContext } from './types.ts';
 export { joinUrl } from './url.ts';
 
 /** The base URL as the vendor SDK takes it, plus the path. */

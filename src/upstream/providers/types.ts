@@ -3,6 +3,7 @@
  * to a dialect's request. Its own file so the adapters and the registry (index.ts) both import
  * it, and neither imports the other's caller.
  */
+import { ProxyError } from '../../canonical/index.ts';
 import type { FetchLike } from '../../kit/index.ts';
 import type { UpstreamHttpRequest, UpstreamOptions } from '../../../translators/types.ts';
 import type { Upstream } from '../../config/load.ts';
@@ -53,3 +54,10 @@ export interface Provider {
   /** False when the host has no model list in the dialect's shape (it is then not asked). */
   readonly listsModels?: boolean;
 }
+
+/**
+ * A credential the host refused before any call was made with it (a token exchange refused, a
+ * key that cannot sign): the caller sees it as the ProxyError it is; a key pool moves on to its
+ * next credential, as after a 401 (src/upstream/call.ts).
+ */
+export class CredentialError extends ProxyError {}

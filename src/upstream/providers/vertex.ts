@@ -38,7 +38,7 @@ import { parseServiceAccountKey } from '../../config/providers.ts';
 import type { Upstream } from '../../config/load.ts';
 import type { UpstreamHttpRequest } from '../../../translators/types.ts';
 import { serviceAccountTokens, type TokenSource } from './google-auth.ts';
-import type { AuthorizeContext, OutgoingRequest, Provider, ProviderContext } from './types.ts';
+import { CredentialError, type AuthorizeContext, type OutgoingRequest, type Provider, type ProviderContext } from './types.ts';
 import { joinUrl } from './url.ts';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
@@ -153,7 +153,7 @@ export function vertex(upstream: Upstream): Provider {
           token = await auth.tokens({ fetch: ctx.fetch, now: ctx.now, timeoutMs: upstream.timeouts.firstByteMs, upstream: upstream.name });
           break;
         case 'broken':
-          throw new ProxyError('upstream', `Upstream '${upstream.name}' is misconfigured: upstreams.${upstream.name}.${auth.problem}.`, { status: 500, code: 'invalid_credentials' });
+          throw new CredentialError('upstream', `Upstream '${upstream.name}' is misconfigured: upstreams.${upstream.name}.${auth.problem}.`, { status: 500, code: 'invalid_credentials' });
       }
       return { ...req.headers, authorization: `Bearer ${token}` };
     };
