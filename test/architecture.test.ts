@@ -109,6 +109,7 @@ const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
   { from: 'src/app.ts', to: 'src/upstream/state-store.ts', why: 're-exports the memory and KV state stores for the runtime entries, which may only import app' },
   { from: 'src/app.ts', to: 'src/upstream/meter.ts', why: 'builds the meter the serve edge asks before an upstream call (limits) and after the request (cost)' },
   { from: 'src/app.ts', to: 'src/upstream/limits/counters.ts', why: 'the default limit counters (memory), and re-exports the counter stores for the runtime entries' },
+  { from: 'src/app.ts', to: 'src/upstream/key-pool.ts', why: 'builds the key pools of FlowDeps (cooldowns, session pins) over the shared state store' },
   { from: 'src/app.ts', to: 'src/upstream/image-store.ts', why: 'builds the default image store of FlowDeps; the hosted-image route path (HOSTED_PREFIX) is the store\'s' },
   // The edge turns a streamed Reply into a Web Response body.
   { from: 'src/http/respond.ts', to: 'src/sse/byte-step.ts', why: 'a streamed Reply (PipeBody) becomes a Web stream (PipeBody.toStream)' },
@@ -127,7 +128,7 @@ const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
 
 /** Flow plumbing any flow may use; the flows themselves may only call each other's entry points as listed. */
 // (custom-tools, custom-input and image-chat: the model-to-model transforms the flows apply.)
-const FLOW_PLUMBING = new Set(['context.ts', 'plan.ts', 'reply.ts', 'image-calls.ts', 'state.ts', 'custom-tools.ts', 'custom-input.ts', 'image-chat.ts']);
+const FLOW_PLUMBING = new Set(['context.ts', 'plan.ts', 'reply.ts', 'image-calls.ts', 'state.ts', 'session.ts', 'custom-tools.ts', 'custom-input.ts', 'image-chat.ts']);
 const FLOW_CALLS: Record<string, string[]> = { 'chat.ts': ['fan-out.ts', 'chat-to-images.ts', 'forward.ts'], 'forward.ts': ['chat-to-images.ts', 'check-memo.ts', 'scan-memo.ts'] };
 
 describe('architecture', () => {

@@ -61,6 +61,11 @@ export interface UpstreamOptions {
   /** Extra headers to send upstream (e.g. OpenRouter's `HTTP-Referer`). */
   headers?: Record<string, string>;
   /**
+   * OpenAI Chat and Responses: sent as `prompt_cache_key` when the request carries none (a keyed
+   * hash of the caller's session, set by the proxy for hosts that take the field).
+   */
+  promptCacheKey?: string;
+  /**
    * Wire knobs a host of the dialect needs (set by the upstream's provider, never by a caller):
    * `modelInBody: false` — the model is only in the URL (Anthropic on Vertex AI and Bedrock);
    * `countTokensModelInBody` — Anthropic count_tokens keeps `model` in the body all the same

@@ -28,19 +28,21 @@ import { fanOutFlow } from './fan-out.ts';
 import { forwardPlan } from './forward.ts';
 import { dryRunReply, type PlannedAttempt } from './plan.ts';
 import { jsonReply, proxyHeaders, type Reply } from './reply.ts';
+import { sessionHash, sessionOfBody } from './session.ts';
 import { keepingEncoder, mintingEncoder, mintsIds, resolveState, withoutUpstreamId } from './state.ts';
 
 export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatCall): Promise<Reply> {
   const { caller } = asked;
   scope.log.caller = caller.id;
   // Every target speaks the caller's dialect: the bytes go as they are, never decoded.
-  const forward = forwardPlan(deps, scope, asked);
+  const forward = await forwardPlan(deps, scope, asked);
   if (forward) {
     scope.log.model = forward.req.model;
     const decode = () => decodeCall(scope, asked);
     return callAndReply(deps, scope, asked, forward.req, forward.attempts, { decoded: decode, defaultMaxTokens: forward.defaultMaxTokens });
   }
 
+  asked.session = await sessionHash(deps, sessionOfBody(asked.input.headers, asked.input.body));
   // References to earlier answers (Responses) resolved from the store, toward a stateless upstream
   // (a malformed one refused first: the store is read only for well-formed ones).
   caller.checkReferences?.(asked.input.body);
@@ -106,7 +108,7 @@ async function callAndReply(
   let req = planned;
   let success;
   try {
-    success = await callPlanned(deps, scope, attempts, decodeError);
+    success = await callPlanned(deps, scope, attempts, decodeError, call.session);
   } catch (e) {
     // A replayed reasoning signature the upstream no longer accepts (the conversation moved to
     // another model): once more on the same upstream without it, said in the loss report.
@@ -116,7 +118,7 @@ async function callAndReply(
     scope.warn(stripped.warnings);
     req = stripped.value;
     const again = planChat(deps, scope, call, req, [attempts[0]!.target], { defaultMaxTokens: o.defaultMaxTokens, allowPassthrough: false });
-    success = await callPlanned(deps, scope, again, decodeError);
+    success = await callPlanned(deps, scope, again, decodeError, call.session);
   }
   const upstream = chatUpstreamOf(deps, success.attempt.target);
   const { res } = success;

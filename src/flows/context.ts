@@ -122,7 +122,7 @@ export function planChat(
   const framing = streamFramingOf(call);
   return planCall(scope, targets, (t) => {
     const upstream = chatUpstreamOf(deps, t);
-    const target = upstreamTarget(t, call.callerKey, deps.config, o.defaultMaxTokens);
+    const target = upstreamTarget(t, call.callerKey, deps.config, o.defaultMaxTokens, call.session);
     const sameFraming = !req.stream || (framing === 'sse' && !providerOf(t.upstream).streamParser);
     const same = o.allowPassthrough && upstream.id === call.caller.id && sameFraming && !mayCarrySignatures(call.rawBody);
     if (same) {

@@ -36,7 +36,7 @@ export async function fanOutFlow(deps: FlowDeps, scope: RequestScope, call: Chat
   const one = { ...req, candidateCount: 1 };
   const attempts = planChat(deps, scope, call, one, resolved.targets, { defaultMaxTokens: resolved.route?.defaultMaxTokens, allowPassthrough: false });
   if (scope.flags.dryRun) return dryRunReply(scope, attempts);
-  const calls = await Promise.all(Array.from({ length: n }, () => callPlanned(deps, scope, attempts, (t) => chatUpstreamOf(deps, t).decodeError)));
+  const calls = await Promise.all(Array.from({ length: n }, () => callPlanned(deps, scope, attempts, (t) => chatUpstreamOf(deps, t).decodeError, call.session)));
   if (req.stream) {
     for (const c of calls) await assertEventStream(c, scope);
     return streamReply(deps, scope, call, one, calls, { passthrough: false });

@@ -14,7 +14,7 @@
  * that is missing or empty (the decoder refuses it), or one holding what the decoder must check
  * all the same (`forward.decodeMarks`: a Responses `item_reference`).
  */
-import { asciiFinder, flatBytes, holdsConversation, leadingModel, withModelParts, type Bytes, type PeekedJson } from '../kit/index.ts';
+import { asciiFinder, flatBytes, holdsConversation, leadingModel, objectStart, withLeadingField, withModelParts, type Bytes, type PeekedJson } from '../kit/index.ts';
 import { mayCarrySignatureBytes, type ChatRequest } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { providerOf } from '../upstream/providers/index.ts';
@@ -24,6 +24,7 @@ import { ScanMemo, type MemoScan } from './scan-memo.ts';
 import { isOpenAIImageTarget } from './chat-to-images.ts';
 import { chatUpstreamOf, streamFramingOf, withTargetHeaders, type ChatCall, type FlowDeps } from './context.ts';
 import { planCall, upstreamTarget, type PlannedAttempt } from './plan.ts';
+import { sessionHash, sessionOfFields } from './session.ts';
 
 export interface ForwardPlan {
   /** The request as far as the flow needs it: model and stream flag (nothing else is decoded). */
@@ -44,8 +45,11 @@ const checkMemo = new CheckMemo();
 /** Where agents' last turns were scanned to (one per process: the scan is a pure function of the bytes). */
 const scanMemo = new ScanMemo();
 
-/** The forwarding plan for `call`, or undefined when it must be decoded (see above). */
-export function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall): ForwardPlan | undefined {
+/**
+ * The forwarding plan for `call`, or undefined when it must be decoded (see above). Sets the
+ * call's session (session.ts) from the headers and the scanned fields.
+ */
+export async function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall): Promise<ForwardPlan | undefined> {
   const { caller, rawBytes } = call;
   const forward = caller.forward;
   if (!rawBytes || rawBytes.byteLength < FORWARD_MIN_BYTES || !forward || scope.dump || scope.trace || scope.flags.strict || scope.flags.dryRun) return undefined;
@@ -53,11 +57,13 @@ export function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall)
   // flatBytes): only offsets and copies come out of it; the upstream gets the pieces themselves.
   const scanned = flatBytes(rawBytes, (flat) => scan(deps, scope, call, flat, rawBytes));
   if (!scanned) return undefined;
-  const { peeked, resolved, top } = scanned;
+  const { peeked, resolved, top, identity, open } = scanned;
   const { targets, route } = resolved;
   const defaultMaxTokens = route?.defaultMaxTokens;
+  call.session = await sessionHash(deps, identity);
+  const hasCacheKey = top.fields.some((f) => f.key === 'prompt_cache_key');
   const shells = targets.map((t) => {
-    const target = upstreamTarget(t, call.callerKey, deps.config, defaultMaxTokens);
+    const target = upstreamTarget(t, call.callerKey, deps.config, defaultMaxTokens, hasCacheKey ? undefined : call.session);
     const warnings: PlannedAttempt['warnings'] = [];
     return { target, warnings, shell: chatUpstreamOf(deps, t).forwardRequest!(call.input, peeked, target, warnings) };
   });
@@ -65,8 +71,11 @@ export function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall)
   let i = 0;
   const attempts = planCall(scope, targets, () => {
     const { target, warnings, shell } = shells[i++]!;
-    // Renamed: the caller's bytes around the new model, uncopied (sent piece by piece on Node).
-    const bytes = shell!.model === undefined ? rawBytes : withModelParts(rawBytes, top, shell!.model);
+    // Renamed: the caller's bytes around the new model, uncopied (sent piece by piece on Node);
+    // a session's prompt_cache_key the caller did not send, first in the object.
+    const renamed = shell!.model === undefined ? rawBytes : withModelParts(rawBytes, top, shell!.model);
+    const cacheKey = target.options.promptCacheKey;
+    const bytes = cacheKey === undefined ? renamed : withLeadingField(renamed, open, 'prompt_cache_key', cacheKey);
     return { request: withTargetHeaders({ ...shell!.request, body: bytes }, target.options.headers), warnings, passthrough: true };
   });
   return { req: { model: peeked.model, stream: peeked.stream, system: [], messages: [] }, attempts, defaultMaxTokens };
@@ -77,7 +86,13 @@ export function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall)
  * passes its dialect's parameter check; undefined when it must be decoded. `flat` is valid only
  * during this call (flatBytes): nothing returned refers to it.
  */
-function scan(deps: FlowDeps, scope: RequestScope, call: ChatCall, flat: Uint8Array, body: Bytes): { peeked: { model: string; stream: boolean }; resolved: ResolvedRoute; top: PeekedJson } | undefined {
+function scan(
+  deps: FlowDeps,
+  scope: RequestScope,
+  call: ChatCall,
+  flat: Uint8Array,
+  body: Bytes,
+): { peeked: { model: string; stream: boolean }; resolved: ResolvedRoute; top: PeekedJson; identity?: string; open: number } | undefined {
   const forward = call.caller.forward!;
   const memoScope = `${call.caller.id}\n${call.callerKey ?? ''}`;
   let memo: MemoScan | undefined;
@@ -108,7 +123,7 @@ function scan(deps: FlowDeps, scope: RequestScope, call: ChatCall, flat: Uint8Ar
   // (The same for what the dialect's decoder must see inside the conversation.)
   if (forward.decodeMarks && forward.decodeMarks.some((mark) => asciiFinder(fresh)(mark, 0) >= 0)) return undefined;
   scanMemo.keep(memoScope, body, memo);
-  return { peeked, resolved, top };
+  return { peeked, resolved, top, identity: sessionOfFields(call.input.headers, flat, top), open: objectStart(flat) };
 }
 
 /** More than the longest signature mark (`"\u002f2lsMW`) or decode mark reaches back. */

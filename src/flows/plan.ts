@@ -25,9 +25,16 @@ export interface PlannedAttempt extends Attempt {
   passthrough: boolean;
 }
 
-/** What a dialect's encoder needs to know of a routed target. */
-export function upstreamTarget(t: ResolvedTarget, callerKey: string | undefined, config: Config, defaultMaxTokens?: number): UpstreamTarget {
+/** Dialects that take OpenAI's `prompt_cache_key`. */
+const CACHE_KEY_DIALECTS: ReadonlySet<string> = new Set(['openai', 'openai-responses']);
+
+/**
+ * What a dialect's encoder needs to know of a routed target. `session`: the request's session
+ * hash, sent as `prompt_cache_key` toward an OpenAI Chat or Responses host that takes one.
+ */
+export function upstreamTarget(t: ResolvedTarget, callerKey: string | undefined, config: Config, defaultMaxTokens?: number, session?: string): UpstreamTarget {
   const u = t.upstream;
+  const cacheKey = session !== undefined && CACHE_KEY_DIALECTS.has(u.dialect) && providerOf(u).takesPromptCacheKey ? session : undefined;
   return {
     name: u.name,
     model: t.model,
@@ -39,6 +46,7 @@ export function upstreamTarget(t: ResolvedTarget, callerKey: string | undefined,
       anthropicBetaAllow: u.anthropicBetaAllow,
       imageMask: u.imageMask,
       headers: u.headers,
+      ...(cacheKey !== undefined && { promptCacheKey: cacheKey }),
       // The host's own knobs (model only in the URL, version in the body…).
       ...providerOf(u).options?.({ upstream: u, model: t.model }),
     },

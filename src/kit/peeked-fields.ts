@@ -35,6 +35,22 @@ export function withModelParts(b: Bytes, peeked: PeekedJson, model: string): Byt
   return splicedParts(b, at.start, at.end, toUtf8.encode(JSON.stringify(model)));
 }
 
+/** Where a JSON body's top-level object opens (its `{`): past any leading whitespace. */
+export function objectStart(b: Uint8Array): number {
+  let i = 0;
+  while (i < b.length && (b[i] === 0x20 || b[i] === 0x0a || b[i] === 0x0d || b[i] === 0x09)) i++;
+  return i;
+}
+
+/**
+ * The body with a string field put first in its top-level object (`open`: where the object's `{`
+ * lies, from `objectStart`; the object has fields, so a comma follows), as pieces: nothing of the
+ * body copied. Given `withModelParts`' pieces it keeps the renamed model (which lies past `open`).
+ */
+export function withLeadingField(b: Bytes, open: number, name: string, value: string): ByteParts {
+  return splicedParts(b, open, open + 1, toUtf8.encode(`{${JSON.stringify(name)}:${JSON.stringify(value)},`));
+}
+
 /**
  * A request fit to forward without parsing, checked as far as its parameters go: the body's
  * top-level fields but the conversation (`conversation`, replaced by `standIn`, one plain turn)

@@ -399,3 +399,23 @@ describe('encodePassthrough', () => {
     expect(out.stream).toBe(false);
   });
 });
+
+describe("a session's prompt_cache_key (options.promptCacheKey)", () => {
+  const keyed = (): UpstreamTarget => ({ ...target(), options: { promptCacheKey: 'feedc0de' } });
+
+  test('is sent when the request has none, and never over the caller’s own', () => {
+    expect(encode(baseReq, keyed()).body['prompt_cache_key']).toBe('feedc0de');
+    expect(encode(baseReq).body).not.toHaveProperty('prompt_cache_key');
+    const own = decode({ model: 'm', messages: [{ role: 'user', content: 'hi' }], prompt_cache_key: 'mine' });
+    expect(encode(own, keyed()).body['prompt_cache_key']).toBe('mine');
+  });
+
+  test('is added on the passthrough path too, the body otherwise as it was', () => {
+    const raw = '{"model":"gpt-4o-2024-08-06","messages":[{"role":"user","content":"hi"}]}';
+    const input = (body: unknown) => ({ body, headers: {}, params: {}, query: {} });
+    expect(JSON.parse(encodePassthrough(input(JSON.parse(raw)), raw, keyed()).body as string)).toEqual({ ...JSON.parse(raw), prompt_cache_key: 'feedc0de' });
+    expect(encodePassthrough(input(JSON.parse(raw)), raw, target()).body).toBe(raw);
+    const mine = '{"model":"gpt-4o-2024-08-06","messages":[],"prompt_cache_key":"mine"}';
+    expect(encodePassthrough(input(JSON.parse(mine)), mine, keyed()).body).toBe(mine);
+  });
+});

@@ -151,6 +151,7 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
     if (o.streamOptions !== false) body['stream_options'] = { ...(extraStreamOptions as object | undefined), include_usage: true };
   }
 
+  if (o.promptCacheKey !== undefined && body['prompt_cache_key'] === undefined) body['prompt_cache_key'] = o.promptCacheKey;
   const fitted = fitFields(body, o);
   for (const key of fitted.dropped) warnings.push({ code: 'dropped', path: key, detail: 'host', lossy: true });
 
@@ -193,7 +194,14 @@ export function encodePassthrough(
   // where the host needs the body otherwise (host-quirks.ts).
   const isObject = body !== null && typeof body === 'object' && !Array.isArray(body);
   const adapted = isObject && adaptsBody(target.options) ? adaptBody(body, target.options) : undefined;
-  const out = adapted ? JSON.stringify({ ...adapted, model: target.model }) : sameModel || !isObject ? rawBody : JSON.stringify({ ...body, model: target.model });
+  // A session's key for the prompt cache when the caller sent none.
+  const cacheKey = isObject && body['prompt_cache_key'] === undefined ? target.options.promptCacheKey : undefined;
+  const withKey = cacheKey !== undefined ? { prompt_cache_key: cacheKey } : {};
+  const out = adapted
+    ? JSON.stringify({ ...adapted, model: target.model, ...withKey })
+    : (sameModel && cacheKey === undefined) || !isObject
+      ? rawBody
+      : JSON.stringify({ ...body, model: target.model, ...withKey });
   return {
     method: 'POST',
     path: '/chat/completions',

@@ -254,6 +254,18 @@ describe('passthrough, token counts, model list', () => {
     expect(renamed).toEqual({ ...body, model: 'gpt-5.1' });
   });
 
+  it("adds a session's prompt_cache_key where the caller sent none, never to a token count", () => {
+    const keyed = { ...target, options: { promptCacheKey: 'feedc0de' } };
+    const { prompt_cache_key: own, ...without } = body;
+    expect(own).toBeDefined();
+    const bare = JSON.stringify(without);
+    expect(JSON.parse(encodePassthrough({ ...input(), body: without }, bare, keyed).body as string)).toEqual({ ...without, model: 'gpt-5.1', prompt_cache_key: 'feedc0de' });
+    expect(JSON.parse(encodePassthrough(input(), raw, keyed).body as string)['prompt_cache_key']).toBe(own);
+    expect(encodePassthrough({ ...input({ method: 'input_tokens' }), body: without }, bare, { ...keyed, model: without['model'] }).body).toBe(bare);
+    const translated = encodeRequest({ model: 'm', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false }, keyed);
+    expect(JSON.parse(translated.value.body as string)['prompt_cache_key']).toBe('feedc0de');
+  });
+
   it('routes input_tokens, retrieve, delete, input_items and cancel by params.method', () => {
     expect(encodePassthrough(input({ method: 'input_tokens' }), raw, target)).toMatchObject({ method: 'POST', path: '/responses/input_tokens', stream: false });
     expect(encodePassthrough(input({ method: 'retrieve', id: 'resp_1' }, { stream: 'true' }), '', target)).toMatchObject({ method: 'GET', path: '/responses/resp_1?stream=true', stream: true });

@@ -77,6 +77,8 @@ export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<
 
   if (req.user !== undefined) body['safety_identifier'] = req.user;
   if (req.metadata !== undefined) body['metadata'] = req.metadata;
+  const cacheKey = target.options.promptCacheKey;
+  if (cacheKey !== undefined && body['prompt_cache_key'] === undefined) body['prompt_cache_key'] = cacheKey;
   body['store'] = typeof extraFields['store'] === 'boolean' ? extraFields['store'] : false;
   if (req.stream) body['stream'] = true;
   else delete body['stream_options'];
@@ -158,8 +160,10 @@ export function encodePassthrough(input: CallerInput, rawBody: string, target: U
       break;
   }
   const body = input.body !== null && typeof input.body === 'object' && !Array.isArray(input.body) ? (input.body as Wire) : undefined;
-  const out = !body || body['model'] === target.model ? rawBody : JSON.stringify({ ...body, model: target.model });
   const count = input.params.method === 'input_tokens';
+  // A session's key for the prompt cache when the caller sent none (not to a token count).
+  const cacheKey = !count && body && body['prompt_cache_key'] === undefined ? target.options.promptCacheKey : undefined;
+  const out = !body || (body['model'] === target.model && cacheKey === undefined) ? rawBody : JSON.stringify({ ...body, model: target.model, ...(cacheKey !== undefined && { prompt_cache_key: cacheKey }) });
   return {
     method: 'POST',
     path: count ? '/responses/input_tokens' : '/responses',

@@ -44,6 +44,8 @@ export function azureProvider(upstream: Upstream): Provider {
 
   return {
     listsModels: v1,
+    // https://learn.microsoft.com/azure/foundry/openai/how-to/prompt-caching
+    takesPromptCacheKey: true,
     url(req, ctx) {
       if (v1 || RESPONSES.test(req.path)) {
         const path = `/openai/v1${req.path}`;

@@ -22,6 +22,7 @@ export { joinUrl } from './url.ts';
 /** The base URL as the vendor SDK takes it, plus the path. */
 export const plain: Provider = {
   url: (req, ctx) => joinUrl(ctx.upstream.baseUrl, req.path),
+  takesPromptCacheKey: true,
 };
 
 type Factory = (upstream: Upstream) => Provider;

@@ -53,6 +53,12 @@ export interface Provider {
   errorBody?(status: number, body: string, headers: Record<string, string>): string;
   /** False when the host has no model list in the dialect's shape (it is then not asked). */
   readonly listsModels?: boolean;
+  /**
+   * The host takes OpenAI's `prompt_cache_key` (OpenAI itself, Azure): a session is sent as one
+   * where the request has none. Hosts that do not document it (Mistral refuses unknown fields) are
+   * not sent it.
+   */
+  readonly takesPromptCacheKey?: boolean;
 }
 
 /**
