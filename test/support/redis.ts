@@ -36,6 +36,8 @@ export interface RedisPair {
   mock: import('./mock-upstream.ts').MockUpstream;
   a: import('./proxy.ts').RunningProxy;
   b: import('./proxy.ts').RunningProxy;
+  /** The Redis both proxies use (to look at what they keep there). */
+  redisUrl: string;
 }
 
 /**
@@ -49,6 +51,7 @@ export function useRedisPair(config: (mockUrl: string, redisUrl: string) => unkn
     const { startMockUpstream } = await import('./mock-upstream.ts');
     const { startProxy } = await import('./proxy.ts');
     redis = await startRedis();
+    pair.redisUrl = redis.url;
     pair.mock = await startMockUpstream();
     const doc = config(pair.mock.url, redis.url);
     pair.a = await startProxy(doc);
