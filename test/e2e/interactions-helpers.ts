@@ -117,14 +117,7 @@ export function sdkError(e: unknown): { name: string; status: number; headers: H
 }
 
 /** Catch what a promise rejects with (or fail when it resolves). */
-export async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
+export { rejection } from './helpers-gemini.ts';
 
 /** A raw POST to the proxy's interactions endpoint (for what the SDK hides: frames, bytes, status). */
 export function postRaw(proxyUrl: string, body: unknown, path = INTERACTIONS_PATH): Promise<Response> {

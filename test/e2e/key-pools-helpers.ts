@@ -13,6 +13,7 @@ import { INBOUND_KEY } from '../support/proxy.ts';
 import { UPSTREAMS, type UpstreamCase } from './responses-helpers.ts';
 
 export { UPSTREAMS, type UpstreamCase };
+export { rejection } from './helpers-gemini.ts';
 
 /** The model each upstream dialect's pools are routed to (what the mock's paths expect). */
 export const UPSTREAM_MODEL: Record<UpstreamCase['name'], string> = {
@@ -158,13 +159,3 @@ export const CALLERS: CallerCase[] = [
     error: stainless,
   },
 ];
-
-/** Catch what a promise rejects with (or fail when it resolves). */
-export async function rejection(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
