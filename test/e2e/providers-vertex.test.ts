@@ -9,36 +9,14 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { base64UrlToBytes, bytesToBase64 } from '../../src/kit/index.ts';
 import { fixtureReply, startMockUpstream, type MockReply, type MockUpstream, type ReceivedRequest } from '../support/mock-upstream.ts';
 import { INBOUND_KEY, TARGETS, startProxy, type RunningProxy } from '../support/proxy.ts';
 import { interactionsReply } from '../support/interactions-upstream.ts';
 import { apiErrorOf, genai, rejection } from './helpers-gemini.ts';
+import { jwtPart as part, serviceAccount, signedBy, type TestAccount } from '../support/service-account.ts';
 
 const EXPRESS_KEY = 'AIza-vertex-express-SECRET-4444';
 const PROJECT = 'my-proj';
-
-interface TestAccount {
-  json: string;
-  publicKey: CryptoKey;
-  /** A piece of the private key, to scan for. */
-  keyFragment: string;
-}
-
-async function serviceAccount(email: string, tokenUri: string): Promise<TestAccount> {
-  const pair = (await crypto.subtle.generateKey(
-    { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
-    true,
-    ['sign', 'verify'],
-  )) as CryptoKeyPair;
-  const b64 = bytesToBase64(new Uint8Array(await crypto.subtle.exportKey('pkcs8', pair.privateKey)));
-  const pem = `-----BEGIN PRIVATE KEY-----\n${b64.replace(/.{64}/g, '$&\n')}\n-----END PRIVATE KEY-----\n`;
-  const json = JSON.stringify({ type: 'service_account', project_id: PROJECT, private_key_id: 'k1', private_key: pem, client_email: email, token_uri: tokenUri });
-  return { json, publicKey: pair.publicKey, keyFragment: b64.slice(100, 160) };
-}
-
-const bytes = (b64url: string) => new Uint8Array(base64UrlToBytes(b64url)!);
-const part = (b64url: string) => JSON.parse(new TextDecoder().decode(bytes(b64url)));
 
 /** A Gemini answer, whole or as SSE chunks. */
 const geminiAnswer = (text: string) => ({ candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 3, totalTokenCount: 8 } });
@@ -61,8 +39,8 @@ describe.each(TARGETS)('%s: Vertex AI through the official SDKs', (target) => {
 
   async function tokenEndpoint(req: ReceivedRequest, account: TestAccount): Promise<MockReply> {
     const form = new URLSearchParams(req.body);
-    const [h, c, s] = (form.get('assertion') ?? '').split('.') as [string, string, string];
-    const valid = await crypto.subtle.verify('RSASSA-PKCS1-v1_5', account.publicKey, bytes(s), new TextEncoder().encode(`${h}.${c}`));
+    const [h, c] = (form.get('assertion') ?? '').split('.') as [string, string];
+    const valid = await signedBy(form.get('assertion') ?? '', account);
     const claims = part(c);
     exchanges.push({ path: req.url, claims });
     const ok =
