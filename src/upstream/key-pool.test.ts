@@ -125,6 +125,15 @@ describe('session hashes', () => {
     expect(await a.session('user-1235')).not.toBe(h);
     expect(await keyed.session('user-1234')).not.toBe(h);
   });
+
+  it('are the same whether remembered or made again (past the memo’s bound, and for long identities)', async () => {
+    const pools = createKeyPools({ now: Date.now });
+    const first = await pools.session('agent-session');
+    for (let i = 0; i < 1500; i++) await pools.session(`other-${i}`);
+    expect(await pools.session('agent-session')).toBe(first);
+    const long = 'u'.repeat(5000);
+    expect(await pools.session(long)).toBe(await createKeyPools({ now: Date.now }).session(long));
+  });
 });
 
 describe('fallback-list pins', () => {

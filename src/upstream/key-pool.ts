@@ -27,6 +27,12 @@ import type { StateStore } from './state-store.ts';
 export const DEFAULT_SESSION_SECRET = 'interlingua-session-v1';
 /** A shared cooldown record is read again after this long. */
 const COOLDOWN_SYNC_MS = 1000;
+/**
+ * Session hashes remembered (an agent sends many requests per session; an HMAC through WebCrypto
+ * costs about 25 µs, a lookup nothing), for identities up to MAX_REMEMBERED_IDENTITY characters.
+ */
+const MAX_HASHES = 1024;
+const MAX_REMEMBERED_IDENTITY = 256;
 
 export interface KeyPoolsOptions {
   /** Unix milliseconds. */
@@ -160,9 +166,19 @@ export function createKeyPools(o: KeyPoolsOptions): KeyPools {
   const pools = new Map<string, KeyPool>();
   const hashKey = identityKey(o.secret ?? DEFAULT_SESSION_SECRET);
   const routeName = (upstreams: readonly string[], session: string) => `route:${upstreams.join(',')}:${session}`;
+  const hashes = new Map<string, Promise<string>>();
+  // Its own domain under the key: never equal to a caller identity made with the same secret.
+  const hash = async (identity: string) => callerIdentity(await hashKey, `session\n${identity}`);
   return {
-    // Its own domain under the key: never equal to a caller identity made with the same secret.
-    session: async (identity) => callerIdentity(await hashKey, `session\n${identity}`),
+    session(identity) {
+      if (identity.length > MAX_REMEMBERED_IDENTITY) return hash(identity);
+      let h = hashes.get(identity);
+      if (h) hashes.delete(identity);
+      else h = hash(identity);
+      hashes.set(identity, h);
+      if (hashes.size > MAX_HASHES) hashes.delete(hashes.keys().next().value!);
+      return h;
+    },
     of(upstream) {
       if (!upstream.pool) return undefined;
       let pool = pools.get(upstream.name);
