@@ -1,7 +1,7 @@
 /**
- * Calling upstream: first-byte timeout, retries with backoff and jitter (honouring retry-after),
- * the next key of a key pool after a key is refused or rate-limited, fallback through the planned
- * attempts, all before the first byte reaches the caller.
+ * Calling upstream: each try (send.ts, with its first-byte timeout), retries with backoff and
+ * jitter (honouring retry-after), the next key of a key pool after a key is refused or
+ * rate-limited, fallback through the planned attempts, all before the first byte reaches the caller.
  *
  * A pool's keys (key-pool.ts) are tried each at most once per request, and moving to the next key
  * does not count against `retry.attempts` (which is per key: a 5xx is retried on the same key,
@@ -9,19 +9,17 @@
  * pinned key. When the last upstream tried has every key cooling, the answer is a 429 whose
  * `retry-after` is the soonest key's remaining cooldown.
  */
-import { ByteParts, retryAfterOfHeaders, type FetchLike } from '../kit/index.ts';
+import { retryAfterOfHeaders, type FetchLike } from '../kit/index.ts';
 import { ProxyError, type Warning } from '../canonical/index.ts';
 import type { UpstreamHttpRequest } from '../../translators/types.ts';
 import type { ResolvedTarget } from './resolve.ts';
 import { jsonOrText } from '../observe/debug.ts';
 import { asProxyError, errorLine, type RequestScope } from '../observe/scope.ts';
-import { providerOf } from './providers/index.ts';
 import type { Upstream } from '../config/load.ts';
 import type { KeyPool, KeyPools } from './key-pool.ts';
-import { CredentialError } from './providers/index.ts';
+import { CredentialError, providerOf } from './providers/index.ts';
 import { redactHeaders, scrubError, scrubText, secretValues } from './secrets.ts';
-
-const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504, 529]);
+import { fetchOnce, headersToRecord, isTransient, RETRYABLE_STATUS, sleep } from './send.ts';
 
 /** One target of a call with the request encoded for it, and the full URL its provider gives it. */
 export interface Attempt {
@@ -41,101 +39,6 @@ export interface UpstreamSuccess<A extends Attempt = Attempt> {
 
 /** Decode a failed upstream response in that target's dialect. */
 export type DecodeUpstreamError = (target: ResolvedTarget, status: number, body: string, headers: Record<string, string>) => ProxyError;
-
-export function headersToRecord(h: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  h.forEach((value, key) => {
-    out[key] = value;
-  });
-  return out;
-}
-
-/**
- * A failure before any answer that another try may cure: the network, a timeout, a busy or
- * failing token endpoint. Not a credential or config problem a provider reports (an unreadable
- * key, a refused grant): those fail the same way every time.
- */
-function isTransient(e: ProxyError): boolean {
-  switch (e.kind) {
-    case 'timeout':
-    case 'rate-limit':
-    case 'overloaded':
-      return true;
-    case 'upstream':
-      return e.status !== 500;
-    default:
-      return false;
-  }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** A request body as `fetch` takes it: parts joined unless the client sends them as they are. */
-function bodyFor(fetch: FetchLike, body: UpstreamHttpRequest['body']): BodyInit | undefined {
-  if (body instanceof ByteParts && !fetch.takesByteParts) return body.join() as Uint8Array<ArrayBuffer>;
-  return body as BodyInit | undefined;
-}
-
-async function fetchOnce(
-  fetch: FetchLike,
-  url: string,
-  req: UpstreamHttpRequest,
-  scope: RequestScope,
-  timeouts: { firstByteMs: number; connectMs: number },
-): Promise<Response> {
-  const { firstByteMs } = timeouts;
-  if (fetch.handlesTimeouts) {
-    try {
-      return await fetch(url, {
-        method: req.method,
-        headers: req.headers,
-        body: bodyFor(fetch, req.body),
-        cancel: scope,
-        connectTimeoutMs: timeouts.connectMs,
-        firstByteTimeoutMs: firstByteMs,
-      });
-    } catch (e) {
-      throw asProxyError(e, scope);
-    }
-  }
-  const attempt = new AbortController();
-  const timer = setTimeout(
-    () => attempt.abort(new ProxyError('timeout', `Upstream did not answer within ${firstByteMs} ms.`)),
-    firstByteMs,
-  );
-  // The attempt also ends with the request (caller gone, idle timeout). Linked by hand:
-  // AbortSignal.any costs another signal and its weak-ref bookkeeping per call on Node 20.
-  const outer = scope.upstreamAbort.signal;
-  if (outer.aborted) attempt.abort(outer.reason);
-  else outer.addEventListener('abort', () => attempt.abort(outer.reason), { once: true });
-  const signal = attempt.signal;
-  try {
-    return await fetch(url, {
-      method: req.method,
-      headers: req.headers,
-      body: bodyFor(fetch, req.body),
-      signal,
-      connectTimeoutMs: timeouts.connectMs,
-    });
-  } catch (e) {
-    throw asProxyError(e, signal);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Key pools and the request's session (its keyed hash), when the app has them. */
 export interface CallOptions {
