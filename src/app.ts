@@ -9,11 +9,12 @@ import { PatternRouter } from 'hono/router/pattern-router';
 import { ProxyError } from './canonical/index.ts';
 import { type FetchLike } from './kit/index.ts';
 import { registry, type Registry } from '../translators/index.ts';
-import type { ChatCaller } from '../translators/types.ts';
+import type { ChatCaller, EmbeddingCaller } from '../translators/types.ts';
 import type { Config } from './config/load.ts';
 import { chatFlow } from './flows/chat.ts';
 import type { FlowDeps } from './flows/context.ts';
 import { countTokensFlow } from './flows/count-tokens.ts';
+import { embeddingFlow } from './flows/embeddings.ts';
 import { hostedImageReply, imageFlow } from './flows/images.ts';
 import { storedFlow, type StoredOp } from './flows/stored.ts';
 import { createModelLister } from './flows/models.ts';
@@ -154,6 +155,13 @@ export function createProxy(o: AppOptions): Proxy {
       return countTokensFlow(deps, scope, caller, callerInput(inbound, body, params), inbound.credential);
     };
 
+  const embed =
+    (caller: EmbeddingCaller, params?: Record<string, string>): Handler =>
+    async (scope, req, inbound) => {
+      const { body } = await readJson(req, scope);
+      return embeddingFlow(deps, scope, { caller, input: callerInput(inbound, body, params), callerKey: inbound.credential });
+    };
+
   const listCaller = (req: CallerRequest) => listCallerOf(reg, req);
   const pathCaller = (req: CallerRequest) => pathCallerOf(reg, req);
 
@@ -166,6 +174,7 @@ export function createProxy(o: AppOptions): Proxy {
     const p = { model, method };
     if (method === 'generateContent' || method === 'streamGenerateContent') return serve('gemini.models', gemini.encodeError, chat(gemini, p), METERED)(req);
     if (method === 'countTokens') return serve('gemini.models', gemini.encodeError, countTokens(gemini, p))(req);
+    if (method === 'embedContent' || method === 'batchEmbedContents') return serve('gemini.embed', gemini.encodeError, embed(reg.embeddingCallers.gemini, p), METERED)(req);
     return serve('gemini.models', gemini.encodeError, async () => {
       throw new ProxyError('not-found', `Method '${method}' is not supported for models/${model}.`, { code: 'method_not_found' });
     })(req);
@@ -246,6 +255,7 @@ export function createProxy(o: AppOptions): Proxy {
     ]),
     ['POST', '/v1beta/models/:target{.+}', geminiAction],
     ['POST', '/v1/models/:target{.+}', geminiAction],
+    ['POST', '/v1/embeddings', serve('embeddings', reg.embeddingCallers.openai.encodeError, embed(reg.embeddingCallers.openai), METERED)],
     ['POST', '/v1/images/generations', imageRoute('generate', 'generations')],
     ['POST', '/v1/images/edits', imageRoute('edit', 'edits')],
     ['POST', '/v1/images/variations', imageRoute('variation', 'variations')],

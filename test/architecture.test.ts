@@ -91,6 +91,8 @@ const ALLOWED: Record<string, string[]> = {
 const VENDOR_OF: Record<string, string | undefined> = {
   'openai-chat': 'openai',
   'openai-images': 'openai',
+  'openai-embeddings': 'openai',
+  'bedrock-embeddings': undefined,
   'openai-responses': 'openai',
   gemini: 'google',
   'gemini-interactions': 'google',

@@ -12,6 +12,8 @@ import type {
   ChatResponse,
   Converted,
   DialectId,
+  EmbeddingRequest,
+  EmbeddingResponse,
   ImageRequest,
   ImageResponse,
   ProxyError,
@@ -353,5 +355,32 @@ export interface ImageUpstream {
     ctx: TranslateContext,
   ): Converted<UpstreamHttpRequest[]>;
   decodeImageResponse(body: unknown, req: ImageRequest, ctx: TranslateContext): ImageResponse;
+  decodeError(status: number, body: string, headers: Record<string, string>): ProxyError;
+}
+
+/** The caller side of an embeddings dialect (OpenAI `/embeddings`, Gemini `embedContent`). */
+export interface EmbeddingCaller {
+  readonly id: DialectId;
+  /** Wire → canonical. Throws the dialect's 400 for what it refuses (empty input, too many items…). */
+  decodeEmbeddingRequest(input: CallerInput, ctx: TranslateContext): Converted<EmbeddingRequest>;
+  /** Canonical → the dialect's JSON answer (`input`: which method was called, where that matters). */
+  encodeEmbeddingResponse(res: EmbeddingResponse, req: EmbeddingRequest, input: CallerInput): unknown;
+  encodeError(err: ProxyError): EncodedError;
+}
+
+/**
+ * An upstream wire form of embeddings. A request is split by the flow into calls of at most
+ * `batchSize(model)` inputs of one task each; the vectors come back in input order.
+ */
+export interface EmbeddingUpstream {
+  /** The most inputs one call to this model takes (Titan: 1). */
+  batchSize(model: string): number;
+  /**
+   * One call's request. Throws ProxyError (the caller's 400) for what the model cannot take
+   * (a size a fixed-size model cannot give, token arrays toward a text-only upstream).
+   */
+  encodeEmbeddingRequest(req: EmbeddingRequest, target: UpstreamTarget, ctx: TranslateContext): Converted<UpstreamHttpRequest>;
+  /** The answer to one call: one vector per input of `req`. Throws ProxyError (502) for another shape. */
+  decodeEmbeddingResponse(body: unknown, req: EmbeddingRequest, ctx: TranslateContext): EmbeddingResponse;
   decodeError(status: number, body: string, headers: Record<string, string>): ProxyError;
 }

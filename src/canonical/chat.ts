@@ -5,7 +5,7 @@ import type { CacheHint, Logprobs } from './logprobs.ts';
 import type { Part } from './parts.ts';
 
 /** Dialect ids. An `openai` upstream serves both `openai-chat` and `openai-images`. */
-export type DialectId = 'openai-chat' | 'openai-images' | 'gemini' | 'anthropic' | 'openai-responses' | 'gemini-interactions';
+export type DialectId = 'openai-chat' | 'openai-images' | 'openai-embeddings' | 'gemini' | 'anthropic' | 'openai-responses' | 'gemini-interactions';
 
 export interface Message {
   role: 'user' | 'assistant';

@@ -10,6 +10,7 @@ export * from './chat.ts';
 export * from './stream.ts';
 export * from './errors.ts';
 export * from './images.ts';
+export * from './embeddings.ts';
 export * from './carrier.ts';
 export * from './lent-signatures.ts';
 export * from './extras.ts';

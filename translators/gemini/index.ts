@@ -5,7 +5,7 @@
  */
 import { bareInput, checkedExcept } from '../../src/kit/index.ts';
 import { decodeModelList, encodeModelListRequest } from './model-list.ts';
-import type { ChatDialect, CallerInput, ImageUpstream, ModelInfo, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
+import type { ChatDialect, CallerInput, EmbeddingCaller, ImageUpstream, ModelInfo, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
 import { decodeCountTokens, encodeCountTokens, encodeRequest, methodPath, modelName, upstreamHeaders } from './encode-request.ts';
@@ -14,6 +14,7 @@ import { decodeError, encodeError } from './errors.ts';
 import { createStreamDecoder } from './stream-decoder.ts';
 import { createStreamEncoder } from './stream-encoder.ts';
 import { createGeminiImages } from './image-upstream.ts';
+import { decodeEmbeddingRequest, encodeEmbeddingResponse } from './embeddings-caller.ts';
 
 const METHODS = new Set(['generateContent', 'streamGenerateContent', 'countTokens']);
 /** `alt` values whose answer the proxy can read (`proto` and `media` are not JSON). */
@@ -108,3 +109,7 @@ export const gemini: ChatDialect = {
 /** Gemini image models as an image upstream (masks refused; see image-encode.ts). */
 export const geminiImages: ImageUpstream = createGeminiImages();
 export { createGeminiImages, type GeminiImageOptions } from './image-upstream.ts';
+
+/** Gemini embeddings, the caller side (`embedContent`, `batchEmbedContents`). */
+export const geminiEmbeddingCaller: EmbeddingCaller = { id: 'gemini', decodeEmbeddingRequest, encodeEmbeddingResponse, encodeError };
+export { geminiEmbeddings, vertexEmbeddings } from './embeddings-upstream.ts';

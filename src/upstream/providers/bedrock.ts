@@ -3,7 +3,8 @@
  * bedrock-sigv4.ts, the event stream in bedrock-stream.ts, errors in bedrock-errors.ts.
  * https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-anthropic-claude-messages-request-response.html
  *
- * - URL: `{base}/model/{model}/invoke`, `/invoke-with-response-stream` for streams, and
+ * - URL: `{base}/model/{model}/invoke` (also for the embedding models' own bodies, which come with
+ *   that path), `/invoke-with-response-stream` for streams, and
  *   `/count-tokens` for token counting (CountTokens: the InvokeModel body, base64, in
  *   `{input: {invokeModel: {body}}}`; answer `{inputTokens}`). `?beta=true` means nothing here.
  *   A base with a query (a VPC endpoint or proxy that wants one) keeps it after the path.
@@ -52,7 +53,9 @@ export const BEDROCK_BETAS: readonly string[] = [
 
 /** The Bedrock URL of an Anthropic dialect path: the base's own query, if any, after the path. */
 export function bedrockUrl(base: string, req: Pick<UpstreamHttpRequest, 'path' | 'stream'>, model: string): string {
-  const path = req.path.split('?')[0];
+  const path = req.path.split('?')[0]!;
+  // An embedding model's own InvokeModel body (Titan, Cohere): the path as the AWS SDKs send it.
+  if (/^\/model\/[^/]+\/invoke$/.test(path)) return joinUrl(base, path);
   let action: string;
   if (path === '/v1/messages') action = req.stream ? 'invoke-with-response-stream' : 'invoke';
   else if (path === '/v1/messages/count_tokens') action = 'count-tokens';

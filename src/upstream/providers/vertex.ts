@@ -6,6 +6,7 @@
  * | `/v1beta/models/M:generateContent`   | `{P}/publishers/google/models/M:generateContent`                 |
  * | `…:streamGenerateContent?alt=sse`    | `{P}/publishers/google/models/M:streamGenerateContent?alt=sse`   |
  * | `…:countTokens`                      | `{P}/publishers/google/models/M:countTokens` (body unwrapped)    |
+ * | `…:predict` (embeddings)             | `{P}/publishers/google/models/M:predict`                         |
  * | `/v1/messages` (Anthropic)           | `{P}/publishers/anthropic/models/M:rawPredict`, stream: `:streamRawPredict` |
  * | `/v1/messages/count_tokens`          | `{P}/publishers/anthropic/models/count-tokens:rawPredict` (model in the body) |
  * | `/v1beta/interactions[/ID[/cancel]]` | `/v1beta1/projects/{project}/locations/{location}/interactions[/ID[/cancel]]` |
@@ -64,7 +65,7 @@ export const VERTEX_BETAS: readonly string[] = [
 /** What stands for the token in a request shown before any call (dry-run, wire dump): masked there anyway. */
 export const TOKEN_PLACEHOLDER = 'Bearer <access token, fetched at call time>';
 
-const GEMINI_PATH = /^\/v1beta\/models\/([^/?:]+):(generateContent|streamGenerateContent|countTokens)(\?[^#]*)?$/;
+const GEMINI_PATH = /^\/v1beta\/models\/([^/?:]+):(generateContent|streamGenerateContent|countTokens|predict)(\?[^#]*)?$/;
 const MESSAGES_PATH = /^\/v1\/messages(\/count_tokens)?(?:\?[^#]*)?$/;
 const INTERACTIONS_PATH = /^\/v1beta\/(interactions(?:\/[^/?#]+(?:\/cancel)?)?)(\?[^#]*)?$/;
 const KEY_HEADERS = ['x-goog-api-key', 'x-api-key'];
