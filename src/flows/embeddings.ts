@@ -58,26 +58,26 @@ export function splitInputs(inputs: readonly EmbeddingInput[], size: number): Em
   return out;
 }
 
-/** Run `fn` over `items`, at most `limit` at once; the first failure stops new starts and is thrown. */
-async function boundedAll<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+/**
+ * Run `fn` over `items`, at most `limit` at once. The first failure stops new starts; the calls
+ * in flight are let finish (their bodies read), then that first failure is thrown.
+ */
+export async function boundedAll<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
-  let failed = false;
+  let failure: { error: unknown } | undefined;
   const worker = async () => {
-    while (!failed && next < items.length) {
+    while (!failure && next < items.length) {
       const i = next++;
       try {
         out[i] = await fn(items[i]!);
-      } catch (e) {
-        failed = true;
-        throw e;
+      } catch (error) {
+        failure ??= { error };
       }
     }
   };
-  const workers = Array.from({ length: Math.min(limit, items.length) }, worker);
-  const settled = await Promise.allSettled(workers);
-  const rejected = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (rejected) throw rejected.reason;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failure) throw failure.error;
   return out;
 }
 
@@ -88,6 +88,7 @@ export async function embeddingFlow(deps: FlowDeps, scope: RequestScope, call: E
   scope.warn(decoded.warnings);
   const req = decoded.value;
   scope.log.model = req.model;
+  if (scope.trace) scope.trace.operation = 'embeddings';
 
   const resolved = resolveModel(deps.config, req.model);
   if (resolved.route?.strict) scope.flags.strict = true;
@@ -114,6 +115,7 @@ export async function embeddingFlow(deps: FlowDeps, scope: RequestScope, call: E
 
   const answers = await boundedAll(plans.map((attempts, i) => ({ attempts, piece: pieces[i]! })), EMBED_CONCURRENCY, ({ attempts, piece }) => callPiece(deps, scope, attempts, piece, upstreamOf));
   const merged = mergeAnswers(answers, req);
+  if (scope.trace && merged.model) scope.trace.responseModel = merged.model;
   if (merged.usage) scope.usage({ inputTokens: merged.usage.inputTokens, outputTokens: 0, totalTokens: merged.usage.totalTokens });
   const extra: Record<string, string> = {};
   if (merged.usage?.estimated) {

@@ -89,7 +89,10 @@ export class RequestTrace {
   readonly sampled: boolean;
   readonly traceState?: string;
   readonly attempts: AttemptSpan[] = [];
-  /** Set by the chat flow: the request is a model call (`chat`, or `generate_content` from Gemini callers). */
+  /**
+   * Set by the chat flow: the request is a model call (`chat`, or `generate_content` from Gemini
+   * callers); by the embeddings flow: `embeddings`.
+   */
   operation?: string;
   responseModel?: string;
   finishReasons: string[] = [];
@@ -120,7 +123,7 @@ export class RequestTrace {
 
   /** An upstream attempt starts now; its `traceparent` goes into the request sent. */
   attempt(info: AttemptInfo): AttemptSpan {
-    const op = this.operation && (info.dialect === 'gemini' ? 'generate_content' : 'chat');
+    const op = this.operation && (this.operation === 'embeddings' ? 'embeddings' : info.dialect === 'gemini' ? 'generate_content' : 'chat');
     const span = new AttemptSpan(this, info, this.now(), op ? `${op} ${info.model}` : `${info.method} ${info.upstream}`, op);
     this.attempts.push(span);
     return span;

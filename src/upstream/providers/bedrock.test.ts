@@ -27,6 +27,11 @@ describe('Bedrock URLs: the model id as one encoded path segment', () => {
 
   it('refuses paths Bedrock has no operation for', () => {
     expect(() => bedrockUrl(BASE, msg('/v1/models'), MODEL)).toThrow(ProxyError);
+    expect(() => bedrockUrl(BASE, msg('/model/a/b/invoke'), MODEL)).toThrow(ProxyError);
+  });
+
+  it("an embedding model's InvokeModel path (Titan, Cohere) goes under the base as it is", () => {
+    expect(bedrockUrl(`${BASE}/`, msg('/model/amazon.titan-embed-text-v2%3A0/invoke'), 'amazon.titan-embed-text-v2:0')).toBe(`${BASE}/model/amazon.titan-embed-text-v2%3A0/invoke`);
   });
 
   it.each(['..', '.', ''])('refuses the model name %j (a dot segment would change the path): invalid-request on model', (model) => {

@@ -46,6 +46,7 @@ describe('Vertex AI URLs', () => {
     expect(url('/v1beta/models/gemini-2.5-flash:generateContent')).toBe(`${base}/gemini-2.5-flash:generateContent`);
     expect(url('/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse')).toBe(`${base}/gemini-2.5-flash:streamGenerateContent?alt=sse`);
     expect(url('/v1beta/models/gemini-2.5-flash:countTokens')).toBe(`${base}/gemini-2.5-flash:countTokens`);
+    expect(url('/v1beta/models/text-embedding-005:predict')).toBe(`${base}/text-embedding-005:predict`);
     // A name that would change the path stays one encoded segment.
     expect(url('/v1beta/models/..%2F..%2Fx%3Fy:generateContent')).toBe(`${base}/..%2F..%2Fx%3Fy:generateContent`);
   });
