@@ -38,7 +38,7 @@ describe('Gemini embeddings caller: decoding', () => {
     expect(d.warnings).toEqual([{ code: 'approximated', path: 'EmbedContentRequest.content.parts', detail: 'joined' }]);
   });
 
-  it.each([
+  it.each<[string, unknown, string]>([
     ['embedContent', {}, 'no content'],
     ['embedContent', { content: { parts: [] } }, 'no parts'],
     ['embedContent', { content: content('') }, 'empty text'],

@@ -17,7 +17,7 @@ describe('OpenAI embeddings response decoding', () => {
     expect(decodeEmbeddingResponse({ data: [{ index: 0, embedding: [1] }] }, req(1)).usage).toBeUndefined();
   });
 
-  it.each([
+  it.each<[unknown, string]>([
     [{}, 'no data'],
     [{ data: [{ index: 0, embedding: [1] }] }, 'one missing'],
     [{ data: [{ index: 0, embedding: [1] }, { index: 0, embedding: [2] }] }, 'an index twice'],
