@@ -34,6 +34,7 @@ function config(mockUrl: string) {
       'embed-pool': { upstream: 'pool', model: 'text-embedding-3-small' },
       'embed-fallback': { upstream: [{ upstream: 'broken', model: 'text-embedding-3-small' }, { upstream: 'gemini', model: 'gemini-embedding-001' }] },
       'embed-claude': { upstream: 'anthropic', model: 'claude-sonnet-4-5' },
+      'embed-strict': { upstream: 'openai', model: 'text-embedding-3-small', strict: true },
     },
   };
 }
@@ -196,6 +197,18 @@ describe.each(TARGETS)('%s: embeddings through the official SDKs', (target) => {
     const empty = await rejection(ai.models.embedContent({ model: 'gemini-embedding-001', contents: [''] }));
     expect(apiErrorOf(empty).body.error.status).toBe('INVALID_ARGUMENT');
     expect(h.mock.requests).toEqual([]);
+  });
+
+  it('strict mode: a task type OpenAI cannot carry is a 400 naming it, nothing sent; without a task the call goes', async () => {
+    routeMock();
+    const ai = genai(h.proxy.url);
+    const err = await rejection(ai.models.embedContent({ model: 'embed-strict', contents: ['s'], config: { taskType: 'CLUSTERING' } }));
+    const { status, body } = apiErrorOf(err);
+    expect(status).toBe(400);
+    expect(body.error.message).toContain('dropped:taskType');
+    expect(h.mock.requests).toEqual([]);
+    const ok = await ai.models.embedContent({ model: 'embed-strict', contents: ['s'] });
+    expect(ok.embeddings![0]!.values).toEqual(vecOf('s'));
   });
 
   it('dry-run shows the first call, nothing sent; GET /v1/models lists embedding routes', async () => {

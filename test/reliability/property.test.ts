@@ -37,6 +37,9 @@ const routes: Array<[string, Record<string, string>]> = [
   ['/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse', { 'x-goog-api-key': 'k' }],
   ['/v1beta/models/gemini-2.5-flash:countTokens', { 'x-goog-api-key': 'k' }],
   ['/v1/images/generations', { authorization: 'Bearer k' }],
+  ['/v1/embeddings', { authorization: 'Bearer k' }],
+  ['/v1beta/models/gemini-embedding-001:embedContent', { 'x-goog-api-key': 'k' }],
+  ['/v1beta/models/gemini-embedding-001:batchEmbedContents', { 'x-goog-api-key': 'k' }],
 ];
 
 /** JSON-ish values biased toward the shapes the decoders look at. */
@@ -49,6 +52,9 @@ const junk = fc.oneof(
     max_tokens: fc.jsonValue(),
     tools: fc.jsonValue(),
     stream: fc.jsonValue(),
+    input: fc.oneof(fc.jsonValue(), fc.array(fc.oneof(fc.string(), fc.array(fc.integer())))),
+    requests: fc.oneof(fc.jsonValue(), fc.array(fc.record({ content: fc.jsonValue(), taskType: fc.jsonValue() }, { requiredKeys: [] }))),
+    content: fc.jsonValue(),
   }, { requiredKeys: [] }),
 );
 
