@@ -1,6 +1,6 @@
 /**
  * The canonical model, the interlingua every dialect decodes into and encodes from: parts,
- * requests and responses, stream events, errors, images, citations, usage, and the pure helpers
+ * requests and responses, stream events, errors, images, embeddings, citations, usage, and the pure helpers
  * of the model itself (carried signatures, extras, hints). No vendor's wire shape, no byte
  * machinery (src/kit), no flow's transforms (src/flows).
  */

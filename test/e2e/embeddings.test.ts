@@ -21,6 +21,8 @@ function config(mockUrl: string) {
       'azure-dated': { dialect: 'openai', provider: 'azure', apiVersion: '2024-10-21', baseUrl: `${mockUrl}/azure2`, apiKey: 'azure-key-SECRET-6666', retry: { attempts: 1 } },
       pool: { dialect: 'openai', baseUrl: `${mockUrl}/pool`, apiKey: ['sk-pool-SECRET-a', 'sk-pool-SECRET-b'], retry: { attempts: 1 } },
       broken: { dialect: 'openai', baseUrl: `${mockUrl}/broken`, apiKey: 'sk-broken-SECRET-7', retry: { attempts: 1 } },
+      mistral: { dialect: 'openai', provider: 'mistral', baseUrl: `${mockUrl}/mistral/v1`, apiKey: 'mistral-key-SECRET-8', retry: { attempts: 1 } },
+      ollama: { dialect: 'openai', provider: 'ollama', baseUrl: `${mockUrl}/ollama/v1`, retry: { attempts: 1 } },
     },
     models: {
       ...base.models,
@@ -34,6 +36,8 @@ function config(mockUrl: string) {
       'embed-pool': { upstream: 'pool', model: 'text-embedding-3-small' },
       'embed-fallback': { upstream: [{ upstream: 'broken', model: 'text-embedding-3-small' }, { upstream: 'gemini', model: 'gemini-embedding-001' }] },
       'embed-claude': { upstream: 'anthropic', model: 'claude-sonnet-4-5' },
+      'mistral-embed': { upstream: 'mistral' },
+      'nomic-embed-text': { upstream: 'ollama' },
       'embed-strict': { upstream: 'openai', model: 'text-embedding-3-small', strict: true },
     },
   };
@@ -153,6 +157,20 @@ describe.each(TARGETS)('%s: embeddings through the official SDKs', (target) => {
     expect(dated!.url).toBe('/azure2/openai/deployments/my-embedding-deployment/embeddings?api-version=2024-10-21');
     expect(dated!.headers['api-key']).toBe('azure-key-SECRET-6666');
     expect(dated!.headers.authorization).toBeUndefined();
+  });
+
+  it('OpenAI-compatible hosts (Mistral, Ollama): their own /embeddings, base64 made by the proxy', async () => {
+    routeMock();
+    const m = await openai.embeddings.create({ model: 'mistral-embed', input: ['m1', 'm2'] });
+    expect(m.data.map((d) => d.embedding)).toEqual([vecOf('m1'), vecOf('m2')]);
+    const o = await openai.embeddings.create({ model: 'nomic-embed-text', input: 'o1' });
+    expect(o.data[0]!.embedding).toEqual(vecOf('o1'));
+    const [mistral, ollama] = h.mock.requests;
+    expect(mistral!.url).toBe('/mistral/v1/embeddings');
+    expect(mistral!.headers.authorization).toBe('Bearer mistral-key-SECRET-8');
+    expect(mistral!.json).toEqual({ model: 'mistral-embed', input: ['m1', 'm2'] });
+    expect(ollama!.url).toBe('/ollama/v1/embeddings');
+    expect(ollama!.headers.authorization).toBeUndefined();
   });
 
   it('a key pool moves to its next key after a 429; a failing upstream falls back to the next target', async () => {
