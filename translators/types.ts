@@ -380,7 +380,10 @@ export interface EmbeddingUpstream {
    * (a size a fixed-size model cannot give, token arrays toward a text-only upstream).
    */
   encodeEmbeddingRequest(req: EmbeddingRequest, target: UpstreamTarget, ctx: TranslateContext): Converted<UpstreamHttpRequest>;
-  /** The answer to one call: one vector per input of `req`. Throws ProxyError (502) for another shape. */
-  decodeEmbeddingResponse(body: unknown, req: EmbeddingRequest, ctx: TranslateContext): EmbeddingResponse;
+  /**
+   * The answer to one call: one vector per input of `req`. Throws ProxyError (502) for another
+   * shape. `headers` (lowercase): where a host counts tokens outside the body (Bedrock).
+   */
+  decodeEmbeddingResponse(body: unknown, req: EmbeddingRequest, ctx: TranslateContext, headers?: Record<string, string>): EmbeddingResponse;
   decodeError(status: number, body: string, headers: Record<string, string>): ProxyError;
 }

@@ -145,11 +145,19 @@ async function callPiece(
   if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw new ProxyError('upstream', `Upstream ${name} returned JSON nested deeper than ${MAX_JSON_DEPTH} levels.`);
   scope.dump?.(`upstream response ← ${name}`, body);
   try {
-    return upstreamOf(success.attempt.target).decodeEmbeddingResponse(body, piece, scope);
+    return upstreamOf(success.attempt.target).decodeEmbeddingResponse(body, piece, scope, headersOf(success.res));
   } catch (e) {
     if (e instanceof ProxyError) throw e;
     throw new ProxyError('upstream', `Upstream ${name} returned an embeddings response of an unexpected shape.`);
   }
+}
+
+function headersOf(res: Response): Record<string, string> {
+  const out: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    out[name] = value;
+  });
+  return out;
 }
 
 /** The pieces' vectors in input order; usage summed when every piece reported it, else estimated. */

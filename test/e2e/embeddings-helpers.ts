@@ -40,10 +40,11 @@ export function titanReply(req: ReceivedRequest): MockReply {
   return json({ embedding: vecOf(req.json.inputText, req.json.dimensions), inputTextTokenCount: 5, embeddingsByType: { float: vecOf(req.json.inputText, req.json.dimensions) } });
 }
 
-/** Bedrock Cohere: `embeddings.float`, one per text. */
+/** Bedrock Cohere: `embeddings.float`, one per text; the token count in Bedrock's header. */
 export function cohereReply(req: ReceivedRequest): MockReply {
   const texts: string[] = req.json.texts;
-  return json({ id: 'c-1', response_type: 'embeddings_by_type', texts, embeddings: { float: texts.map((t) => vecOf(t, req.json.output_dimension)) } });
+  const reply = json({ id: 'c-1', response_type: 'embeddings_by_type', texts, embeddings: { float: texts.map((t) => vecOf(t, req.json.output_dimension)) } });
+  return { ...reply, headers: { ...reply.headers, 'x-amzn-bedrock-input-token-count': String(texts.length * 2) } };
 }
 
 /** A float32 little-endian base64 of numbers, as OpenAI encodes vectors. */

@@ -144,11 +144,13 @@ describe.each(TARGETS)('%s: embeddings through Vertex AI and Amazon Bedrock', (t
     expect((err as Error).message).toContain('Malformed input request');
   });
 
-  it('@google/genai → Bedrock Cohere: texts in one call, RETRIEVAL_QUERY as search_query, usage estimated', async () => {
+  it('@google/genai → Bedrock Cohere: texts in one call, RETRIEVAL_QUERY as search_query; openai SDK: usage from the token-count header', async () => {
     const res = await genai(proxy.url).models.embedContent({ model: 'cohere', contents: ['c1', 'c2'], config: { taskType: 'RETRIEVAL_QUERY' } });
     remember(res.embeddings);
     expect(res.embeddings!.map((e) => e.values)).toEqual([vecOf('c1'), vecOf('c2')]);
-    expect(res.sdkHttpResponse?.headers?.['x-interlingua-token-count']).toBe('estimated');
+    expect(res.sdkHttpResponse?.headers?.['x-interlingua-token-count']).toBeUndefined();
+    const viaOpenai = await openai().embeddings.create({ model: 'cohere', input: ['c3', 'c4', 'c5'] });
+    expect(viaOpenai.usage).toEqual({ prompt_tokens: 6, total_tokens: 6 });
     const [call] = calls();
     expect(call!.url).toBe('/model/cohere.embed-english-v3/invoke');
     expect(call!.json).toEqual({ texts: ['c1', 'c2'], input_type: 'search_query', embedding_types: ['float'] });

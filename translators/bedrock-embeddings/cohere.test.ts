@@ -33,4 +33,10 @@ describe('Bedrock Cohere embeddings', () => {
     expect(cohereEmbeddings.decodeEmbeddingResponse({ embeddings: [[1], [2]], response_type: 'embeddings_floats' }, req(), ctx).vectors).toHaveLength(2);
     expect(() => cohereEmbeddings.decodeEmbeddingResponse({ embeddings: { float: [[1]] } }, req(), ctx)).toThrow(ProxyError);
   });
+
+  it("usage from Bedrock's token-count header, when it sends one", () => {
+    const body = { embeddings: { float: [[1], [2]] } };
+    expect(cohereEmbeddings.decodeEmbeddingResponse(body, req(), ctx, { 'x-amzn-bedrock-input-token-count': '12' }).usage).toEqual({ inputTokens: 12, totalTokens: 12 });
+    expect(cohereEmbeddings.decodeEmbeddingResponse(body, req(), ctx, { 'x-amzn-bedrock-input-token-count': 'x' }).usage).toBeUndefined();
+  });
 });

@@ -2,7 +2,8 @@
  * Cohere Embed on Bedrock (`cohere.embed-english-v3`, `-multilingual-v3`, `cohere.embed-v4:0`):
  * up to 96 `texts` a call, one `input_type` each (the flow splits a request by task), floats
  * asked (`embedding_types: ["float"]`); v4 takes `output_dimension` (256, 512, 1024, 1536), the
- * v3 models have one size. The answer carries no token count (estimated).
+ * v3 models have one size. The answer's body carries no token count: Bedrock's
+ * `x-amzn-bedrock-input-token-count` header does (without it, the flow estimates).
  * https://docs.aws.amazon.com/bedrock/latest/userguide/model-parameters-embed.html
  *
  * Tasks: Gemini's four that Cohere has map both ways; the others are approximated by the nearest
@@ -45,11 +46,13 @@ export const cohereEmbeddings: EmbeddingUpstream = {
     };
     return { value: invokeRequest(target, body), warnings };
   },
-  decodeEmbeddingResponse(body, req) {
+  decodeEmbeddingResponse(body, req, _ctx, headers = {}) {
     const e = (body as { embeddings?: unknown } | null)?.embeddings;
     const list = Array.isArray(e) ? e : (e as { float?: unknown } | undefined)?.float;
     if (!Array.isArray(list) || list.length !== req.inputs.length || !list.every(isVector)) throw shape(`${Array.isArray(list) ? list.length : 'no'} float embeddings for ${req.inputs.length} texts`);
-    return { vectors: list.map((values) => ({ values })) };
+    const counted = Number(headers['x-amzn-bedrock-input-token-count'] ?? NaN);
+    const usage = Number.isInteger(counted) && counted >= 0 ? { inputTokens: counted, totalTokens: counted } : undefined;
+    return { vectors: list.map((values) => ({ values })), ...(usage && { usage }) };
   },
   decodeError,
 };
