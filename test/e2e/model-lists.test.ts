@@ -41,7 +41,7 @@ describe.each(TARGETS)('%s: model lists', (target) => {
     const client = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${proxy.url}/v1`, maxRetries: 0 });
     const ids = (await client.models.list()).data.map((m) => m.id);
     expect(ids).toEqual(expect.arrayContaining(['gpt-*', 'claude-*', 'gemini-*', 'to-anthropic', 'gpt-4.1', 'claude-opus-4-1', 'gemini-2.5-pro']));
-    // Not routed to the upstream that lists it (o3 matches no route), or not a generation model.
+    // Not routed to the upstream that lists it (o3 and text-embedding-004 match no route).
     expect(ids).not.toContain('o3');
     expect(ids).not.toContain('text-embedding-004');
     const asked = mock.requests.length;

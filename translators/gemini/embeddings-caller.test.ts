@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProxyError } from '../../src/canonical/index.ts';
 import { decodeEmbeddingRequest, encodeEmbeddingResponse, MAX_BATCH } from './embeddings-caller.ts';
+import { gemini } from './index.ts';
 
 const input = (method: string, body: unknown, model = 'gemini-embedding-001') => ({ body, headers: {}, params: { model, method }, query: {} });
 const content = (...texts: string[]) => ({ parts: texts.map((text) => ({ text })) });
@@ -67,5 +68,18 @@ describe('Gemini embeddings caller: encoding', () => {
     const res = { vectors: [{ base64: 'AACAPw==' }] };
     expect(encodeEmbeddingResponse(res, req, input('embedContent', {}))).toEqual({ embedding: { values: [1] } });
     expect(encodeEmbeddingResponse({ vectors: [{ values: [1] }, { values: [2] }] }, req, input('batchEmbedContents', {}))).toEqual({ embeddings: [{ values: [1] }, { values: [2] }] });
+  });
+});
+
+describe('Gemini model list', () => {
+  it('embedding models list embedContent and batchEmbedContents, the others generateContent', () => {
+    const list = gemini.encodeModelList!([
+      { id: 'gemini-embedding-001', ownedBy: 'g', created: 0 },
+      { id: 'gemini-2.5-flash', ownedBy: 'g', created: 0 },
+    ]) as { models: Array<{ supportedGenerationMethods: string[] }> };
+    expect(list.models.map((m) => m.supportedGenerationMethods)).toEqual([
+      ['embedContent', 'batchEmbedContents'],
+      ['generateContent', 'streamGenerateContent', 'countTokens'],
+    ]);
   });
 });

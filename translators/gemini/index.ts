@@ -62,12 +62,15 @@ function withInnerModel(rawBody: string, model: string): string {
   }
 }
 
+/** A model named as an embedding model (`gemini-embedding-001`, `text-embedding-3-small`, `cohere.embed-v4:0`). */
+const EMBEDDING_MODEL = /embed/i;
+
 function encodeModelList(models: ModelInfo[]) {
   return {
     models: models.map((m) => ({
       name: `models/${m.id.replace(/^models\//, '')}`,
       displayName: m.id,
-      supportedGenerationMethods: ['generateContent', 'streamGenerateContent', 'countTokens'],
+      supportedGenerationMethods: EMBEDDING_MODEL.test(m.id) ? ['embedContent', 'batchEmbedContents'] : ['generateContent', 'streamGenerateContent', 'countTokens'],
     })),
   };
 }

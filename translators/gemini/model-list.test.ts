@@ -12,17 +12,18 @@ describe('gemini model list', () => {
     });
   });
 
-  it('names without models/, only models that generate content (or say nothing of it)', () => {
+  it('names without models/, only models that generate content or embed (or say nothing of it)', () => {
     const body = {
       models: [
         { name: 'models/gemini-2.5-flash', supportedGenerationMethods: ['generateContent', 'countTokens'] },
         { name: 'models/text-embedding-004', supportedGenerationMethods: ['embedContent'] },
+        { name: 'models/aqa', supportedGenerationMethods: ['generateAnswer'] },
         { name: 'tunedModels/mine' },
         { name: 7 },
         null,
       ],
     };
-    expect(decodeModelList(body)).toEqual(['gemini-2.5-flash', 'tunedModels/mine']);
+    expect(decodeModelList(body)).toEqual(['gemini-2.5-flash', 'text-embedding-004', 'tunedModels/mine']);
     for (const bad of [null, {}, { models: 'x' }]) expect(decodeModelList(bad)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The upstream's own model list: `GET {baseUrl}/v1beta/models` → `models[].name` without the
- * `models/` prefix, only models that can generate content.
+ * `models/` prefix, only models that can generate content or embed it.
  */
 import type { UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { upstreamHeaders } from './encode-request.ts';
@@ -17,7 +17,7 @@ export function decodeModelList(body: unknown): string[] {
   for (const m of models as Array<{ name?: unknown; supportedGenerationMethods?: unknown } | null>) {
     if (typeof m?.name !== 'string') continue;
     const methods = m.supportedGenerationMethods;
-    if (Array.isArray(methods) && !methods.includes('generateContent')) continue;
+    if (Array.isArray(methods) && !methods.includes('generateContent') && !methods.includes('embedContent') && !methods.includes('batchEmbedContents')) continue;
     out.push(m.name.replace(/^models\//, ''));
   }
   return out;
