@@ -17,14 +17,12 @@ export type EmbeddingTask =
   | 'fact-verification'
   | 'code-query';
 
-/** One thing to embed: text, or (OpenAI) an array of token ids. */
-export interface EmbeddingInput {
-  text?: string;
-  tokens?: readonly number[];
+/** One thing to embed: text, or (OpenAI) an array of token ids; what it is for, a document's title. */
+export type EmbeddingInput = ({ type: 'text'; text: string } | { type: 'tokens'; tokens: readonly number[] }) & {
   task?: EmbeddingTask;
   /** A document's title (Gemini, Vertex AI: with the `document` task). */
   title?: string;
-}
+};
 
 export interface EmbeddingRequest {
   model: string;
@@ -38,7 +36,7 @@ export interface EmbeddingRequest {
 }
 
 /** One vector: its values, or its little-endian float32 bytes in base64 as an upstream sent them. */
-export type EmbeddingVector = { values: number[] } | { base64: string };
+export type EmbeddingVector = { type: 'floats'; values: number[] } | { type: 'base64'; base64: string };
 
 export interface EmbeddingUsage {
   inputTokens: number;
@@ -57,7 +55,7 @@ export interface EmbeddingResponse {
 
 /** A vector's values (decoded from base64 when it came so); undefined for base64 that is not float32 bytes. */
 export function vectorValues(v: EmbeddingVector): number[] | undefined {
-  if ('values' in v) return v.values;
+  if (v.type === 'floats') return v.values;
   const bytes = base64ToBytes(v.base64);
   if (!bytes || bytes.byteLength % 4 !== 0) return undefined;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -68,7 +66,7 @@ export function vectorValues(v: EmbeddingVector): number[] | undefined {
 
 /** A vector as base64 of its little-endian float32 bytes (as it came, when it came so). */
 export function vectorBase64(v: EmbeddingVector): string {
-  if ('base64' in v) return v.base64;
+  if (v.type === 'base64') return v.base64;
   const bytes = new Uint8Array(v.values.length * 4);
   const view = new DataView(bytes.buffer);
   v.values.forEach((x, i) => view.setFloat32(i * 4, x, true));
@@ -78,7 +76,7 @@ export function vectorBase64(v: EmbeddingVector): string {
 /** Tokens of the inputs as the proxy estimates them: a token array's length, else four characters a token. */
 export function estimateEmbeddingTokens(inputs: readonly EmbeddingInput[]): number {
   let n = 0;
-  for (const i of inputs) n += i.tokens ? i.tokens.length : Math.max(1, Math.ceil((i.text?.length ?? 0) / 4));
+  for (const i of inputs) n += i.type === 'tokens' ? i.tokens.length : Math.max(1, Math.ceil(i.text.length / 4));
   return n;
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { EmbeddingInput, EmbeddingRequest } from '../canonical/index.ts';
 import { parseConfig } from '../config/load.ts';
 import { boundedAll, embeddingWireOf, mergeAnswers, splitInputs } from './embeddings.ts';
 
@@ -34,8 +35,8 @@ describe('the embeddings wire form of a target', () => {
 
 describe('splitting inputs into calls', () => {
   it('at most `size` a call, a new call where the task changes, order kept', () => {
-    const inputs = [{ text: 'a' }, { text: 'b' }, { text: 'c' }, { text: 'd', task: 'query' as const }, { text: 'e', task: 'query' as const }];
-    expect(splitInputs(inputs, 2).map((p) => p.map((i) => i.text).join(''))).toEqual(['ab', 'c', 'de']);
+    const inputs: EmbeddingInput[] = [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }, { type: 'text', text: 'c' }, { type: 'text', text: 'd', task: 'query' }, { type: 'text', text: 'e', task: 'query' }];
+    expect(splitInputs(inputs, 2).map((p) => p.map((i) => (i.type === 'text' ? i.text : '')).join(''))).toEqual(['ab', 'c', 'de']);
     expect(splitInputs(inputs, 1)).toHaveLength(5);
     expect(splitInputs(inputs, 100)).toHaveLength(2);
   });
@@ -69,14 +70,14 @@ describe('bounded fan-out', () => {
 });
 
 describe('merging the answers', () => {
-  const req = { model: 'm', inputs: [{ text: 'abcd' }, { text: 'efgh' }, { text: 'ij' }], encoding: 'float' as const };
+  const req: EmbeddingRequest = { model: 'm', inputs: [{ type: 'text', text: 'abcd' }, { type: 'text', text: 'efgh' }, { type: 'text', text: 'ij' }], encoding: 'float' };
   it('vectors in piece order, usage summed when every piece reported', () => {
-    const merged = mergeAnswers([{ vectors: [{ values: [1] }, { values: [2] }], usage: { inputTokens: 2, totalTokens: 2 }, model: 'x' }, { vectors: [{ values: [3] }], usage: { inputTokens: 1, totalTokens: 1 } }], req);
-    expect(merged).toEqual({ model: 'x', vectors: [{ values: [1] }, { values: [2] }, { values: [3] }], usage: { inputTokens: 3, totalTokens: 3 } });
+    const merged = mergeAnswers([{ vectors: [{ type: 'floats', values: [1] }, { type: 'floats', values: [2] }], usage: { inputTokens: 2, totalTokens: 2 }, model: 'x' }, { vectors: [{ type: 'floats', values: [3] }], usage: { inputTokens: 1, totalTokens: 1 } }], req);
+    expect(merged).toEqual({ model: 'x', vectors: [{ type: 'floats', values: [1] }, { type: 'floats', values: [2] }, { type: 'floats', values: [3] }], usage: { inputTokens: 3, totalTokens: 3 } });
   });
 
   it('a piece without usage: the whole estimated, and flagged', () => {
-    const merged = mergeAnswers([{ vectors: [{ values: [1] }, { values: [2] }], usage: { inputTokens: 9, totalTokens: 9 } }, { vectors: [{ values: [3] }] }], req);
+    const merged = mergeAnswers([{ vectors: [{ type: 'floats', values: [1] }, { type: 'floats', values: [2] }], usage: { inputTokens: 9, totalTokens: 9 } }, { vectors: [{ type: 'floats', values: [3] }] }], req);
     expect(merged.usage).toEqual({ inputTokens: 3, totalTokens: 3, estimated: true });
   });
 });

@@ -23,12 +23,12 @@ const base64Vectors: Allowance = {
 const openai = checker('openai', [base64Vectors]);
 const gemini = checker('gemini');
 
-const req = (n: number, encoding: 'float' | 'base64' = 'float'): EmbeddingRequest => ({ model: 'm', inputs: Array.from({ length: n }, (_, i) => ({ text: `t${i}` })), encoding });
+const req = (n: number, encoding: 'float' | 'base64' = 'float'): EmbeddingRequest => ({ model: 'm', inputs: Array.from({ length: n }, (_, i) => ({ type: 'text', text: `t${i}` })), encoding });
 const answers = {
   openai: () => openaiEmbeddings.decodeEmbeddingResponse({ object: 'list', data: [{ index: 0, embedding: [0.5] }, { index: 1, embedding: 'AACAPw==' }], model: 'x', usage: { prompt_tokens: 2, total_tokens: 2 } }, req(2), testContext()),
   gemini: () => geminiEmbeddings.decodeEmbeddingResponse({ embeddings: [{ values: [1] }, { values: [2] }] }, req(2), testContext()),
   vertex: () => vertexEmbeddings.decodeEmbeddingResponse({ predictions: [{ embeddings: { values: [1] } }, { embeddings: { values: [2] } }] }, req(2), testContext()),
-  titan: () => ({ vectors: [...titanEmbeddings.decodeEmbeddingResponse({ embedding: [1] }, req(1), testContext()).vectors, { values: [2] }] }),
+  titan: () => ({ vectors: [...titanEmbeddings.decodeEmbeddingResponse({ embedding: [1] }, req(1), testContext()).vectors, { type: 'floats' as const, values: [2] }] }),
   cohere: () => cohereEmbeddings.decodeEmbeddingResponse({ embeddings: { float: [[1], [2]] } }, req(2), testContext()),
 };
 /** The usage the flow gives an answer without one (estimated). */

@@ -52,7 +52,7 @@ export const cohereEmbeddings: EmbeddingUpstream = {
     if (!Array.isArray(list) || list.length !== req.inputs.length || !list.every(isVector)) throw shape(`${Array.isArray(list) ? list.length : 'no'} float embeddings for ${req.inputs.length} texts`);
     const counted = Number(headers['x-amzn-bedrock-input-token-count'] ?? NaN);
     const usage = Number.isInteger(counted) && counted >= 0 ? { inputTokens: counted, totalTokens: counted } : undefined;
-    return { vectors: list.map((values) => ({ values })), ...(usage && { usage }) };
+    return { vectors: list.map((values) => ({ type: 'floats' as const, values })), ...(usage && { usage }) };
   },
   decodeError,
 };

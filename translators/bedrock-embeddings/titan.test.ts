@@ -3,7 +3,7 @@ import { ProxyError, type EmbeddingRequest } from '../../src/canonical/index.ts'
 import { titanEmbeddings } from './titan.ts';
 
 const target = (model = 'amazon.titan-embed-text-v2:0') => ({ name: 'bedrock', model, options: {} });
-const req = (over: Partial<EmbeddingRequest> = {}): EmbeddingRequest => ({ model: 'alias', inputs: [{ text: 'a' }], encoding: 'float', ...over });
+const req = (over: Partial<EmbeddingRequest> = {}): EmbeddingRequest => ({ model: 'alias', inputs: [{ type: 'text', text: 'a' }], encoding: 'float', ...over });
 const ctx = { now: () => 0, newId: (p: string) => `${p}1` };
 
 describe('Bedrock Titan embeddings', () => {
@@ -18,7 +18,7 @@ describe('Bedrock Titan embeddings', () => {
     for (const [r, model] of [
       [req({ dimensions: 768 }), 'amazon.titan-embed-text-v2:0'],
       [req({ dimensions: 1536 }), 'amazon.titan-embed-text-v1'],
-      [req({ inputs: [{ tokens: [1] }] }), 'amazon.titan-embed-text-v2:0'],
+      [req({ inputs: [{ type: 'tokens', tokens: [1] }] }), 'amazon.titan-embed-text-v2:0'],
     ] as const) {
       expect(() => titanEmbeddings.encodeEmbeddingRequest(r, target(model), ctx)).toThrow(ProxyError);
     }
@@ -26,12 +26,12 @@ describe('Bedrock Titan embeddings', () => {
   });
 
   it('task type, title and user reported', () => {
-    const { warnings } = titanEmbeddings.encodeEmbeddingRequest(req({ inputs: [{ text: 'a', task: 'query', title: 'T' }], user: 'u' }), target(), ctx);
+    const { warnings } = titanEmbeddings.encodeEmbeddingRequest(req({ inputs: [{ type: 'text', text: 'a', task: 'query', title: 'T' }], user: 'u' }), target(), ctx);
     expect(warnings.map((w) => w.path)).toEqual(['taskType', 'title', 'user']);
   });
 
   it('the answer: embedding and inputTextTokenCount; another shape is a 502', () => {
-    expect(titanEmbeddings.decodeEmbeddingResponse({ embedding: [1, 2], inputTextTokenCount: 3 }, req(), ctx)).toEqual({ vectors: [{ values: [1, 2] }], usage: { inputTokens: 3, totalTokens: 3 } });
+    expect(titanEmbeddings.decodeEmbeddingResponse({ embedding: [1, 2], inputTextTokenCount: 3 }, req(), ctx)).toEqual({ vectors: [{ type: 'floats', values: [1, 2] }], usage: { inputTokens: 3, totalTokens: 3 } });
     expect(() => titanEmbeddings.decodeEmbeddingResponse({ embeddings: [] }, req(), ctx)).toThrow(ProxyError);
   });
 });

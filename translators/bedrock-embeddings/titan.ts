@@ -27,7 +27,7 @@ export const titanEmbeddings: EmbeddingUpstream = {
     const b = body as { embedding?: unknown; inputTextTokenCount?: unknown } | null;
     if (!isVector(b?.embedding)) throw shape('no embedding');
     const n = b.inputTextTokenCount;
-    return { vectors: [{ values: b.embedding }], ...(typeof n === 'number' && { usage: { inputTokens: n, totalTokens: n } }) };
+    return { vectors: [{ type: 'floats', values: b.embedding }], ...(typeof n === 'number' && { usage: { inputTokens: n, totalTokens: n } }) };
   },
   decodeError,
 };

@@ -20,8 +20,8 @@ export function invokeRequest(target: UpstreamTarget, body: unknown): UpstreamHt
 
 export function textsOf(req: EmbeddingRequest, target: UpstreamTarget): string[] {
   return req.inputs.map((i) => {
-    if (i.tokens) throw new ProxyError('invalid-request', `The upstream '${target.name}' embeds text only: token arrays cannot be sent to ${target.model}.`, { param: 'input', code: 'invalid_type' });
-    return i.text ?? '';
+    if (i.type === 'tokens') throw new ProxyError('invalid-request', `The upstream '${target.name}' embeds text only: token arrays cannot be sent to ${target.model}.`, { param: 'input', code: 'invalid_type' });
+    return i.text;
   });
 }
 

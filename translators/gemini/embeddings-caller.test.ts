@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProxyError } from '../../src/canonical/index.ts';
+import { ProxyError, type EmbeddingRequest } from '../../src/canonical/index.ts';
 import { decodeEmbeddingRequest, encodeEmbeddingResponse, MAX_BATCH } from './embeddings-caller.ts';
 import { gemini } from './index.ts';
 
@@ -18,7 +18,7 @@ const refusal = (method: string, body: unknown) => {
 describe('Gemini embeddings caller: decoding', () => {
   it('embedContent: one text, task type, title, size', () => {
     const d = decodeEmbeddingRequest(input('embedContent', { content: content('hi'), taskType: 'RETRIEVAL_DOCUMENT', title: 'T', outputDimensionality: 8 }));
-    expect(d.value).toEqual({ model: 'gemini-embedding-001', inputs: [{ text: 'hi', task: 'document', title: 'T' }], encoding: 'float', dimensions: 8 });
+    expect(d.value).toEqual({ model: 'gemini-embedding-001', inputs: [{ type: 'text', text: 'hi', task: 'document', title: 'T' }], encoding: 'float', dimensions: 8 });
   });
 
   it('batchEmbedContents as @google/genai sends it (the model in every request), tasks per request', () => {
@@ -30,12 +30,12 @@ describe('Gemini embeddings caller: decoding', () => {
         ],
       }),
     );
-    expect(d.value.inputs).toEqual([{ text: 'a', task: 'query' }, { text: 'b' }]);
+    expect(d.value.inputs).toEqual([{ type: 'text', text: 'a', task: 'query' }, { type: 'text', text: 'b' }]);
   });
 
   it('several text parts are embedded as one text, joined, and reported', () => {
     const d = decodeEmbeddingRequest(input('embedContent', { content: content('a', 'b') }));
-    expect(d.value.inputs).toEqual([{ text: 'a\nb' }]);
+    expect(d.value.inputs).toEqual([{ type: 'text', text: 'a\nb' }]);
     expect(d.warnings).toEqual([{ code: 'approximated', path: 'EmbedContentRequest.content.parts', detail: 'joined' }]);
   });
 
@@ -63,11 +63,11 @@ describe('Gemini embeddings caller: decoding', () => {
 });
 
 describe('Gemini embeddings caller: encoding', () => {
-  const req = { model: 'm', inputs: [{ text: 'a' }], encoding: 'float' as const };
+  const req: EmbeddingRequest = { model: 'm', inputs: [{ type: 'text', text: 'a' }], encoding: 'float' };
   it('embedContent answers {embedding}, batchEmbedContents {embeddings[]}; base64 decoded to values', () => {
-    const res = { vectors: [{ base64: 'AACAPw==' }] };
+    const res = { vectors: [{ type: 'base64' as const, base64: 'AACAPw==' }] };
     expect(encodeEmbeddingResponse(res, req, input('embedContent', {}))).toEqual({ embedding: { values: [1] } });
-    expect(encodeEmbeddingResponse({ vectors: [{ values: [1] }, { values: [2] }] }, req, input('batchEmbedContents', {}))).toEqual({ embeddings: [{ values: [1] }, { values: [2] }] });
+    expect(encodeEmbeddingResponse({ vectors: [{ type: 'floats', values: [1] }, { type: 'floats', values: [2] }] }, req, input('batchEmbedContents', {}))).toEqual({ embeddings: [{ values: [1] }, { values: [2] }] });
   });
 });
 

@@ -42,7 +42,7 @@ function itemOf(raw: unknown, path: string, model: string, warnings: Warning[]):
   if (r.model !== undefined && (typeof r.model !== 'string' || modelName(r.model) !== model)) {
     throw invalid(`* ${path}.model: the model of every request must be models/${model}, the model of the URL.`, `${path}.model`);
   }
-  const input: EmbeddingInput = { text: textOf(r.content, `${path}.content`, warnings) };
+  const input: EmbeddingInput = { type: 'text', text: textOf(r.content, `${path}.content`, warnings) };
   if (r.taskType !== undefined && r.taskType !== null && r.taskType !== 'TASK_TYPE_UNSPECIFIED') {
     const task = typeof r.taskType === 'string' ? TASK_OF[r.taskType] : undefined;
     if (!task) throw invalid(`* ${path}.task_type: invalid value ${JSON.stringify(r.taskType)}.`, `${path}.taskType`);

@@ -3,7 +3,7 @@ import { ProxyError, type EmbeddingRequest } from '../../src/canonical/index.ts'
 import { geminiEmbeddings, vertexEmbeddings } from './embeddings-upstream.ts';
 
 const target = (model: string) => ({ name: 'g', model, apiKey: 'AIza-up', options: {} });
-const req = (over: Partial<EmbeddingRequest> = {}): EmbeddingRequest => ({ model: 'alias', inputs: [{ text: 'a', task: 'query' }, { text: 'b', title: 'T' }], encoding: 'float', ...over });
+const req = (over: Partial<EmbeddingRequest> = {}): EmbeddingRequest => ({ model: 'alias', inputs: [{ type: 'text', text: 'a', task: 'query' }, { type: 'text', text: 'b', title: 'T' }], encoding: 'float', ...over });
 const ctx = { now: () => 0, newId: (p: string) => `${p}1` };
 
 describe('Gemini API batchEmbedContents upstream', () => {
@@ -22,11 +22,11 @@ describe('Gemini API batchEmbedContents upstream', () => {
   });
 
   it('token arrays are the caller 400', () => {
-    expect(() => geminiEmbeddings.encodeEmbeddingRequest(req({ inputs: [{ tokens: [1] }] }), target('m'), ctx)).toThrow(ProxyError);
+    expect(() => geminiEmbeddings.encodeEmbeddingRequest(req({ inputs: [{ type: 'tokens', tokens: [1] }] }), target('m'), ctx)).toThrow(ProxyError);
   });
 
   it('answers: one vector per input, usage when reported; a count mismatch is a 502', () => {
-    expect(geminiEmbeddings.decodeEmbeddingResponse({ embeddings: [{ values: [1] }, { values: [2] }] }, req(), ctx)).toEqual({ vectors: [{ values: [1] }, { values: [2] }] });
+    expect(geminiEmbeddings.decodeEmbeddingResponse({ embeddings: [{ values: [1] }, { values: [2] }] }, req(), ctx)).toEqual({ vectors: [{ type: 'floats', values: [1] }, { type: 'floats', values: [2] }] });
     expect(geminiEmbeddings.decodeEmbeddingResponse({ embeddings: [{ values: [1] }, { values: [2] }], usageMetadata: { promptTokenCount: 7 } }, req(), ctx).usage).toEqual({ inputTokens: 7, totalTokens: 7 });
     expect(() => geminiEmbeddings.decodeEmbeddingResponse({ embeddings: [{ values: [1] }] }, req(), ctx)).toThrow(ProxyError);
     expect(() => geminiEmbeddings.decodeEmbeddingResponse({ embeddings: [{ values: ['x'] }, { values: [1] }] }, req(), ctx)).toThrow(ProxyError);
@@ -47,7 +47,7 @@ describe('Vertex AI predict upstream', () => {
 
   it('predictions in order; token counts summed only when every prediction has one', () => {
     const p = (v: number, count?: number) => ({ embeddings: { values: [v], ...(count !== undefined && { statistics: { token_count: count, truncated: false } }) } });
-    expect(vertexEmbeddings.decodeEmbeddingResponse({ predictions: [p(1, 2), p(2, 3)] }, req(), ctx)).toEqual({ vectors: [{ values: [1] }, { values: [2] }], usage: { inputTokens: 5, totalTokens: 5 } });
+    expect(vertexEmbeddings.decodeEmbeddingResponse({ predictions: [p(1, 2), p(2, 3)] }, req(), ctx)).toEqual({ vectors: [{ type: 'floats', values: [1] }, { type: 'floats', values: [2] }], usage: { inputTokens: 5, totalTokens: 5 } });
     expect(vertexEmbeddings.decodeEmbeddingResponse({ predictions: [p(1, 2), p(2)] }, req(), ctx).usage).toBeUndefined();
     expect(() => vertexEmbeddings.decodeEmbeddingResponse({ predictions: [p(1)] }, req(), ctx)).toThrow(ProxyError);
   });

@@ -16,8 +16,8 @@ import { MAX_BATCH } from './embeddings-caller.ts';
 
 function textOnly(req: EmbeddingRequest, target: UpstreamTarget): string[] {
   return req.inputs.map((i) => {
-    if (i.tokens) throw new ProxyError('invalid-request', `The upstream '${target.name}' embeds text only: token arrays cannot be sent to ${target.model}.`, { param: 'input', code: 'invalid_type' });
-    return i.text ?? '';
+    if (i.type === 'tokens') throw new ProxyError('invalid-request', `The upstream '${target.name}' embeds text only: token arrays cannot be sent to ${target.model}.`, { param: 'input', code: 'invalid_type' });
+    return i.text;
   });
 }
 
@@ -55,7 +55,7 @@ export const geminiEmbeddings: EmbeddingUpstream = {
     if (!Array.isArray(list) || list.length !== req.inputs.length) throw shape(`${Array.isArray(list) ? list.length : 'no'} embeddings for ${req.inputs.length} inputs`);
     const tokens = (body as { usageMetadata?: { promptTokenCount?: unknown } }).usageMetadata?.promptTokenCount;
     const usage: EmbeddingUsage | undefined = typeof tokens === 'number' ? { inputTokens: tokens, totalTokens: tokens } : undefined;
-    return { vectors: list.map((e, i) => ({ values: valuesOf(e, `embeddings[${i}]`) })), ...(usage && { usage }) };
+    return { vectors: list.map((e, i) => ({ type: 'floats' as const, values: valuesOf(e, `embeddings[${i}]`) })), ...(usage && { usage }) };
   },
   decodeError,
 };
@@ -85,7 +85,7 @@ export const vertexEmbeddings: EmbeddingUpstream = {
       const count = p?.embeddings?.statistics?.token_count;
       if (typeof count === 'number') tokens += count;
       else counted = false;
-      return { values: valuesOf(p?.embeddings, `predictions[${i}].embeddings`) };
+      return { type: 'floats' as const, values: valuesOf(p?.embeddings, `predictions[${i}].embeddings`) };
     });
     return { vectors, ...(counted && { usage: { inputTokens: tokens, totalTokens: tokens } }) };
   },

@@ -15,15 +15,15 @@ const refusal = (body: unknown) => {
 
 describe('OpenAI embeddings request decoding', () => {
   it('a string, strings, a token array, token arrays', () => {
-    expect(decode({ model: 'm', input: 'hi' }).value).toEqual({ model: 'm', inputs: [{ text: 'hi' }], encoding: 'float' });
-    expect(decode({ model: 'm', input: ['a', 'b'] }).value.inputs).toEqual([{ text: 'a' }, { text: 'b' }]);
-    expect(decode({ model: 'm', input: [1, 2, 3] }).value.inputs).toEqual([{ tokens: [1, 2, 3] }]);
-    expect(decode({ model: 'm', input: [[1], [2, 3]] }).value.inputs).toEqual([{ tokens: [1] }, { tokens: [2, 3] }]);
+    expect(decode({ model: 'm', input: 'hi' }).value).toEqual({ model: 'm', inputs: [{ type: 'text', text: 'hi' }], encoding: 'float' });
+    expect(decode({ model: 'm', input: ['a', 'b'] }).value.inputs).toEqual([{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }]);
+    expect(decode({ model: 'm', input: [1, 2, 3] }).value.inputs).toEqual([{ type: 'tokens', tokens: [1, 2, 3] }]);
+    expect(decode({ model: 'm', input: [[1], [2, 3]] }).value.inputs).toEqual([{ type: 'tokens', tokens: [1] }, { type: 'tokens', tokens: [2, 3] }]);
   });
 
   it('dimensions, encoding_format, user; unknown fields dropped and reported', () => {
     const d = decode({ model: 'm', input: 'x', dimensions: 256, encoding_format: 'base64', user: 'u', extra: 1 });
-    expect(d.value).toEqual({ model: 'm', inputs: [{ text: 'x' }], dimensions: 256, encoding: 'base64', user: 'u' });
+    expect(d.value).toEqual({ model: 'm', inputs: [{ type: 'text', text: 'x' }], dimensions: 256, encoding: 'base64', user: 'u' });
     expect(d.warnings).toEqual([{ code: 'dropped', path: 'extra' }]);
   });
 

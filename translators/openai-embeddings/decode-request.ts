@@ -29,21 +29,21 @@ function inputsOf(input: unknown): EmbeddingInput[] {
   if (input === undefined || input === null) throw invalid("Missing required parameter: 'input'.", 'input', 'missing_required_parameter');
   if (typeof input === 'string') {
     if (input === '') throw invalid("'input' must not be an empty string.", 'input');
-    return [{ text: input }];
+    return [{ type: 'text', text: input }];
   }
   if (!Array.isArray(input)) throw invalid("'input' must be a string, an array of strings, or an array of token arrays.", 'input', 'invalid_type');
   if (input.length === 0) throw invalid("'input' must not be an empty array.", 'input');
   if (input.length > MAX_INPUTS) throw invalid(`'input' holds ${input.length} items; at most ${MAX_INPUTS} may be embedded in one request.`, 'input', 'array_above_max_length');
-  if (typeof input[0] === 'number') return [{ tokens: tokensOf(input, 'input') }];
+  if (typeof input[0] === 'number') return [{ type: 'tokens', tokens: tokensOf(input, 'input') }];
   return input.map((item, i): EmbeddingInput => {
     const param = `input[${i}]`;
     if (typeof item === 'string') {
       if (item === '') throw invalid(`'${param}' must not be an empty string.`, param);
       if (typeof input[0] !== 'string') throw invalid(`'${param}': 'input' mixes strings and token arrays.`, param, 'invalid_type');
-      return { text: item };
+      return { type: 'text', text: item };
     }
     if (Array.isArray(item) && !Array.isArray(input[0])) throw invalid(`'${param}': 'input' mixes strings and token arrays.`, param, 'invalid_type');
-    if (Array.isArray(item)) return { tokens: tokensOf(item, param) };
+    if (Array.isArray(item)) return { type: 'tokens', tokens: tokensOf(item, param) };
     throw invalid(`'${param}' must be a string or a token array, not ${item === null ? 'null' : typeof item}.`, param, 'invalid_type');
   });
 }

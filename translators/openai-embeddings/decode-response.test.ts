@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ProxyError, type EmbeddingRequest } from '../../src/canonical/index.ts';
 import { decodeEmbeddingResponse } from './decode-response.ts';
 
-const req = (n: number): EmbeddingRequest => ({ model: 'm', inputs: Array.from({ length: n }, (_, i) => ({ text: `t${i}` })), encoding: 'float' });
+const req = (n: number): EmbeddingRequest => ({ model: 'm', inputs: Array.from({ length: n }, (_, i) => ({ type: 'text', text: `t${i}` })), encoding: 'float' });
 
 describe('OpenAI embeddings response decoding', () => {
   it('vectors put at their index, base64 kept as base64, model and usage read', () => {
@@ -10,7 +10,7 @@ describe('OpenAI embeddings response decoding', () => {
       { object: 'list', data: [{ index: 1, embedding: 'AACAPw==' }, { index: 0, embedding: [0.5, 1] }], model: 'text-embedding-3-small', usage: { prompt_tokens: 4, total_tokens: 4 } },
       req(2),
     );
-    expect(res).toEqual({ model: 'text-embedding-3-small', vectors: [{ values: [0.5, 1] }, { base64: 'AACAPw==' }], usage: { inputTokens: 4, totalTokens: 4 } });
+    expect(res).toEqual({ model: 'text-embedding-3-small', vectors: [{ type: 'floats', values: [0.5, 1] }, { type: 'base64', base64: 'AACAPw==' }], usage: { inputTokens: 4, totalTokens: 4 } });
   });
 
   it('no usage: none (the flow estimates)', () => {

@@ -16,8 +16,8 @@ export function decodeEmbeddingResponse(body: unknown, req: EmbeddingRequest): E
     const index = typeof item?.index === 'number' ? item.index : i;
     if (!Number.isInteger(index) || index < 0 || index >= req.inputs.length) throw shape(`index ${String(item?.index)}`);
     const e = item.embedding;
-    if (typeof e === 'string') vectors[index] = { base64: e };
-    else if (Array.isArray(e) && e.every((x) => typeof x === 'number')) vectors[index] = { values: e as number[] };
+    if (typeof e === 'string') vectors[index] = { type: 'base64', base64: e };
+    else if (Array.isArray(e) && e.every((x) => typeof x === 'number')) vectors[index] = { type: 'floats', values: e as number[] };
     else throw shape(`data[${i}].embedding`);
   });
   const missing = vectors.findIndex((v) => v === undefined);

@@ -3,7 +3,7 @@ import { ProxyError, type EmbeddingRequest } from '../../src/canonical/index.ts'
 import { encodeEmbeddingRequest } from './encode-request.ts';
 
 const target = (model = 'text-embedding-3-small') => ({ name: 'openai', model, apiKey: 'sk-up', options: { headers: { 'x-extra': '1' } } });
-const req = (over: Partial<EmbeddingRequest> = {}): EmbeddingRequest => ({ model: 'alias', inputs: [{ text: 'a' }, { text: 'b' }], encoding: 'base64', ...over });
+const req = (over: Partial<EmbeddingRequest> = {}): EmbeddingRequest => ({ model: 'alias', inputs: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }], encoding: 'base64', ...over });
 
 describe('OpenAI embeddings request encoding', () => {
   it('POST /embeddings, the routed model, floats asked (the default), Bearer key and configured headers', () => {
@@ -15,8 +15,8 @@ describe('OpenAI embeddings request encoding', () => {
   });
 
   it('token arrays go as they are; mixed with text is a 400', () => {
-    expect(JSON.parse(encodeEmbeddingRequest(req({ inputs: [{ tokens: [1, 2] }] }), target()).value.body as string).input).toEqual([[1, 2]]);
-    expect(() => encodeEmbeddingRequest(req({ inputs: [{ tokens: [1] }, { text: 'a' }] }), target())).toThrow(ProxyError);
+    expect(JSON.parse(encodeEmbeddingRequest(req({ inputs: [{ type: 'tokens', tokens: [1, 2] }] }), target()).value.body as string).input).toEqual([[1, 2]]);
+    expect(() => encodeEmbeddingRequest(req({ inputs: [{ type: 'tokens', tokens: [1] }, { type: 'text', text: 'a' }] }), target())).toThrow(ProxyError);
   });
 
   it('dimensions toward ada-002 (one size) is the caller 400 on dimensions', () => {
@@ -31,7 +31,7 @@ describe('OpenAI embeddings request encoding', () => {
   });
 
   it('task types and titles have no place: reported (the task type as a loss strict mode refuses)', () => {
-    const { warnings } = encodeEmbeddingRequest(req({ inputs: [{ text: 'a', task: 'document', title: 'T' }] }), target());
+    const { warnings } = encodeEmbeddingRequest(req({ inputs: [{ type: 'text', text: 'a', task: 'document', title: 'T' }] }), target());
     expect(warnings).toEqual([{ code: 'dropped', path: 'taskType', lossy: true }, { code: 'dropped', path: 'title' }]);
   });
 });

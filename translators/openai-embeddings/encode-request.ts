@@ -26,11 +26,11 @@ export function encodeEmbeddingRequest(req: EmbeddingRequest, target: UpstreamTa
   if (req.dimensions !== undefined && FIXED_SIZE.test(target.model)) {
     throw new ProxyError('invalid-request', `The model '${req.model}' (${target.model} on ${target.name}) has a fixed size: 'dimensions' cannot be set.`, { param: 'dimensions', code: 'invalid_value' });
   }
-  const tokens = req.inputs.some((i) => i.tokens);
-  if (tokens && req.inputs.some((i) => !i.tokens)) throw new ProxyError('invalid-request', "'input' mixes text and token arrays.", { param: 'input', code: 'invalid_type' });
+  const tokens = req.inputs.some((i) => i.type === 'tokens');
+  if (tokens && req.inputs.some((i) => i.type !== 'tokens')) throw new ProxyError('invalid-request', "'input' mixes text and token arrays.", { param: 'input', code: 'invalid_type' });
   const body: Record<string, unknown> = {
     model: target.model,
-    input: req.inputs.map((i) => i.tokens ?? i.text ?? ''),
+    input: req.inputs.map((i) => (i.type === 'tokens' ? i.tokens : i.text)),
     ...(req.dimensions !== undefined && { dimensions: req.dimensions }),
     ...(req.user !== undefined && { user: req.user }),
   };
