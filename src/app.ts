@@ -18,11 +18,12 @@ import { embeddingFlow } from './flows/embeddings.ts';
 import { hostedImageReply, imageFlow } from './flows/images.ts';
 import { storedFlow, type StoredOp } from './flows/stored.ts';
 import { createModelLister } from './flows/models.ts';
-import { errorReply, jsonReply, type Reply } from './flows/reply.ts';
+import { errorReply, jsonReply, proxyHeaders, type Reply } from './flows/reply.ts';
 import { callerCredential, checkCallerKey } from './http/auth.ts';
 import { createCors } from './http/cors.ts';
 import { callerInput, chatCallOf, parseJsonBody, publicOrigin, readMultipart, webCallerRequest, type CallerRequest } from './http/inbound.ts';
 import { toResponse } from './http/respond.ts';
+import { openResponsesSocket, warmupEvents, type SocketPeer, type SocketSession } from './http/responses-socket.ts';
 import { createServe, type Handler } from './http/serve.ts';
 import { Metrics } from './observe/metrics.ts';
 
@@ -93,7 +94,21 @@ export interface Proxy {
   flush(): Promise<void>;
   /** This process's `/metrics` text (empty when metrics are off). */
   metricsText(): string;
+  /**
+   * A WebSocket upgrade of `GET /v1/responses` (docs/responses.md "WebSocket"): refused with the
+   * reply to send instead of `101` (a wrong key, another path), or accepted: the runtime speaks
+   * the frames, `maxMessageBytes` at most per message, and hands each text message to the session.
+   */
+  openSocket(req: CallerRequest): Promise<SocketOpening>;
+  /** `openSocket` for a Web `Request` (Workers), a refusal as a Web `Response`. */
+  openWebSocket(req: Request): Promise<{ refused: Response } | Extract<SocketOpening, { accept: unknown }>>;
 }
+
+/** What a runtime does with an upgrade request (`Proxy.openSocket`). */
+export type SocketOpening =
+  | { refused: Reply }
+  | { maxMessageBytes: number; accept(peer: SocketPeer): SocketSession };
+export type { SocketPeer, SocketSession } from './http/responses-socket.ts';
 
 export function createApp(o: AppOptions): Hono {
   return createProxy(o).app;
@@ -289,6 +304,26 @@ export function createProxy(o: AppOptions): Proxy {
     return cors ? cors.decorate(req, reply) : reply;
   };
 
+  // The Responses WebSocket: the key is checked (and the upgrade logged) once here, and again with
+  // every turn, which is served as a POST through the route table.
+  const upgrade = serve('responses.socket', responses.encodeError, async (scope) => ({ status: 101, headers: proxyHeaders(scope), body: null }));
+  const warmup = serve('responses.warmup', responses.encodeError, async (scope, req) => {
+    const { body } = await readJson(req, scope);
+    return jsonReply(scope, warmupEvents(body, scope.newId('resp_'), now()));
+  });
+  const openSocket = async (req: CallerRequest): Promise<SocketOpening> => {
+    if (req.method !== 'GET' || req.path !== '/v1/responses') {
+      return { refused: await dispatch(req) };
+    }
+    const reply = await upgrade(req);
+    if (reply.status !== 101) return { refused: reply };
+    const { limits } = config;
+    return {
+      maxMessageBytes: limits.maxBodyBytes,
+      accept: (peer) => openResponsesSocket({ dispatch, warmup, upgrade: req, maxMessageBytes: limits.maxBodyBytes, maxSseBufferBytes: limits.maxSseBufferBytes, maxAgeMs: limits.socketMaxAgeSeconds * 1000 }, peer),
+    };
+  };
+
   const app = new Hono();
   app.all('*', async (c) => {
     const req = webCallerRequest(c.req.raw);
@@ -296,7 +331,12 @@ export function createProxy(o: AppOptions): Proxy {
     if (tracer || counters) req.waitUntil = waitUntilOf(c);
     return toResponse(await dispatch(req));
   });
-  return { dispatch, app, flush: () => tracer?.flush() ?? Promise.resolve(), metricsText };
+  return { dispatch, app, flush: () => tracer?.flush() ?? Promise.resolve(), metricsText, openSocket, openWebSocket: (r) => openWeb(openSocket, r) };
+}
+
+async function openWeb(open: Proxy['openSocket'], request: Request): ReturnType<Proxy['openWebSocket']> {
+  const opening = await open(webCallerRequest(request));
+  return 'refused' in opening ? { refused: toResponse(opening.refused) } : opening;
 }
 
 /** The execution context's `waitUntil`, where the runtime gave one (Hono throws when it did not). */
@@ -344,7 +384,8 @@ export function misconfiguredProxy(message: string, reg: Registry = registry): P
   };
   const app = new Hono();
   app.all('*', async (c) => toResponse(await dispatch(webCallerRequest(c.req.raw))));
-  return { dispatch, app, flush: () => Promise.resolve(), metricsText: () => '' };
+  const openSocket = async (req: CallerRequest): Promise<SocketOpening> => ({ refused: await dispatch(req) });
+  return { dispatch, app, flush: () => Promise.resolve(), metricsText: () => '', openSocket, openWebSocket: (r) => openWeb(openSocket, r) };
 }
 
 /** A path parameter percent-decoded as a URL path segment (left as it is when malformed). */

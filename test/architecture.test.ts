@@ -119,6 +119,10 @@ const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
   { from: 'src/runtime/node-server.ts', to: 'src/http/inbound.ts', why: 'builds the runtime-neutral CallerRequest from an IncomingMessage' },
   { from: 'src/runtime/node-server.ts', to: 'src/flows/reply.ts', why: 'writes a flow’s Reply (type) straight to the socket' },
   { from: 'src/runtime/node-server.ts', to: 'src/sse/byte-step.ts', why: 'drives the stream step (type) from the upstream sockets' },
+  // The Responses WebSocket: every turn is a POST through the route table, its SSE answer read back into one message per event.
+  { from: 'src/http/responses-socket.ts', to: 'src/sse/byte-step.ts', why: 'reads a streamed Reply (PipeBody.toStream) to send its events as messages' },
+  { from: 'src/http/responses-socket.ts', to: 'src/sse/parse.ts', why: 'splits a turn’s SSE answer into its events, one message each' },
+  { from: 'src/runtime/node-websocket.ts', to: 'src/flows/reply.ts', why: 'writes a refused upgrade’s Reply (type) straight to the socket' },
   { from: 'src/runtime/node-client.ts', to: 'src/http/inbound.ts', why: 'an oversized caller body read from the socket is the edge’s 413 (tooLarge)' },
   // The inspector (Node only, loaded when on): its routes sit before the app on node:http.
   { from: 'src/runtime/inspector.ts', to: 'src/observe/inspector/recorder.ts', why: 'builds the exchange recorder the app is handed as its inspector hook' },

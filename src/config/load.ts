@@ -87,7 +87,7 @@ export interface Config {
   exact: Map<string, Route>;
   /** Glob routes, most specific first. */
   globs: Array<Route & { regex: RegExp }>;
-  limits: { maxBodyBytes: number; maxMultipartBytes: number; maxSseBufferBytes: number };
+  limits: { maxBodyBytes: number; maxMultipartBytes: number; maxSseBufferBytes: number; socketMaxAgeSeconds: number };
   cors?: { origins: string[] };
   fetchAllowHosts: string[];
   mediaFetch: { timeoutMs: number; maxBytes: number; maxRedirects: number };
@@ -306,6 +306,7 @@ export function parseConfig(source: unknown, env: Env = {}, o: ParseOptions = {}
       maxBodyBytes: input.limits?.maxBodyBytes ?? 20 * 1024 * 1024,
       maxMultipartBytes: input.limits?.maxMultipartBytes ?? 64 * 1024 * 1024,
       maxSseBufferBytes: input.limits?.maxSseBufferBytes ?? 8 * 1024 * 1024,
+      socketMaxAgeSeconds: input.limits?.socketMaxAgeSeconds ?? 3600,
     },
     cors: input.cors,
     fetchAllowHosts: input.fetchAllowHosts ?? [],

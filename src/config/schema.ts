@@ -149,6 +149,8 @@ export const ConfigSchema = v.strictObject({
       maxBodyBytes: v.optional(positiveInt),
       maxMultipartBytes: v.optional(positiveInt),
       maxSseBufferBytes: v.optional(positiveInt),
+      /** A Responses WebSocket closes after this long (`websocket_connection_limit_reached`); default 3600, as OpenAI's. */
+      socketMaxAgeSeconds: v.optional(positiveInt),
     }),
   ),
   timeouts: v.optional(TimeoutsSchema),

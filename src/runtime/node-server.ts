@@ -39,8 +39,8 @@ export function onResponseGone(res: ServerResponse, fn: () => void): void {
 /** A Host header fit to build the request's origin from (anything else: loopback). */
 const HOST = /^[A-Za-z0-9.\-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
-/** The IncomingMessage as the app's runtime-neutral request. */
-export function nodeCallerRequest(req: IncomingMessage, res: ServerResponse): CallerRequest {
+/** The IncomingMessage as the app's runtime-neutral request (no response: an upgrade, runtime/node-websocket.ts). */
+export function nodeCallerRequest(req: IncomingMessage, res: ServerResponse | undefined): CallerRequest {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const host = req.headers.host;
@@ -54,7 +54,9 @@ export function nodeCallerRequest(req: IncomingMessage, res: ServerResponse): Ca
     bytes: (limit) => readIncoming(req, limit),
     parts: (limit) => readIncomingParts(req, limit),
     text: async (limit) => (await readIncoming(req, limit)).toString('utf8'),
-    onGone: (fn) => onResponseGone(res, fn),
+    onGone: (fn) => {
+      if (res) onResponseGone(res, fn);
+    },
   };
 }
 

@@ -8,12 +8,14 @@ import { dirname, resolve } from 'node:path';
 import { lookup } from 'node:dns/promises';
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { createProxy, memoryStateStore } from '../app.ts';
 import type { FetchLike } from '../kit/index.ts';
 import { ConfigError, configFromEnv, type Config, type ParseOptions } from '../config/load.ts';
 import { nodeFetch } from './node-client.ts';
 import { createNodeListener, isDirectRoute } from './node-server.ts';
+import { handleUpgrade } from './node-websocket.ts';
 
 /**
  * Log lines to stdout, gathered and written once per event-loop turn: one write syscall for all
@@ -131,6 +133,9 @@ export async function startNode(o: StartOptions): Promise<RunningNode> {
     else if (isDirectRoute(req.method, url)) direct(req, res);
     else viaHono(req, res);
   });
+  // Responses over WebSocket (`GET /v1/responses` with an Upgrade); the open sockets, closed on stop.
+  const sockets = new Set<() => void>();
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => handleUpgrade(proxy, req, socket, head, sockets));
   return new Promise((resolve, reject) => {
     // A port in use or an address this machine does not have: the caller says it in one line.
     server.once('error', (e) => {
@@ -146,6 +151,7 @@ export async function startNode(o: StartOptions): Promise<RunningNode> {
         ...(reachable !== undefined && { redis: { reachable } }),
         close: async () => {
           inspector?.close();
+          for (const stop of [...sockets]) stop();
           await new Promise<void>((done) => {
             server.close(() => done());
             server.closeIdleConnections();

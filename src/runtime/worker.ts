@@ -11,10 +11,20 @@
  * its build step fails on one.
  */
 import type { ExecutionContext } from 'hono';
-import { cacheApiImageStore, createApp, kvCounterStore, kvStateStore, misconfiguredProxy, type KvNamespaceLike } from '../app.ts';
+import { cacheApiImageStore, createProxy, kvCounterStore, kvStateStore, misconfiguredProxy, type KvNamespaceLike, type Proxy } from '../app.ts';
 import { configFromEnv, type Env } from '../config/load.ts';
 
-type Built = { app: ReturnType<typeof createApp> };
+type Built = { proxy: Proxy };
+
+/** The Workers WebSocket API (`WebSocketPair`, `accept`, `Response.webSocket`): https://developers.cloudflare.com/workers/runtime-apis/websockets/ */
+interface WorkerSocket {
+  accept(): void;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: 'message', fn: (e: { data: string | ArrayBuffer }) => void): void;
+  addEventListener(type: 'close' | 'error', fn: () => void): void;
+}
+declare const WebSocketPair: { new (): { 0: WorkerSocket; 1: WorkerSocket } };
 
 /** Keyed by the env object: one build per isolate (and per env, should a runtime pass several). */
 const built = new WeakMap<object, Built>();
@@ -31,7 +41,7 @@ function build(env: Record<string, unknown>): Built {
   try {
     const config = configFromEnv(strings);
     const kv = isKv(env['INTERLINGUA_STATE']) ? env['INTERLINGUA_STATE'] : undefined;
-    const app = createApp({
+    const proxy = createProxy({
       config,
       fetch: (input, init) => fetch(input, init),
       log: (entry) => console.log(JSON.stringify(entry)),
@@ -42,7 +52,7 @@ function build(env: Record<string, unknown>): Built {
       stateStore: kv ? kvStateStore(kv) : undefined,
       counters: kv ? kvCounterStore(kv) : undefined,
     });
-    return { app };
+    return { proxy };
   } catch (e) {
     // The config's errors name the field and the rule, never the rejected value nor a JSON excerpt.
     const message = e instanceof Error ? e.message : String(e);
@@ -59,7 +69,7 @@ function isKv(x: unknown): x is KvNamespaceLike {
 /** Every request answered with the config error, in the caller's dialect; said once in the log. */
 function broken(error: string): Built {
   console.error(`interlingua: ${error}`);
-  return { app: misconfiguredProxy(error).app };
+  return { proxy: misconfiguredProxy(error) };
 }
 
 function appFor(env: Record<string, unknown>): Built {
@@ -79,7 +89,54 @@ const NO_BINDINGS = Object.freeze({});
 
 export default {
   fetch(request: Request, env: Record<string, unknown>, ctx: ExecutionContext): Response | Promise<Response> {
-    return appFor(env).app.fetch(request, NO_BINDINGS, ctx);
+    const { proxy } = appFor(env);
+    if (request.headers.get('upgrade')?.toLowerCase() === 'websocket') return upgrade(proxy, request);
+    return proxy.app.fetch(request, NO_BINDINGS, ctx);
   },
 };
 
+
+/**
+ * Responses over WebSocket: the app checks the upgrade (key, path) and serves every message; the
+ * platform speaks the frames (and negotiates their compression).
+ */
+async function upgrade(proxy: Proxy, request: Request): Promise<Response> {
+  const opening = await proxy.openWebSocket(request);
+  if ('refused' in opening) return opening.refused;
+  const pair = new WebSocketPair();
+  const server = pair[1];
+  server.accept();
+  let open = true;
+  const session = opening.accept({
+    send: (text) => {
+      if (open) server.send(text);
+    },
+    close: (code, reason) => {
+      if (!open) return;
+      open = false;
+      server.close(code, reason);
+    },
+  });
+  server.addEventListener('message', (e) => {
+    if (typeof e.data !== 'string') {
+      open = false;
+      session.closed();
+      return server.close(1003, 'only text messages are taken');
+    }
+    session.message(e.data);
+  });
+  const gone = () => {
+    if (open) {
+      open = false;
+      try {
+        server.close(1000, '');
+      } catch {
+        // Already closed.
+      }
+    }
+    session.closed();
+  };
+  server.addEventListener('close', gone);
+  server.addEventListener('error', gone);
+  return new Response(null, { status: 101, webSocket: pair[0] } as ResponseInit);
+}

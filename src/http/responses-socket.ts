@@ -1,0 +1,302 @@
+/**
+ * The Responses API over WebSocket (`GET /v1/responses` with an Upgrade), runtime-neutral: the
+ * runtime speaks the frames (Node: runtime/node-websocket.ts; Workers: `WebSocketPair`) and hands
+ * each text message here. Every `{"type":"response.create", …}` message is one turn, served as a
+ * `POST /v1/responses` with `stream: true` through the same route table (routing, translation to
+ * any upstream, the loss report, the log line, the trace, the key's limits); the answer's SSE events
+ * go back as one JSON text message each, in order. Turns run one at a time, in the order sent.
+ *
+ * What the socket adds to a POST:
+ * - `previous_response_id` naming the socket's most recent answer is resolved from the socket
+ *   itself (its input and output go before the new input), whatever `store` says and whatever the
+ *   upstream: the connection-local state OpenAI keeps. Any other id is left to the state store or a
+ *   Responses upstream, as over HTTP.
+ * - `generate: false` (Codex's warm-up) calls no model: it is answered `response.created` +
+ *   `response.completed` with no output, and its input is kept for the next turn.
+ * - A turn's failure before its stream starts is an `error` event carrying the HTTP status (as the
+ *   service sends it); the socket stays open. The caller's close cancels the upstream call.
+ * - The socket closes after `maxAgeMs` (OpenAI: 60 minutes) with `websocket_connection_limit_reached`,
+ *   once the turn in flight has ended.
+ * https://developers.openai.com/api/docs/guides/websocket-mode
+ */
+import type { Reply } from '../flows/reply.ts';
+import { PipeBody } from '../sse/byte-step.ts';
+import { createSseChunkParser } from '../sse/parse.ts';
+import { tooLarge, type CallerRequest } from './inbound.ts';
+
+/** The caller's end of the socket, as the runtime drives it. */
+export interface SocketPeer {
+  /** Send one text message. */
+  send(text: string): void;
+  /** Close the socket with a code and reason (RFC 6455 §7.4). */
+  close(code: number, reason: string): void;
+}
+
+/** What the runtime tells the session. */
+export interface SocketSession {
+  /** One whole text message from the caller. */
+  message(text: string): void;
+  /** The socket is gone (closed by either side, or broken). */
+  closed(): void;
+}
+
+export interface SocketOptions {
+  /** Serve one turn (the app's route table). */
+  dispatch(req: CallerRequest): Promise<Reply>;
+  /** Serve a warm-up (`generate: false`): the events to send, or an error reply. */
+  warmup(req: CallerRequest): Promise<Reply>;
+  /** The upgrade request: its headers (credentials, session ids) go with every turn. */
+  upgrade: CallerRequest;
+  maxMessageBytes: number;
+  maxSseBufferBytes: number;
+  maxAgeMs: number;
+}
+
+/** Messages waiting behind the turn in flight, at most (more: an error event each). */
+const MAX_QUEUED = 16;
+
+/** Headers of the upgrade that describe the socket, not a turn. */
+const SOCKET_HEADERS = /^(?:upgrade|connection|sec-websocket-.*|content-length|content-type|transfer-encoding|x-request-id)$/;
+
+type Wire = Record<string, unknown>;
+const isRecord = (x: unknown): x is Wire => !!x && typeof x === 'object' && !Array.isArray(x);
+
+/** The socket's most recent answer: the whole input it answered and its output. */
+interface Kept {
+  id: string;
+  items: unknown[];
+}
+
+/** An `error` event as the service sends it over a socket: the HTTP status and the error, nested and at the top. */
+export function socketError(status: number, error: { type?: string; code?: string | null; message: string; param?: string | null }, headers?: Record<string, string>): string {
+  const e = { type: error.type ?? 'invalid_request_error', code: error.code ?? null, message: error.message, param: error.param ?? null };
+  return JSON.stringify({ type: 'error', status, code: e.code, message: e.message, param: e.param, error: e, ...(headers && { headers }), sequence_number: 0 });
+}
+
+const inputItems = (input: unknown): unknown[] =>
+  typeof input === 'string' ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: input }] }] : Array.isArray(input) ? input : [];
+
+export function openResponsesSocket(o: SocketOptions, peer: SocketPeer): SocketSession {
+  const encoder = new TextEncoder();
+  const turnHeaders: Record<string, string> = {};
+  for (const [k, v] of Object.entries(o.upgrade.headers)) if (!SOCKET_HEADERS.test(k)) turnHeaders[k] = v;
+  turnHeaders['content-type'] = 'application/json';
+
+  let open = true;
+  let kept: Kept | undefined;
+  let queued = 0;
+  let tail: Promise<void> = Promise.resolve();
+  let expired = false;
+  let busy = false;
+  /** The turn in flight: what to call when the caller goes away. */
+  let gone: Array<() => void> = [];
+
+  const send = (text: string) => {
+    if (open) peer.send(text);
+  };
+  const close = (code: number, reason: string) => {
+    if (!open) return;
+    open = false;
+    clearTimeout(timer);
+    peer.close(code, reason);
+  };
+  const expire = () => {
+    send(socketError(400, { code: 'websocket_connection_limit_reached', message: `Responses websocket connection limit reached (${Math.round(o.maxAgeMs / 60_000)} minutes). Create a new websocket connection to continue.` }));
+    close(1000, 'websocket_connection_limit_reached');
+  };
+  const timer = setTimeout(() => {
+    expired = true;
+    if (!busy) expire();
+  }, o.maxAgeMs);
+  (timer as { unref?: () => void }).unref?.();
+
+  const turnRequest = (body: Wire): CallerRequest => {
+    const bytes = encoder.encode(JSON.stringify(body));
+    const read = async (limit: number) => {
+      if (bytes.byteLength > limit) throw tooLarge(limit);
+      return bytes;
+    };
+    return {
+      method: 'POST',
+      path: '/v1/responses',
+      origin: o.upgrade.origin,
+      headers: { ...turnHeaders, 'content-length': String(bytes.byteLength) },
+      query: {},
+      bytes: read,
+      text: async (limit) => new TextDecoder().decode(await read(limit)),
+      onGone: (fn) => {
+        if (open) gone.push(fn);
+        else fn();
+      },
+      waitUntil: o.upgrade.waitUntil,
+    };
+  };
+
+  /** Send a reply's events; the answer's response object when it completed. */
+  const relay = async (reply: Reply): Promise<Wire | undefined> => {
+    const { body } = reply;
+    if (!(body instanceof PipeBody)) {
+      const text = typeof body === 'string' ? body : body ? new TextDecoder().decode(body) : '';
+      if (reply.status >= 400 || reply.status < 200) {
+        send(errorEventOf(reply.status, text, reply.headers));
+        return undefined;
+      }
+      // An answer as JSON (never asked for: every turn streams): sent as its terminal event.
+      const response = safeJson(text);
+      send(JSON.stringify({ type: 'response.completed', response, sequence_number: 0 }));
+      return isRecord(response) ? response : undefined;
+    }
+    const reader = body.toStream().getReader();
+    if (!open) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    gone.push(() => void reader.cancel().catch(() => {}));
+    const parser = createSseChunkParser(o.maxSseBufferBytes);
+    let done: Wire | undefined;
+    const each = (events: Array<{ event?: string; data: string }>) => {
+      for (const e of events) {
+        if (e.data === '[DONE]') continue;
+        send(e.data);
+        const type = e.event ?? (e.data.includes('"response.') ? (safeJson(e.data) as Wire | undefined)?.['type'] : undefined);
+        if (type === 'response.completed' || type === 'response.incomplete') {
+          const response = (safeJson(e.data) as Wire | undefined)?.['response'];
+          if (isRecord(response)) done = response;
+        }
+      }
+    };
+    try {
+      for (;;) {
+        const { done: end, value } = await reader.read();
+        if (end) break;
+        each(parser.push(value));
+      }
+      each(parser.finish());
+    } catch {
+      // The caller went away (the read was cancelled) or the pipe failed after its error event.
+    }
+    return done;
+  };
+
+  const turn = async (text: string): Promise<void> => {
+    const frame = safeJson(text);
+    if (!isRecord(frame)) return send(socketError(400, { code: 'invalid_json', message: 'The message is not a JSON object.' }));
+    if (frame['type'] === 'response.processed') return; // Codex's acknowledgement: nothing to answer.
+    if (frame['type'] !== 'response.create') {
+      return send(socketError(400, { code: 'unknown_event_type', param: 'type', message: `Invalid 'type': expected 'response.create', got ${JSON.stringify(frame['type'])}.` }));
+    }
+    if (frame['background'] === true) return send(socketError(400, { code: 'unsupported_parameter', param: 'background', message: "'background' is not supported over a WebSocket." }));
+    const { type: _type, generate, ...body } = frame;
+    body['stream'] = true;
+    // The socket's own last answer: resolved here, for any upstream, stored or not.
+    const prev = body['previous_response_id'];
+    if (typeof prev === 'string' && kept && prev === kept.id) {
+      delete body['previous_response_id'];
+      body['input'] = [...kept.items, ...inputItems(body['input'])];
+    }
+    // Only a turn whose whole input is known here is kept (one resolved elsewhere stays there).
+    const whole = typeof body['previous_response_id'] !== 'string' ? inputItems(body['input']) : undefined;
+    gone = [];
+    const req = turnRequest(body);
+    if (generate === false) {
+      const reply = await o.warmup(req);
+      const events = reply.status === 200 && typeof reply.body === 'string' ? (safeJson(reply.body) as unknown[]) : undefined;
+      if (!Array.isArray(events)) return send(errorEventOf(reply.status, typeof reply.body === 'string' ? reply.body : '', reply.headers));
+      for (const e of events) send(JSON.stringify(e));
+      const id = ((events.at(-1) as Wire | undefined)?.['response'] as Wire | undefined)?.['id'];
+      if (typeof id === 'string' && whole) kept = { id, items: whole };
+      return;
+    }
+    const done = await relay(await o.dispatch(req));
+    if (done && typeof done['id'] === 'string') kept = whole ? { id: done['id'], items: [...whole, ...(Array.isArray(done['output']) ? done['output'] : [])] } : undefined;
+  };
+
+  return {
+    message(text) {
+      if (!open) return;
+      if (encoder.encode(text).byteLength > o.maxMessageBytes) return close(1009, `message exceeds ${o.maxMessageBytes} bytes`);
+      if (queued >= MAX_QUEUED) return send(socketError(429, { type: 'rate_limit_error', code: 'too_many_queued', message: `More than ${MAX_QUEUED} messages are waiting on this socket.` }));
+      queued++;
+      tail = tail.then(async () => {
+        queued--;
+        if (!open) return;
+        busy = true;
+        try {
+          await turn(text);
+        } catch {
+          send(socketError(500, { type: 'server_error', code: null, message: 'Internal proxy error.' }));
+        } finally {
+          busy = false;
+          gone = [];
+        }
+        if (expired) expire();
+      });
+    },
+    closed() {
+      if (!open && gone.length === 0) return;
+      open = false;
+      clearTimeout(timer);
+      const fns = gone;
+      gone = [];
+      for (const fn of fns) fn();
+    },
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A reply that is not a stream (an error the route answered) as the socket's `error` event. */
+function errorEventOf(status: number, text: string, headers: Record<string, string>): string {
+  const error = (safeJson(text) as { error?: Wire } | undefined)?.error;
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  const retry = headers['retry-after'];
+  return socketError(
+    status,
+    { type: str(error?.['type']) ?? undefined, code: str(error?.['code']), message: str(error?.['message']) ?? `The request failed (${status}).`, param: str(error?.['param']) },
+    retry ? { 'retry-after': retry } : undefined,
+  );
+}
+
+/**
+ * The answer to a warm-up (`generate: false`): `response.created` and `response.completed` for a
+ * response with no output and no usage, echoing the request's settings as a response object does.
+ */
+export function warmupEvents(body: unknown, id: string, nowMs: number): Wire[] {
+  const b = isRecord(body) ? body : {};
+  const echo = (k: string, fallback: unknown) => (b[k] !== undefined ? b[k] : fallback);
+  const response = (status: string, usage: unknown): Wire => ({
+    id,
+    object: 'response',
+    created_at: Math.floor(nowMs / 1000),
+    status,
+    error: null,
+    incomplete_details: null,
+    instructions: echo('instructions', null),
+    max_output_tokens: echo('max_output_tokens', null),
+    model: echo('model', null),
+    output: [],
+    parallel_tool_calls: echo('parallel_tool_calls', true),
+    previous_response_id: echo('previous_response_id', null),
+    reasoning: echo('reasoning', null),
+    store: echo('store', true),
+    temperature: echo('temperature', null),
+    text: echo('text', { format: { type: 'text' } }),
+    tool_choice: echo('tool_choice', 'auto'),
+    tools: echo('tools', []),
+    top_p: echo('top_p', null),
+    truncation: echo('truncation', 'disabled'),
+    usage,
+    metadata: echo('metadata', {}),
+  });
+  const usage = { input_tokens: 0, input_tokens_details: { cached_tokens: 0 }, output_tokens: 0, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 0 };
+  return [
+    { type: 'response.created', sequence_number: 0, response: response('in_progress', null) },
+    { type: 'response.completed', sequence_number: 1, response: response('completed', usage) },
+  ];
+}
