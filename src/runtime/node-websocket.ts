@@ -222,6 +222,11 @@ function serveSocket(socket: Duplex, head: Buffer, opening: Extract<Awaited<Retu
     track.delete(stop);
     session.closed();
   });
+  // node:http sockets are half-open capable: a peer that ends without a close frame is gone too.
+  socket.on('end', () => {
+    session.closed();
+    socket.end();
+  });
   const feed = (chunk: Buffer) => {
     for (const e of reader.push(chunk)) {
       if (e.type === 'text') session.message(e.text);
