@@ -1,0 +1,71 @@
+/**
+ * Codex CLI over the Responses WebSocket: the documented provider with `supports_websockets =
+ * true`, through Interlingua to an Anthropic upstream (no WebSocket, no Responses), finishing the
+ * same shell-then-patch task as codex.test.ts. Codex falls back to HTTP without a word when the
+ * upgrade fails, so the proxy's log must show the upgrade (101) and every turn served on it
+ * (`responses.socket`, then `responses` lines with no HTTP request of their own), and the upstream
+ * must have seen the whole history on each turn though Codex sent only what was new.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCodex } from './codex.ts';
+import { INBOUND_KEY, clientsConfig, useClientsHarness } from './harness.ts';
+import { scripted, toolResults, type Turn } from './scripted-upstream.ts';
+import type { TargetKind } from '../support/proxy.ts';
+import { CODEX_MODEL } from './codex.ts';
+
+const BEFORE = 'hello from the original file\n';
+const AFTER = 'hello, patched over a WebSocket\n';
+const PATCH = `*** Begin Patch\n*** Update File: notes.txt\n@@\n-${BEFORE}+${AFTER}*** End Patch\n`;
+const DONE = 'I read notes.txt and patched it.';
+
+const SCRIPT: Turn[] = [{ tool: 'exec_command', args: { cmd: 'cat notes.txt' } }, { tool: 'apply_patch', args: { input: PATCH } }, { text: DONE }];
+
+/** The documented config with the provider marked as speaking WebSocket. */
+const withWebsockets = (toml: string) => toml.replace(/^wire_api = "responses"$/m, 'wire_api = "responses"\nsupports_websockets = true');
+
+const logLines = (logs: string[]) =>
+  logs.flatMap((l) => {
+    try {
+      return [JSON.parse(l) as { route?: string; status?: number; upstream?: string }];
+    } catch {
+      return [];
+    }
+  });
+
+describe.each<TargetKind>(['node', 'worker'])('Codex CLI over WebSocket → Interlingua (%s) → Anthropic', (kind) => {
+  const h = useClientsHarness((mockUrl) => clientsConfig(mockUrl, { [CODEX_MODEL]: { upstream: 'anthropic', model: 'anthropic-model' } }, { log: { requests: true } }), kind);
+  let cwd: string;
+  beforeEach(async () => {
+    cwd = await mkdtemp(path.join(os.tmpdir(), 'codex-ws-work-'));
+    await writeFile(path.join(cwd, 'notes.txt'), BEFORE);
+  });
+  afterEach(async () => {
+    await rm(cwd, { recursive: true, force: true });
+  });
+
+  it('finishes the shell-then-patch task, every turn on the socket', { timeout: 90_000 }, async () => {
+    h.proxy.logs.length = 0;
+    h.mock.reply(scripted('anthropic', SCRIPT));
+    const run = await runCodex(h.proxy.url, INBOUND_KEY, cwd, 'Read notes.txt, then patch its line.', { config: withWebsockets });
+    const detail = `exit ${run.code} in ${run.ms} ms\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}\n--- proxy\n${h.proxy.logs.join('\n')}`;
+    expect(run.code, detail).toBe(0);
+    expect(await readFile(path.join(cwd, 'notes.txt'), 'utf8'), detail).toBe(AFTER);
+    expect(run.stdout, detail).toContain(DONE);
+    expect(run.escaped, detail).toEqual([]);
+
+    const lines = logLines(h.proxy.logs);
+    // The upgrade happened, and no turn came over HTTP.
+    expect(lines.filter((l) => l.route === 'responses.socket').map((l) => l.status), detail).toEqual([101]);
+    const turns = lines.filter((l) => l.route === 'responses');
+    expect(turns.map((l) => l.status), detail).toEqual([200, 200, 200]);
+
+    // Three model turns, each with the whole history, though Codex sent only the new items.
+    const posts = h.mock.requests.filter((r) => r.method === 'POST');
+    expect(posts.map((r) => toolResults('anthropic', r.json).length), detail).toEqual([0, 1, 2]);
+    expect(toolResults('anthropic', posts[1]!.json)[0]!.output).toContain(BEFORE.trim());
+    expect(JSON.stringify(posts[2]!.json.messages)).toContain('Read notes.txt, then patch its line.');
+  });
+});
