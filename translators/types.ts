@@ -17,6 +17,7 @@ import type {
   ImageRequest,
   ImageResponse,
   ProxyError,
+  ReasoningEffort,
   SseEvent,
   StreamEvent,
   StreamFrame,
@@ -154,6 +155,11 @@ export interface ModelInfo {
   ownedBy: string;
   /** Unix seconds. */
   created: number;
+  /** What its route says (config `models` entry): the context window and most output, in tokens. */
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  /** A reasoning effort and/or thinking budget the route forces on every request. */
+  reasoning?: { effort?: 'none' | ReasoningEffort; budgetTokens?: number };
 }
 
 /**

@@ -32,6 +32,16 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ ...base, extra: 1 })).toThrow(ConfigError);
   });
 
+  it("keeps a route's metadata (context window, output limit, forced reasoning) and refuses a bad one", () => {
+    const route = { upstream: 'a', contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: { effort: 'high', budgetTokens: 8192 } };
+    const c = parseConfig({ ...base, models: { big: route, 'glob-*': { upstream: 'a', contextWindow: 1000 } } });
+    expect(c.exact.get('big')).toMatchObject({ contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: { effort: 'high', budgetTokens: 8192 } });
+    expect(c.globs.find((g) => g.pattern === 'glob-*')).toMatchObject({ contextWindow: 1000 });
+    expect(c.exact.get('big')).not.toHaveProperty('defaultMaxTokens', expect.anything());
+    expect(() => parseConfig({ ...base, models: { x: { upstream: 'a', reasoning: { effort: 'max' } } } })).toThrow(/models\.x\.reasoning\.effort/);
+    expect(() => parseConfig({ ...base, models: { x: { upstream: 'a', contextWindow: 0 } } })).toThrow(/contextWindow/);
+  });
+
   it('names a route pointing at an unknown upstream', () => {
     expect(() => parseConfig({ ...base, models: { 'gpt-4o': { upstream: 'nope' } } })).toThrow(
       /models\["gpt-4o"\]\.upstream: no upstream named "nope"/,

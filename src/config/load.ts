@@ -62,11 +62,24 @@ export interface RouteTarget {
   model?: string;
 }
 
-export interface Route {
+export interface Route extends RouteMeta {
   pattern: string;
   targets: RouteTarget[];
   strict: boolean;
   defaultMaxTokens?: number;
+}
+
+/** What a route says of its model (docs/configuration.md "Route metadata"). */
+export interface RouteMeta {
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  /** Applied to every request on the route; `effort: 'none'` turns reasoning off. */
+  reasoning?: ForcedReasoning;
+}
+
+export interface ForcedReasoning {
+  effort?: 'none' | 'minimal' | 'low' | 'medium' | 'high';
+  budgetTokens?: number;
 }
 
 /** An `env:NAME` value of the config: the variable, the field that names it, whether it is set. */
@@ -212,7 +225,16 @@ function compileRoute(pattern: string, route: RouteConfig, upstreams: Record<str
     }
     return target;
   });
-  return { pattern, targets, strict: route.strict ?? strict, defaultMaxTokens: route.defaultMaxTokens };
+  return { pattern, targets, strict: route.strict ?? strict, defaultMaxTokens: route.defaultMaxTokens, ...routeMeta(route) };
+}
+
+/** A route's metadata, only the fields it states. */
+export function routeMeta(r: RouteMeta): RouteMeta {
+  return {
+    ...(r.contextWindow !== undefined && { contextWindow: r.contextWindow }),
+    ...(r.maxOutputTokens !== undefined && { maxOutputTokens: r.maxOutputTokens }),
+    ...(r.reasoning !== undefined && { reasoning: r.reasoning }),
+  };
 }
 
 /** Literal characters outrank wildcards: `claude-3-*` beats `claude-*` beats `*`. */

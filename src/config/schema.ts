@@ -133,6 +133,17 @@ export const RouteSchema = v.strictObject({
   /** Any loss of meaning in translation becomes a 400 instead of a warning. */
   strict: v.optional(v.boolean()),
   defaultMaxTokens: v.optional(positiveInt),
+  /** What the routed model takes in tokens, advertised by `/v1/models` (Codex compacts by it). */
+  contextWindow: v.optional(positiveInt),
+  /** The most tokens the routed model answers, advertised by `/v1/models`. */
+  maxOutputTokens: v.optional(positiveInt),
+  /** A reasoning effort and/or thinking budget every request on this route gets, whatever it asked. */
+  reasoning: v.optional(
+    v.strictObject({
+      effort: v.optional(v.picklist(['none', 'minimal', 'low', 'medium', 'high'])),
+      budgetTokens: v.optional(positiveInt),
+    }),
+  ),
 });
 
 export const ConfigSchema = v.strictObject({

@@ -4,7 +4,8 @@
  * `n > 1` against a one-choice upstream goes to the fan-out flow; image output asked of an OpenAI
  * image model to the chat-to-images flow.
  */
-import { ProxyError, asksLongCacheTtl, isSignatureRefusal, withoutSignatures, type ChatRequest } from '../canonical/index.ts';
+import { ProxyError, asksLongCacheTtl, isSignatureRefusal, withoutSignatures, type ChatRequest, type ReasoningConfig } from '../canonical/index.ts';
+import type { ForcedReasoning } from '../config/load.ts';
 import { asksForImages } from './image-chat.ts';
 import type { CallerStreamEncoder } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
@@ -54,6 +55,8 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
 
   const resolved = resolveModel(deps.config, req.model);
   if (resolved.route?.strict) scope.flags.strict = true;
+  const forced = resolved.route?.reasoning;
+  if (forced) req = withRouteReasoning(scope, req, forced);
   const first = resolved.targets[0]!;
   // Anthropic prices an hour's cache writes higher: said for the cost when its usage does not split them.
   if (first.upstream.dialect === 'anthropic') scope.longCacheTtl = asksLongCacheTtl(req);
@@ -72,13 +75,31 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
   const defaultMaxTokens = resolved.route?.defaultMaxTokens;
   // History rebuilt from the store is encoded anew for every target, a fallback of the caller's own
   // dialect included: it never sees the ids the proxy minted as if it had issued them.
-  const attempts = planChat(deps, scope, call, req, resolved.targets, { defaultMaxTokens, allowPassthrough: call === asked });
+  // A route's forced reasoning is in the decoded request only: the caller's bytes do not go as they are.
+  const attempts = planChat(deps, scope, call, req, resolved.targets, { defaultMaxTokens, allowPassthrough: call === asked && !forced });
   if (scope.flags.dryRun) return dryRunReply(scope, attempts);
   // Translated for every target: the caller's bytes are not needed again (a 2 MB body in flight
   // holds one copy less; docs/performance.md, At agent scale).
   if (!attempts.some((a) => a.passthrough)) asked.release?.(true);
   const decoded = req;
   return callAndReply(deps, scope, call, req, attempts, { decoded: () => decoded, keep, defaultMaxTokens });
+}
+
+/**
+ * The route's reasoning in place of what the caller asked (`effort: 'none'` turns it off); whether
+ * thoughts are shown stays the caller's choice. A request that asked for something else is told.
+ */
+function withRouteReasoning(scope: RequestScope, req: ChatRequest, forced: ForcedReasoning): ChatRequest {
+  const { effort, budgetTokens } = forced;
+  const reasoning: ReasoningConfig =
+    effort === 'none'
+      ? { enabled: false }
+      : { ...(effort && { effort }), ...(budgetTokens !== undefined && { budgetTokens }), ...(req.reasoning?.includeThoughts !== undefined && { includeThoughts: req.reasoning.includeThoughts }) };
+  const asked = req.reasoning;
+  if (asked && (asked.effort !== reasoning.effort || asked.budgetTokens !== reasoning.budgetTokens || (asked.enabled === false) !== (reasoning.enabled === false))) {
+    scope.warn([{ code: 'approximated', path: 'reasoning', detail: 'route' }]);
+  }
+  return { ...req, reasoning };
 }
 
 function decodeCall(scope: RequestScope, call: ChatCall): ChatRequest {

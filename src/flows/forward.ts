@@ -59,6 +59,8 @@ export async function forwardPlan(deps: FlowDeps, scope: RequestScope, call: Cha
   if (!scanned) return undefined;
   const { peeked, resolved, top, identity, open } = scanned;
   const { targets, route } = resolved;
+  // A route that forces reasoning changes the request: it is decoded.
+  if (route?.reasoning) return undefined;
   const defaultMaxTokens = route?.defaultMaxTokens;
   call.session = await sessionHash(deps, identity);
   const hasCacheKey = top.fields.some((f) => f.key === 'prompt_cache_key');

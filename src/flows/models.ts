@@ -59,7 +59,7 @@ export function createModelLister(config: Config, registry: Registry, fetch: Fet
 
   return {
     async list() {
-      const out: ModelInfo[] = listedModels(config).map((m) => ({ id: m.id, ownedBy: m.upstream, created: 0 }));
+      const out: ModelInfo[] = listedModels(config).map((m) => ({ id: m.id, ownedBy: m.upstream, created: 0, ...m.meta }));
       const seen = new Set(out.map((m) => m.id));
       const asked = Object.values(config.upstreams).filter((u) => u.apiKey);
       const lists = await Promise.all(asked.map(upstreamIds));
@@ -67,7 +67,7 @@ export function createModelLister(config: Config, registry: Registry, fetch: Fet
         for (const id of lists[i]!) {
           if (seen.has(id) || !routesTo(config, id, u)) continue;
           seen.add(id);
-          out.push({ id, ownedBy: u.name, created: 0 });
+          out.push(routedModel(config, id) ?? { id, ownedBy: u.name, created: 0 });
         }
       });
       return out;
@@ -75,7 +75,7 @@ export function createModelLister(config: Config, registry: Registry, fetch: Fet
     find(id) {
       const name = id.replace(/^models\//, '');
       const listed = listedModels(config).find((m) => m.id === name);
-      return listed ? { id: name, ownedBy: listed.upstream, created: 0 } : routedModel(config, name);
+      return listed ? { id: name, ownedBy: listed.upstream, created: 0, ...listed.meta } : routedModel(config, name);
     },
   };
 }

@@ -69,9 +69,9 @@ describe('resolveModel', () => {
   it('upstream/model takes the settings of the route its bare name has, and the global strict', () => {
     const c = parseConfig({
       upstreams: { claude: { dialect: 'anthropic', baseUrl: 'https://api.anthropic.com' }, openai: { dialect: 'openai', baseUrl: 'https://api.openai.com/v1' } },
-      models: { 'claude-*': { upstream: 'claude', strict: true, defaultMaxTokens: 777 }, '*': { upstream: 'openai' } },
+      models: { 'claude-*': { upstream: 'claude', strict: true, defaultMaxTokens: 777, contextWindow: 200_000, reasoning: { budgetTokens: 2048 } }, '*': { upstream: 'openai' } },
     });
-    expect(resolveModel(c, 'claude/claude-opus-4').route).toMatchObject({ strict: true, defaultMaxTokens: 777 });
+    expect(resolveModel(c, 'claude/claude-opus-4').route).toMatchObject({ strict: true, defaultMaxTokens: 777, contextWindow: 200_000, reasoning: { budgetTokens: 2048 } });
     expect(resolveModel(c, 'openai/o3').route?.strict).toBe(false);
     const everywhere = parseConfig({ strict: true, upstreams: { openai: { dialect: 'openai', baseUrl: 'https://api.openai.com/v1' } }, models: { 'gpt-*': { upstream: 'openai' } } });
     expect(resolveModel(everywhere, 'openai/o3').route?.strict).toBe(true);

@@ -3,7 +3,7 @@
  * first). Returns the ordered list of attempts a request may fall back through.
  */
 import { ProxyError } from '../canonical/index.ts';
-import type { Config, Route, Upstream } from '../config/load.ts';
+import { routeMeta, type Config, type Route, type RouteMeta, type Upstream } from '../config/load.ts';
 
 export interface ResolvedTarget {
   upstream: Upstream;
@@ -44,6 +44,7 @@ export function resolveModel(config: Config, model: string): ResolvedRoute {
         targets: [{ upstream: upstream.name, model: bare }],
         strict: settings?.strict ?? config.strict,
         defaultMaxTokens: settings?.defaultMaxTokens,
+        ...(settings && routeMeta(settings)),
       };
       return { route, targets: [{ upstream, model: bare }] };
     }
@@ -59,18 +60,18 @@ export function resolveModel(config: Config, model: string): ResolvedRoute {
 }
 
 /** The models a caller may name, for `GET /models` listings. */
-export function listedModels(config: Config): Array<{ id: string; upstream: string }> {
-  const out: Array<{ id: string; upstream: string }> = [];
-  for (const [id, r] of config.exact) out.push({ id, upstream: r.targets[0]!.upstream });
-  for (const g of config.globs) out.push({ id: g.pattern, upstream: g.targets[0]!.upstream });
+export function listedModels(config: Config): Array<{ id: string; upstream: string; meta: RouteMeta }> {
+  const out: Array<{ id: string; upstream: string; meta: RouteMeta }> = [];
+  for (const [id, r] of config.exact) out.push({ id, upstream: r.targets[0]!.upstream, meta: routeMeta(r) });
+  for (const g of config.globs) out.push({ id: g.pattern, upstream: g.targets[0]!.upstream, meta: routeMeta(g) });
   return out;
 }
 
 /** A model the config routes (by glob or `upstream/model`), as a list entry; undefined if none. */
-export function routedModel(config: Config, id: string): { id: string; ownedBy: string; created: number } | undefined {
+export function routedModel(config: Config, id: string): ({ id: string; ownedBy: string; created: number } & RouteMeta) | undefined {
   try {
     const r = resolveModel(config, id);
-    return { id, ownedBy: r.targets[0]!.upstream.name, created: 0 };
+    return { id, ownedBy: r.targets[0]!.upstream.name, created: 0, ...(r.route && routeMeta(r.route)) };
   } catch {
     return undefined;
   }

@@ -77,6 +77,7 @@ describe('Anthropic caller: errors, count_tokens, model list', () => {
     const list = anthropic.encodeModelList!([
       { id: 'claude-sonnet-4-5', ownedBy: 'claude', created: 1_739_923_200 },
       { id: 'gpt-*', ownedBy: 'openai', created: 0 },
+      { id: 'big-claude', ownedBy: 'claude', created: 0, contextWindow: 1_000_000, maxOutputTokens: 64_000, reasoning: { budgetTokens: 4096 } },
     ]);
     expect(check.problems('ListResponse_ModelInfo_', list)).toEqual([]);
     expect(check.problems('ListResponse_ModelInfo_', anthropic.encodeModelList!([]))).toEqual([]);

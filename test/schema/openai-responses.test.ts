@@ -89,6 +89,9 @@ describe('OpenAI Responses caller: errors, token counts, the model list', () => 
   it('token counts and the model list', () => {
     expect(check.problems('TokenCountsResource', openaiResponses.encodeCountTokensResponse!(12))).toEqual([]);
     expect(check.problems('ListModelsResponse', openaiResponses.encodeModelList!([{ id: 'gpt-5.1', ownedBy: 'openai', created: 1_700_000_000 }]))).toEqual([]);
+    // A route's token limits are fields OpenAI's list lacks: the document's objects are open.
+    const meta = { id: 'deep', ownedBy: 'openai', created: 0, contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: { effort: 'high' as const } };
+    expect(check.problems('ListModelsResponse', openaiResponses.encodeModelList!([meta]))).toEqual([]);
   });
 });
 

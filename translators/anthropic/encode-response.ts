@@ -129,8 +129,8 @@ function rfc3339(seconds: number): string {
 
 /**
  * `ListResponse[ModelInfo]`. What the proxy does not know about a model (capabilities, token
- * limits, deprecation dates, model line) is null, as `ModelInfo` allows; a configured, routable
- * model is `active`.
+ * limits its route does not state, deprecation dates, model line) is null, as `ModelInfo` allows;
+ * a configured, routable model is `active`.
  */
 export function encodeModelList(models: ModelInfo[]): unknown {
   const data = models.map((m) => ({
@@ -139,8 +139,8 @@ export function encodeModelList(models: ModelInfo[]): unknown {
     display_name: m.id,
     created_at: rfc3339(m.created),
     capabilities: null,
-    max_input_tokens: null,
-    max_tokens: null,
+    max_input_tokens: m.contextWindow ?? null,
+    max_tokens: m.maxOutputTokens ?? null,
     lifecycle: 'active',
     deprecated_at: null,
     retires_at: null,

@@ -71,6 +71,8 @@ function encodeModelList(models: ModelInfo[]) {
       name: `models/${m.id.replace(/^models\//, '')}`,
       displayName: m.id,
       supportedGenerationMethods: EMBEDDING_MODEL.test(m.id) ? ['embedContent', 'batchEmbedContents'] : ['generateContent', 'streamGenerateContent', 'countTokens'],
+      ...(m.contextWindow !== undefined && { inputTokenLimit: m.contextWindow }),
+      ...(m.maxOutputTokens !== undefined && { outputTokenLimit: m.maxOutputTokens }),
     })),
   };
 }

@@ -116,6 +116,18 @@ describe('encodeResponse', () => {
     expect(list['models'][0]).toMatchObject({ slug: 'claude-x', visibility: 'list', shell_type: 'shell_command', apply_patch_tool_type: 'freeform', truncation_policy: { mode: 'bytes', limit: 10000 } });
   });
 
+  it("model list: a route's context window and output limit, and its forced effort as Codex's only level", () => {
+    const list = encodeModelList([
+      { id: 'deep', ownedBy: 'openai', created: 0, contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: { effort: 'high' } },
+      { id: 'budgeted', ownedBy: 'claude', created: 0, reasoning: { budgetTokens: 4096 } },
+    ]) as Data;
+    expect(list['data'][0]).toEqual({ id: 'deep', object: 'model', created: 0, owned_by: 'openai', context_window: 400_000, max_output_tokens: 128_000 });
+    expect(list['models'][0]).toMatchObject({ context_window: 400_000, default_reasoning_level: 'high', supported_reasoning_levels: [{ effort: 'high' }] });
+    // A budget alone leaves Codex's levels as they are (the budget wins upstream anyway).
+    expect(list['models'][1]).not.toHaveProperty('context_window');
+    expect(list['models'][1]['supported_reasoning_levels'].map((l: Data) => l['effort'])).toEqual(['low', 'medium', 'high']);
+  });
+
   it('model list: globs are routes, not Codex models; with none selectable there is no Codex catalogue', () => {
     const some = encodeModelList([{ id: 'claude-*', ownedBy: 'claude', created: 0 }, { id: 'gpt-5.5', ownedBy: 'openai', created: 0 }]) as Data;
     expect(some['data'].map((m: Data) => m['id'])).toEqual(['claude-*', 'gpt-5.5']);

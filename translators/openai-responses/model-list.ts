@@ -12,18 +12,25 @@
  */
 import type { ModelInfo } from '../types.ts';
 
-/** One Codex catalogue entry (`ModelInfo`). */
+const LEVELS = [
+  { effort: 'low', description: 'Quicker answers, lighter reasoning' },
+  { effort: 'medium', description: 'Balanced speed and depth' },
+  { effort: 'high', description: 'Deeper reasoning for harder problems' },
+];
+
+/**
+ * One Codex catalogue entry (`ModelInfo`). What the route states goes in too: its context window
+ * (Codex compacts at 90 % of it unless told otherwise) and a forced effort as the only level
+ * offered (the proxy applies it whatever Codex asks).
+ */
 function codexEntry(m: ModelInfo, priority: number): Record<string, unknown> {
+  const forced = m.reasoning?.effort;
   return {
     slug: m.id,
     display_name: m.id,
     description: `${m.id} via ${m.ownedBy}`,
-    default_reasoning_level: 'medium',
-    supported_reasoning_levels: [
-      { effort: 'low', description: 'Quicker answers, lighter reasoning' },
-      { effort: 'medium', description: 'Balanced speed and depth' },
-      { effort: 'high', description: 'Deeper reasoning for harder problems' },
-    ],
+    default_reasoning_level: forced ?? 'medium',
+    supported_reasoning_levels: forced ? [{ effort: forced, description: 'The effort this route always uses' }] : LEVELS,
     shell_type: 'shell_command',
     visibility: 'list',
     minimal_client_version: [0, 0, 0],
@@ -40,6 +47,19 @@ function codexEntry(m: ModelInfo, priority: number): Record<string, unknown> {
     supports_parallel_tool_calls: true,
     experimental_supported_tools: [],
     input_modalities: ['text', 'image'],
+    ...(m.contextWindow !== undefined && { context_window: m.contextWindow }),
+  };
+}
+
+/** An OpenAI list entry, with the route's token limits where it states them (fields OpenAI's own list lacks). */
+function openAIEntry(m: ModelInfo): Record<string, unknown> {
+  return {
+    id: m.id,
+    object: 'model',
+    created: m.created,
+    owned_by: m.ownedBy,
+    ...(m.contextWindow !== undefined && { context_window: m.contextWindow }),
+    ...(m.maxOutputTokens !== undefined && { max_output_tokens: m.maxOutputTokens }),
   };
 }
 
@@ -49,7 +69,7 @@ export function encodeModelList(models: ModelInfo[]): unknown {
   const selectable = models.filter((m) => !m.id.includes('*'));
   return {
     object: 'list',
-    data: models.map((m) => ({ id: m.id, object: 'model', created: m.created, owned_by: m.ownedBy })),
+    data: models.map(openAIEntry),
     ...(selectable.length > 0 ? { models: selectable.map((m, i) => codexEntry(m, i)) } : {}),
   };
 }
