@@ -214,7 +214,8 @@ export function openResponsesSocket(o: SocketOptions, peer: SocketPeer): SocketS
   return {
     message(text) {
       if (!open) return;
-      if (encoder.encode(text).byteLength > o.maxMessageBytes) return close(1009, `message exceeds ${o.maxMessageBytes} bytes`);
+      // (A UTF-16 unit is at most 3 bytes of UTF-8: most messages need no encoding to be measured.)
+      if (text.length * 3 > o.maxMessageBytes && encoder.encode(text).byteLength > o.maxMessageBytes) return close(1009, `message exceeds ${o.maxMessageBytes} bytes`);
       if (queued >= MAX_QUEUED) return send(socketError(429, { type: 'rate_limit_error', code: 'too_many_queued', message: `More than ${MAX_QUEUED} messages are waiting on this socket.` }));
       queued++;
       tail = tail.then(async () => {
