@@ -1,7 +1,7 @@
 /**
  * Codex CLI over the Responses WebSocket: the documented provider with `supports_websockets =
- * true`, through Interlingua to an Anthropic upstream (no WebSocket, no Responses), finishing the
- * same shell-then-patch task as codex.test.ts. Codex falls back to HTTP without a word when the
+ * true`, through Interlingua to an upstream of every dialect on Node (none of them a WebSocket)
+ * and to Anthropic in workerd, finishing the same shell-then-patch task as codex.test.ts. Codex falls back to HTTP without a word when the
  * upgrade fails, so the proxy's log must show the upgrade (101) and every turn served on it
  * (`responses.socket`, then `responses` lines with no HTTP request of their own), and the upstream
  * must have seen the whole history on each turn though Codex sent only what was new.
@@ -11,8 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCodex } from './codex.ts';
-import { INBOUND_KEY, clientsConfig, useClientsHarness } from './harness.ts';
-import { scripted, toolResults, type Turn } from './scripted-upstream.ts';
+import { DIALECTS, INBOUND_KEY, clientsConfig, useClientsHarness } from './harness.ts';
+import { scripted, toolResults, type Dialect, type Turn } from './scripted-upstream.ts';
 import type { TargetKind } from '../support/proxy.ts';
 import { CODEX_MODEL } from './codex.ts';
 
@@ -21,7 +21,14 @@ const AFTER = 'hello, patched over a WebSocket\n';
 const PATCH = `*** Begin Patch\n*** Update File: notes.txt\n@@\n-${BEFORE}+${AFTER}*** End Patch\n`;
 const DONE = 'I read notes.txt and patched it.';
 
-const SCRIPT: Turn[] = [{ tool: 'exec_command', args: { cmd: 'cat notes.txt' } }, { tool: 'apply_patch', args: { input: PATCH } }, { text: DONE }];
+/** The model's turns as each upstream wire carries them (freeform only on a Responses upstream). */
+const script = (dialect: Dialect): Turn[] => [
+  { tool: 'exec_command', args: { cmd: 'cat notes.txt' } },
+  dialect === 'openai-responses' ? { custom: 'apply_patch', input: PATCH } : { tool: 'apply_patch', args: { input: PATCH } },
+  { text: DONE },
+];
+
+const RUNS: Array<[Dialect, TargetKind]> = [...DIALECTS.map((d): [Dialect, TargetKind] => [d, 'node']), ['anthropic', 'worker']];
 
 /** The documented config with the provider marked as speaking WebSocket. */
 const withWebsockets = (toml: string) => toml.replace(/^wire_api = "responses"$/m, 'wire_api = "responses"\nsupports_websockets = true');
@@ -35,8 +42,9 @@ const logLines = (logs: string[]) =>
     }
   });
 
-describe.each<TargetKind>(['node', 'worker'])('Codex CLI over WebSocket → Interlingua (%s) → Anthropic', (kind) => {
-  const h = useClientsHarness((mockUrl) => clientsConfig(mockUrl, { [CODEX_MODEL]: { upstream: 'anthropic', model: 'anthropic-model' } }, { log: { requests: true } }), kind);
+describe.each(RUNS)('Codex CLI over WebSocket → Interlingua → %s upstream (%s)', (dialect, kind) => {
+  const model = dialect === 'openai-responses' ? CODEX_MODEL : `${dialect}-model`;
+  const h = useClientsHarness((mockUrl) => clientsConfig(mockUrl, { [CODEX_MODEL]: { upstream: dialect, model } }, { log: { requests: true } }), kind);
   let cwd: string;
   beforeEach(async () => {
     cwd = await mkdtemp(path.join(os.tmpdir(), 'codex-ws-work-'));
@@ -48,7 +56,7 @@ describe.each<TargetKind>(['node', 'worker'])('Codex CLI over WebSocket → Inte
 
   it('finishes the shell-then-patch task, every turn on the socket', { timeout: 90_000 }, async () => {
     h.proxy.logs.length = 0;
-    h.mock.reply(scripted('anthropic', SCRIPT));
+    h.mock.reply(scripted(dialect, script(dialect)));
     const run = await runCodex(h.proxy.url, INBOUND_KEY, cwd, 'Read notes.txt, then patch its line.', { config: withWebsockets });
     const detail = `exit ${run.code} in ${run.ms} ms\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}\n--- proxy\n${h.proxy.logs.join('\n')}`;
     expect(run.code, detail).toBe(0);
@@ -64,8 +72,10 @@ describe.each<TargetKind>(['node', 'worker'])('Codex CLI over WebSocket → Inte
 
     // Three model turns, each with the whole history, though Codex sent only the new items.
     const posts = h.mock.requests.filter((r) => r.method === 'POST');
-    expect(posts.map((r) => toolResults('anthropic', r.json).length), detail).toEqual([0, 1, 2]);
-    expect(toolResults('anthropic', posts[1]!.json)[0]!.output).toContain(BEFORE.trim());
-    expect(JSON.stringify(posts[2]!.json.messages)).toContain('Read notes.txt, then patch its line.');
+    expect(posts.map((r) => toolResults(dialect, r.json).length), detail).toEqual([0, 1, 2]);
+    expect(toolResults(dialect, posts[1]!.json)[0]!.output).toContain(BEFORE.trim());
+    expect(posts[2]!.body).toContain('Read notes.txt, then patch its line.');
+    // A Responses upstream gets the whole input too: no previous_response_id it never issued.
+    if (dialect === 'openai-responses') for (const p of posts) expect(p.json.previous_response_id).toBeUndefined();
   });
 });
