@@ -30,6 +30,8 @@ export interface SocketPeer {
   send(text: string): void;
   /** Close the socket with a code and reason (RFC 6455 §7.4). */
   close(code: number, reason: string): void;
+  /** When what was sent waits on a slow caller: settles once it has drained (the upstream is read no further until then). */
+  drained?(): Promise<void> | undefined;
 }
 
 /** What the runtime tells the session. */
@@ -170,6 +172,8 @@ export function openResponsesSocket(o: SocketOptions, peer: SocketPeer): SocketS
         const { done: end, value } = await reader.read();
         if (end) break;
         each(parser.push(value));
+        const waiting = open ? peer.drained?.() : undefined;
+        if (waiting) await waiting;
       }
       each(parser.finish());
     } catch {

@@ -200,6 +200,19 @@ export function handleUpgrade(proxy: Proxy, req: IncomingMessage, socket: Duplex
   );
 }
 
+/** Settles when the socket has written what it holds, or is gone. */
+function drain(socket: Duplex): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      socket.off('drain', done);
+      socket.off('close', done);
+      resolve();
+    };
+    socket.on('drain', done);
+    socket.on('close', done);
+  });
+}
+
 function serveSocket(socket: Duplex, head: Buffer, opening: Extract<Awaited<ReturnType<Proxy['openSocket']>>, { accept: unknown }>, track: Set<() => void>): void {
   const reader = new FrameReader(opening.maxMessageBytes);
   let closing = false;
@@ -215,6 +228,8 @@ function serveSocket(socket: Duplex, head: Buffer, opening: Extract<Awaited<Retu
       if (!closing && socket.writable) socket.write(encodeFrame(OP.text, Buffer.from(text, 'utf8')));
     },
     close: shut,
+    // Backpressure: a caller that reads slowly holds the upstream stream, not this process's memory.
+    drained: () => (socket.writableNeedDrain && !socket.destroyed ? drain(socket) : undefined),
   });
   const stop = () => shut(1001, 'server shutting down');
   track.add(stop);
