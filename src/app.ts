@@ -320,7 +320,7 @@ export function createProxy(o: AppOptions): Proxy {
     const { limits } = config;
     return {
       maxMessageBytes: limits.maxBodyBytes,
-      accept: (peer) => openResponsesSocket({ dispatch, warmup, upgrade: req, maxMessageBytes: limits.maxBodyBytes, maxSseBufferBytes: limits.maxSseBufferBytes, maxAgeMs: limits.socketMaxAgeSeconds * 1000 }, peer),
+      accept: (peer) => openResponsesSocket({ dispatch, warmup, upgrade: req, socketId: reply.headers['x-request-id'] ?? '', maxMessageBytes: limits.maxBodyBytes, maxSseBufferBytes: limits.maxSseBufferBytes, maxAgeMs: limits.socketMaxAgeSeconds * 1000 }, peer),
     };
   };
 

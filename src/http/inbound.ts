@@ -30,6 +30,8 @@ export interface CallerRequest {
   onGone(fn: () => void): void;
   /** Workers: keep the isolate alive for work after the reply (`ctx.waitUntil`), e.g. a trace export. */
   waitUntil?: (p: Promise<unknown>) => void;
+  /** A turn on a Responses WebSocket: the request id of the socket's upgrade. */
+  socket?: string;
 }
 
 /** A Web `Request` (Workers, Hono, tests) as a CallerRequest. */

@@ -40,6 +40,7 @@ function harness(replies: Array<Reply | (() => Promise<Reply>)>, o: Partial<Sock
       },
       warmup: async (req) => ({ status: 200, headers: {}, body: JSON.stringify(warmupEvents(JSON.parse(await req.text(1 << 20)), 'resp_warm', 0)) }),
       upgrade,
+      socketId: 'req_socket',
       maxMessageBytes: 1000,
       maxSseBufferBytes: 1 << 20,
       maxAgeMs: 60_000,
@@ -63,7 +64,7 @@ describe('openResponsesSocket', () => {
     await h.sentCount(4);
     expect(h.turns).toHaveLength(2);
     const [one, two] = h.turns;
-    expect(one!.req).toMatchObject({ method: 'POST', path: '/v1/responses' });
+    expect(one!.req).toMatchObject({ method: 'POST', path: '/v1/responses', socket: 'req_socket' });
     expect(one!.req.headers).toMatchObject({ authorization: 'Bearer k', session_id: 's1', 'content-type': 'application/json' });
     expect(one!.req.headers).not.toHaveProperty('upgrade');
     expect(one!.req.headers).not.toHaveProperty('x-request-id');

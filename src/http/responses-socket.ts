@@ -49,6 +49,8 @@ export interface SocketOptions {
   warmup(req: CallerRequest): Promise<Reply>;
   /** The upgrade request: its headers (credentials, session ids) go with every turn. */
   upgrade: CallerRequest;
+  /** The upgrade's request id: on every turn's log line (`socket`). */
+  socketId: string;
   maxMessageBytes: number;
   maxSseBufferBytes: number;
   maxAgeMs: number;
@@ -131,6 +133,7 @@ export function openResponsesSocket(o: SocketOptions, peer: SocketPeer): SocketS
         else fn();
       },
       waitUntil: o.upgrade.waitUntil,
+      socket: o.socketId,
     };
   };
 

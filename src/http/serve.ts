@@ -57,6 +57,7 @@ export function createServe(o: ServeOptions): Serve {
       const given = headers['x-request-id'];
       const id = given && given.length <= 128 && REQUEST_ID.test(given) ? given : `req_${randomToken(24)}`;
       const scope = new RequestScope(route, id, o.now);
+      if (req.socket) scope.log.socket = req.socket;
       // Caller disconnect aborts the upstream at once.
       req.onGone(() => scope.abort(new ProxyError('upstream', 'Caller disconnected.')));
       if (headers['x-interlingua-strict'] !== undefined) scope.flags.strict = headerFlag(headers['x-interlingua-strict']);

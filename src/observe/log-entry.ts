@@ -11,6 +11,8 @@ export interface LogEntry {
   caller: DialectId | 'none';
   /** The inbound key's name (its `name` in the config, else `keys[i]`); never the key. */
   keyName?: string;
+  /** A turn on a Responses WebSocket: the request id of the socket's upgrade (its `responses.socket` line). */
+  socket?: string;
   upstream?: string;
   model?: string;
   status: number;

@@ -36,7 +36,7 @@ const withWebsockets = (toml: string) => toml.replace(/^wire_api = "responses"$/
 const logLines = (logs: string[]) =>
   logs.flatMap((l) => {
     try {
-      return [JSON.parse(l) as { route?: string; status?: number; upstream?: string }];
+      return [JSON.parse(l) as { route?: string; status?: number; requestId?: string; socket?: string }];
     } catch {
       return [];
     }
@@ -65,10 +65,14 @@ describe.each(RUNS)('Codex CLI over WebSocket → Interlingua → %s upstream (%
     expect(run.escaped, detail).toEqual([]);
 
     const lines = logLines(h.proxy.logs);
-    // The upgrade happened, and no turn came over HTTP.
-    expect(lines.filter((l) => l.route === 'responses.socket').map((l) => l.status), detail).toEqual([101]);
-    const turns = lines.filter((l) => l.route === 'responses');
-    expect(turns.map((l) => l.status), detail).toEqual([200, 200, 200]);
+    // The upgrade happened, and every turn (the warm-up first) came on that socket, none over HTTP.
+    const sockets = lines.filter((l) => l.route === 'responses.socket');
+    expect(sockets.map((l) => l.status), detail).toEqual([101]);
+    const turns = lines.filter((l) => l.route === 'responses' || l.route === 'responses.warmup');
+    expect(turns.map((l) => [l.route, l.status, l.socket]), detail).toEqual([
+      ['responses.warmup', 200, sockets[0]!.requestId],
+      ...[1, 2, 3].map(() => ['responses', 200, sockets[0]!.requestId]),
+    ]);
 
     // Three model turns, each with the whole history, though Codex sent only the new items.
     const posts = h.mock.requests.filter((r) => r.method === 'POST');
