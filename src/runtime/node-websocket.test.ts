@@ -49,6 +49,21 @@ describe('FrameReader', () => {
     expect(out).toEqual([{ type: 'ping', data: Buffer.from('p') }, { type: 'text', text: 'hello' }, { type: 'text', text: 'b'.repeat(300) }, { type: 'text', text: big }]);
   });
 
+  it('reads a large message fed in many chunks once it is whole', () => {
+    const big = 'z'.repeat(200_000);
+    const frame = text(big);
+    const r = new FrameReader(1 << 20);
+    const out: unknown[] = [];
+    for (let at = 0; at < frame.length; at += 1000) {
+      const got = r.push(frame.subarray(at, at + 1000));
+      if (at + 1000 < frame.length) expect(got).toEqual([]);
+      out.push(...got);
+    }
+    expect(out).toEqual([{ type: 'text', text: big }]);
+    // And what follows it in the last chunk is read too.
+    expect(r.push(Buffer.concat([text('a'), text('b')]))).toEqual([{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }]);
+  });
+
   it('reads a close with its code and reason', () => {
     const p = Buffer.concat([Buffer.from([0x03, 0xe8]), Buffer.from('bye')]);
     expect(new FrameReader(10).push(clientFrame(OP.close, p))).toEqual([{ type: 'close', code: 1000, reason: 'bye' }]);

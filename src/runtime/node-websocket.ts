@@ -15,6 +15,9 @@ import { nodeCallerRequest } from './node-server.ts';
 
 const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 
+/** How often an open socket is pinged (clients answer with a pong, RFC 6455 §5.5.2). */
+const PING_EVERY_MS = 30_000;
+
 /** `Sec-WebSocket-Accept` for a `Sec-WebSocket-Key` (RFC 6455 §4.2.2). */
 export function acceptKey(key: string): string {
   return createHash('sha1').update(key + GUID).digest('base64');
@@ -37,6 +40,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /** Client frames in, events out; after a `fail` it reads nothing more. */
 export class FrameReader {
   private buf: Buffer = Buffer.alloc(0);
+  /** Chunks of a frame not yet whole, joined once it is (not once per chunk). */
+  private waiting: Buffer[] = [];
+  private waitingBytes = 0;
+  /** The bytes the frame at the head of `buf` needs in all (0: not known yet). */
+  private need = 0;
   private parts: Buffer[] = [];
   private partBytes = 0;
   private opcode = -1;
@@ -46,7 +54,15 @@ export class FrameReader {
 
   push(chunk: Buffer): FrameEvent[] {
     if (this.failed) return [];
-    this.buf = this.buf.length ? Buffer.concat([this.buf, chunk]) : chunk;
+    if (this.buf.length + this.waitingBytes + chunk.length < this.need) {
+      this.waiting.push(chunk);
+      this.waitingBytes += chunk.length;
+      return [];
+    }
+    this.buf = this.buf.length || this.waiting.length ? Buffer.concat([this.buf, ...this.waiting, chunk]) : chunk;
+    this.waiting = [];
+    this.waitingBytes = 0;
+    this.need = 0;
     const out: FrameEvent[] = [];
     for (;;) {
       const e = this.next();
@@ -88,7 +104,10 @@ export class FrameReader {
     const control = opcode >= 8;
     if (control && (len > 125 || !fin)) return this.fail(1002, 'bad control frame');
     if (!control && this.partBytes + len > this.maxMessageBytes) return this.fail(1009, `message exceeds ${this.maxMessageBytes} bytes`);
-    if (b.length < at + 4 + len) return undefined;
+    if (b.length < at + 4 + len) {
+      this.need = at + 4 + len;
+      return undefined;
+    }
     const mask = b.subarray(at, at + 4);
     const payload = Buffer.from(b.subarray(at + 4, at + 4 + len));
     for (let i = 0; i < payload.length; i++) payload[i]! ^= mask[i & 3]!;
@@ -233,7 +252,13 @@ function serveSocket(socket: Duplex, head: Buffer, opening: Extract<Awaited<Retu
   });
   const stop = () => shut(1001, 'server shutting down');
   track.add(stop);
+  // A ping now and then keeps an idle socket open through proxies and load balancers that drop quiet connections.
+  const pinger = setInterval(() => {
+    if (!closing && socket.writable) socket.write(encodeFrame(OP.ping, Buffer.alloc(0)));
+  }, PING_EVERY_MS);
+  pinger.unref();
   socket.on('close', () => {
+    clearInterval(pinger);
     track.delete(stop);
     session.closed();
   });
