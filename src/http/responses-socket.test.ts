@@ -8,7 +8,7 @@ const upgrade: CallerRequest = {
   method: 'GET',
   path: '/v1/responses',
   origin: 'http://127.0.0.1',
-  headers: { authorization: 'Bearer k', upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'x', 'x-request-id': 'same', session_id: 's1' },
+  headers: { authorization: 'Bearer k', upgrade: 'websocket', connection: 'Upgrade', 'sec-websocket-key': 'x', 'x-request-id': 'same', session_id: 's1', 'openai-beta': 'responses_websockets=2026-02-06, assistants=v2' },
   query: {},
   bytes: async () => new Uint8Array(),
   text: async () => '',
@@ -65,7 +65,7 @@ describe('openResponsesSocket', () => {
     expect(h.turns).toHaveLength(2);
     const [one, two] = h.turns;
     expect(one!.req).toMatchObject({ method: 'POST', path: '/v1/responses', socket: 'req_socket' });
-    expect(one!.req.headers).toMatchObject({ authorization: 'Bearer k', session_id: 's1', 'content-type': 'application/json' });
+    expect(one!.req.headers).toMatchObject({ authorization: 'Bearer k', session_id: 's1', 'content-type': 'application/json', 'openai-beta': 'assistants=v2' });
     expect(one!.req.headers).not.toHaveProperty('upgrade');
     expect(one!.req.headers).not.toHaveProperty('x-request-id');
     expect(one!.body).toEqual({ model: 'm', input: 'first', store: false, stream: true });

@@ -85,6 +85,10 @@ export function openResponsesSocket(o: SocketOptions, peer: SocketPeer): SocketS
   const turnHeaders: Record<string, string> = {};
   for (const [k, v] of Object.entries(o.upgrade.headers)) if (!SOCKET_HEADERS.test(k)) turnHeaders[k] = v;
   turnHeaders['content-type'] = 'application/json';
+  // Codex's `openai-beta: responses_websockets=…` asks for the socket, not for a turn's upstream call over HTTP.
+  const beta = turnHeaders['openai-beta']?.split(',').map((s) => s.trim()).filter((s) => s && !s.startsWith('responses_websockets'));
+  if (beta?.length) turnHeaders['openai-beta'] = beta.join(', ');
+  else delete turnHeaders['openai-beta'];
 
   let open = true;
   let kept: Kept | undefined;

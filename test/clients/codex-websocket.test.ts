@@ -80,6 +80,10 @@ describe.each(RUNS)('Codex CLI over WebSocket → Interlingua → %s upstream (%
     expect(toolResults(dialect, posts[1]!.json)[0]!.output).toContain(BEFORE.trim());
     expect(posts[2]!.body).toContain('Read notes.txt, then patch its line.');
     // A Responses upstream gets the whole input too: no previous_response_id it never issued.
-    if (dialect === 'openai-responses') for (const p of posts) expect(p.json.previous_response_id).toBeUndefined();
+    if (dialect === 'openai-responses') {
+      for (const p of posts) expect(p.json.previous_response_id).toBeUndefined();
+      // Nor the beta that asked for the socket: its calls are over HTTP.
+      for (const p of posts) expect(String(p.headers['openai-beta'] ?? '')).not.toContain('responses_websockets');
+    }
   });
 });
