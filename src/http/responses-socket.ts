@@ -194,7 +194,7 @@ export function openResponsesSocket(o: SocketOptions, peer: SocketPeer): SocketS
     if (!isRecord(frame)) return send(socketError(400, { code: 'invalid_json', message: 'The message is not a JSON object.' }));
     if (frame['type'] === 'response.processed') return; // Codex's acknowledgement: nothing to answer.
     if (frame['type'] !== 'response.create') {
-      return send(socketError(400, { code: 'unknown_event_type', param: 'type', message: `Invalid 'type': expected 'response.create', got ${JSON.stringify(frame['type'])}.` }));
+      return send(socketError(400, { code: 'unknown_event_type', param: 'type', message: `Invalid 'type': expected 'response.create', got ${String(JSON.stringify(frame['type'])).slice(0, 64)}.` }));
     }
     if (frame['background'] === true) return send(socketError(400, { code: 'unsupported_parameter', param: 'background', message: "'background' is not supported over a WebSocket." }));
     const { type: _type, generate, ...body } = frame;
