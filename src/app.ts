@@ -23,7 +23,8 @@ import { callerCredential, checkCallerKey } from './http/auth.ts';
 import { createCors } from './http/cors.ts';
 import { callerInput, chatCallOf, parseJsonBody, publicOrigin, readMultipart, webCallerRequest, type CallerRequest } from './http/inbound.ts';
 import { toResponse } from './http/respond.ts';
-import { openResponsesSocket, warmupEvents, type SocketPeer, type SocketSession } from './http/responses-socket.ts';
+import { openResponsesSocket, type SocketPeer, type SocketSession } from './http/responses-socket.ts';
+import { warmupEvents } from './http/responses-socket-events.ts';
 import { createServe, type Handler } from './http/serve.ts';
 import { Metrics } from './observe/metrics.ts';
 

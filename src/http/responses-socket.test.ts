@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Reply } from '../flows/reply.ts';
 import { PipeBody } from '../sse/byte-step.ts';
 import type { CallerRequest } from './inbound.ts';
-import { openResponsesSocket, socketError, warmupEvents, type SocketOptions } from './responses-socket.ts';
+import { openResponsesSocket, type SocketOptions } from './responses-socket.ts';
+import { socketError, warmupEvents } from './responses-socket-events.ts';
 
 const upgrade: CallerRequest = {
   method: 'GET',
