@@ -101,8 +101,11 @@ export interface Proxy {
    * the frames, `maxMessageBytes` at most per message, and hands each text message to the session.
    */
   openSocket(req: CallerRequest): Promise<SocketOpening>;
-  /** `openSocket` for a Web `Request` (Workers), a refusal as a Web `Response`. */
-  openWebSocket(req: Request): Promise<{ refused: Response } | Extract<SocketOpening, { accept: unknown }>>;
+  /**
+   * `openSocket` for a Web `Request` (Workers), a refusal as a Web `Response`; `waitUntil` keeps
+   * the isolate alive for what a turn does after its answer (a trace export, a key's counters).
+   */
+  openWebSocket(req: Request, waitUntil?: (p: Promise<unknown>) => void): Promise<{ refused: Response } | Extract<SocketOpening, { accept: unknown }>>;
 }
 
 /** What a runtime does with an upgrade request (`Proxy.openSocket`). */
@@ -332,11 +335,13 @@ export function createProxy(o: AppOptions): Proxy {
     if (tracer || counters) req.waitUntil = waitUntilOf(c);
     return toResponse(await dispatch(req));
   });
-  return { dispatch, app, flush: () => tracer?.flush() ?? Promise.resolve(), metricsText, openSocket, openWebSocket: (r) => openWeb(openSocket, r) };
+  return { dispatch, app, flush: () => tracer?.flush() ?? Promise.resolve(), metricsText, openSocket, openWebSocket: (r, w) => openWeb(openSocket, r, w) };
 }
 
-async function openWeb(open: Proxy['openSocket'], request: Request): ReturnType<Proxy['openWebSocket']> {
-  const opening = await open(webCallerRequest(request));
+async function openWeb(open: Proxy['openSocket'], request: Request, waitUntil?: (p: Promise<unknown>) => void): ReturnType<Proxy['openWebSocket']> {
+  const req = webCallerRequest(request);
+  if (waitUntil) req.waitUntil = waitUntil;
+  const opening = await open(req);
   return 'refused' in opening ? { refused: toResponse(opening.refused) } : opening;
 }
 
@@ -386,7 +391,7 @@ export function misconfiguredProxy(message: string, reg: Registry = registry): P
   const app = new Hono();
   app.all('*', async (c) => toResponse(await dispatch(webCallerRequest(c.req.raw))));
   const openSocket = async (req: CallerRequest): Promise<SocketOpening> => ({ refused: await dispatch(req) });
-  return { dispatch, app, flush: () => Promise.resolve(), metricsText: () => '', openSocket, openWebSocket: (r) => openWeb(openSocket, r) };
+  return { dispatch, app, flush: () => Promise.resolve(), metricsText: () => '', openSocket, openWebSocket: (r, w) => openWeb(openSocket, r, w) };
 }
 
 /** A path parameter percent-decoded as a URL path segment (left as it is when malformed). */

@@ -90,7 +90,7 @@ const NO_BINDINGS = Object.freeze({});
 export default {
   fetch(request: Request, env: Record<string, unknown>, ctx: ExecutionContext): Response | Promise<Response> {
     const { proxy } = appFor(env);
-    if (request.headers.get('upgrade')?.toLowerCase() === 'websocket') return upgrade(proxy, request);
+    if (request.headers.get('upgrade')?.toLowerCase() === 'websocket') return upgrade(proxy, request, ctx);
     return proxy.app.fetch(request, NO_BINDINGS, ctx);
   },
 };
@@ -100,8 +100,8 @@ export default {
  * Responses over WebSocket: the app checks the upgrade (key, path) and serves every message; the
  * platform speaks the frames (and negotiates their compression).
  */
-async function upgrade(proxy: Proxy, request: Request): Promise<Response> {
-  const opening = await proxy.openWebSocket(request);
+async function upgrade(proxy: Proxy, request: Request, ctx: ExecutionContext): Promise<Response> {
+  const opening = await proxy.openWebSocket(request, (p) => ctx.waitUntil(p));
   if ('refused' in opening) return opening.refused;
   const pair = new WebSocketPair();
   const server = pair[1];

@@ -171,3 +171,22 @@ describe.each(TARGETS)('%s: the maximum connection age', (target) => {
     expect(s.events.at(-1)).toMatchObject({ type: 'error', error: { code: 'websocket_connection_limit_reached' } });
   });
 });
+
+describe.each(TARGETS)('%s: a key’s limits on the socket', (target) => {
+  beforeAll(() => workerBundle().then(() => undefined), 180_000);
+  const h = useHarness(target, (mock) => ({ ...responsesE2eConfig(mock), keys: [{ key: INBOUND_KEY, name: 'one-a-minute', limits: { requestsPerMinute: 1 } }] }));
+
+  it('count each turn: the second in a minute is a 429 error event, the socket stays open', async () => {
+    const s = track(open(h));
+    h.mock.reply(UPSTREAMS[0]!.text('First.', true));
+    const first = await s.turn({ model: 'to-openai', input: 'one' });
+    expect(first.at(-1)!.type).toBe('response.completed');
+    const second = await s.turn({ model: 'to-openai', input: 'two' });
+    expect(second).toEqual([expect.objectContaining({ type: 'error', status: 429 })]);
+    expect(second[0]!.headers?.['retry-after']).toMatch(/^\d+$/);
+    expect(h.mock.requests).toHaveLength(1);
+    // A warm-up calls no model and spends nothing.
+    const warm = await s.turn({ model: 'to-openai', input: 'three', generate: false });
+    expect(warm.at(-1)!.type).toBe('response.completed');
+  });
+});
