@@ -6,10 +6,12 @@
  * socket open, the caller's close cancelling the upstream call, an oversized message, a wrong key
  * refused at the upgrade, and the maximum connection age.
  */
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import OpenAI from 'openai';
 import { ResponsesWS } from 'openai/resources/responses/ws';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.ts';
 import { INBOUND_KEY, TARGETS, responsesE2eConfig, useHarness, type Harness } from '../support/proxy.ts';
 import { workerBundle } from '../support/worker.ts';
 import { UPSTREAMS, sentTo, weatherTool, type UpstreamCase } from './responses-helpers.ts';
@@ -20,9 +22,9 @@ const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response
 const MAX_BYTES = 256 * 1024;
 
 /** A socket on the proxy, and every event it got, with what turned it off. */
-function open(h: Harness, apiKey = INBOUND_KEY) {
+function open(h: Harness, apiKey = INBOUND_KEY, headers: Record<string, string> = {}) {
   const client = new OpenAI({ apiKey, baseURL: `${h.proxy.url}/v1`, maxRetries: 0 });
-  const ws = new ResponsesWS(client);
+  const ws = new ResponsesWS(client, { headers });
   const events: Event[] = [];
   const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve({ code, reason })));
   ws.on('event', (e) => events.push(e as Event));
@@ -188,5 +190,28 @@ describe.each(TARGETS)('%s: a key’s limits on the socket', (target) => {
     // A warm-up calls no model and spends nothing.
     const warm = await s.turn({ model: 'to-openai', input: 'three', generate: false });
     expect(warm.at(-1)!.type).toBe('response.completed');
+  });
+});
+
+describe.each(TARGETS)('%s: traces of the socket', (target) => {
+  beforeAll(() => workerBundle().then(() => undefined), 180_000);
+  let otlp: OtlpReceiver;
+  beforeAll(async () => {
+    otlp = await startOtlpReceiver();
+  });
+  afterAll(() => otlp?.close());
+  const h = useHarness(target, (mock) => ({ ...responsesE2eConfig(mock), telemetry: { otlp: { endpoint: otlp.url, intervalMs: 20 } } }));
+
+  it("continue the upgrade's trace: a server span per turn, a client span per upstream call", async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const s = track(open(h, INBOUND_KEY, { traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` }));
+    for (const text of ['One.', 'Two.']) {
+      h.mock.reply(UPSTREAMS[1]!.text(text, true));
+      expect((await s.turn({ model: 'to-anthropic', input: text, store: false })).at(-1)!.type).toBe('response.completed');
+    }
+    const spans = await otlp.waitFor((x) => x.traceId === traceId, 5);
+    // The upgrade's own span, and each turn's.
+    expect(spans.filter((x) => x.kind === 2)).toHaveLength(3);
+    expect(spans.filter((x) => x.kind === 3)).toHaveLength(2);
   });
 });
