@@ -119,8 +119,12 @@ describe('handleUpgrade', () => {
         accept: (peer: { send(t: string): void }): SocketSession => ({ message: (t) => peer.send(t.toUpperCase()), closed: () => {} }),
       }),
     } as unknown as Proxy;
-    server = http.createServer();
-    server.on('upgrade', (req, socket, head) => handleUpgrade(proxy, req, socket, head, new Set()));
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => res.end(`plain ${req.method} ${req.url} ${req.headers.upgrade ?? '-'} ${req.headers.connection ?? '-'} ${body}`));
+    });
+    server.on('upgrade', (req, socket, head) => handleUpgrade(proxy, server!, req, socket, head, new Set()));
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
     return (server.address() as AddressInfo).port;
   }
@@ -136,6 +140,17 @@ describe('handleUpgrade', () => {
     socket.write(text('hello'));
     expect([...(await got)]).toEqual([...encodeFrame(OP.text, Buffer.from('HELLO'))]);
     socket.destroy();
+  });
+
+  it("serves a request asking for another protocol (curl's h2c) as the plain request it is, body and all", async () => {
+    const port = await echoServer();
+    const req = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/v1/chat/completions', headers: { connection: 'Upgrade, HTTP2-Settings', upgrade: 'h2c', 'http2-settings': 'AAMAAABkAAQCAAAAAAIAAAAA', 'content-type': 'application/json' } });
+    req.end('{"model":"m"}');
+    const res = await new Promise<http.IncomingMessage>((resolve) => req.on('response', resolve));
+    let body = '';
+    for await (const c of res) body += c;
+    expect(res.statusCode).toBe(200);
+    expect(body).toBe('plain POST /v1/chat/completions - - {"model":"m"}');
   });
 
   it('refuses a request that is no WebSocket handshake with a 400', async () => {

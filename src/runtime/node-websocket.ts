@@ -7,7 +7,7 @@
  * a frame with a reserved bit set is then a protocol error.
  */
 import { createHash } from 'node:crypto';
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Proxy } from '../app.ts';
 import type { Reply } from '../flows/reply.ts';
@@ -194,11 +194,38 @@ function websocketKey(req: IncomingMessage): string | undefined {
 }
 
 /**
- * Serve an `upgrade` event: a Responses socket when the app accepts it, else the app's reply
- * (a 401 for a wrong key, a 404 for another path, a 400 for a request that is no WebSocket
- * handshake). `track` is told of every open socket, to close them when the server stops.
+ * Node hands every request with an `Upgrade` header to the `upgrade` listener once there is one,
+ * and leaves its body unread: a request asking for another protocol (curl's `--http2` sends
+ * `Upgrade: h2c` on a POST) is given back to the server as the plain HTTP/1.1 request it also is,
+ * its head written again without the upgrade and parsed anew on the same connection.
  */
-export function handleUpgrade(proxy: Proxy, req: IncomingMessage, socket: Duplex, head: Buffer, track: Set<() => void>): void {
+function asPlainRequest(server: Server, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  const lines = [`${req.method} ${req.url} HTTP/${req.httpVersion}`];
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!;
+    const lower = name.toLowerCase();
+    if (lower === 'upgrade' || lower === 'http2-settings') continue;
+    let value = raw[i + 1]!;
+    if (lower === 'connection') {
+      value = value.split(',').map((t) => t.trim()).filter((t) => t && !/^(?:upgrade|http2-settings)$/i.test(t)).join(', ');
+      if (!value) continue;
+    }
+    lines.push(`${name}: ${value}`);
+  }
+  socket.unshift(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), head]));
+  server.emit('connection', socket);
+}
+
+/**
+ * Serve an `upgrade` event: a Responses socket when the app accepts it, else the app's reply
+ * (a 401 for a wrong key, a 404 for another path, a 400 for a WebSocket handshake that is not
+ * one); a request that asks for another protocol is served as a plain request. `track` is told
+ * of every open socket, to close them when the server stops.
+ */
+export function handleUpgrade(proxy: Proxy, server: Server, req: IncomingMessage, socket: Duplex, head: Buffer, track: Set<() => void>): void {
+  const tokens = (req.headers.upgrade ?? '').toLowerCase().split(',').map((s) => s.trim());
+  if (req.method !== 'GET' || !tokens.includes('websocket')) return asPlainRequest(server, req, socket, head);
   socket.on('error', () => socket.destroy());
   const key = websocketKey(req);
   const caller = nodeCallerRequest(req, undefined);

@@ -135,7 +135,7 @@ export async function startNode(o: StartOptions): Promise<RunningNode> {
   });
   // Responses over WebSocket (`GET /v1/responses` with an Upgrade); the open sockets, closed on stop.
   const sockets = new Set<() => void>();
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => handleUpgrade(proxy, req, socket, head, sockets));
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => handleUpgrade(proxy, server, req, socket, head, sockets));
   return new Promise((resolve, reject) => {
     // A port in use or an address this machine does not have: the caller says it in one line.
     server.once('error', (e) => {
