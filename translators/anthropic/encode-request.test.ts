@@ -216,7 +216,7 @@ describe('anthropic encodeRequest', () => {
   });
 
   it('sampling: temperature clamped to 1, thinking drops incompatible knobs, dropped knobs warn', () => {
-    const a = encode({ temperature: 1.7, topP: 0.5, topK: 5, stop: ['X'], seed: 1, presencePenalty: 1, frequencyPenalty: 1, logprobs: true, user: 'u' });
+    const a = encode({ temperature: 1.7, topP: 0.5, topK: 5, stop: ['X'], seed: 1, presencePenalty: 1, frequencyPenalty: 1, logprobs: true, user: 'u' }, target({ model: 'claude-sonnet-4-20250514' }));
     expect(a.body).toMatchObject({ temperature: 1, top_p: 0.5, top_k: 5, stop_sequences: ['X'], metadata: { user_id: 'u' } });
     for (const p of ['seed', 'presence_penalty', 'frequency_penalty', 'logprobs']) expect(has(a.warnings, 'dropped', p)).toBe(true);
     expect(has(a.warnings, 'clamped', 'temperature')).toBe(true);

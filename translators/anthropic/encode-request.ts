@@ -91,6 +91,22 @@ function encodeThinking(
   return { thinking: { type: 'enabled', budget_tokens: budget }, maxTokens };
 }
 
+/**
+ * Whether a Claude model refuses `temperature` and `top_p` together ("`temperature` and `top_p`
+ * cannot both be specified for this model"): Claude 4.1 and later (Opus 4.1, Sonnet 4.5, Haiku
+ * 4.5, Opus 4.5…), by their names on every host (`claude-sonnet-4-5-20250929`,
+ * `claude-opus-4-1@20250805` on Vertex AI, `us.anthropic.claude-haiku-4-5-…-v1:0` on Bedrock).
+ * Claude 4 (`claude-sonnet-4-20250514`) and the 3.x models take both. Callers such as qwen-code
+ * always send both; `top_p` then goes (reported), `temperature` stays.
+ */
+export function refusesBothSamplers(model: string): boolean {
+  const m = /claude-(?:opus|sonnet|haiku)-(\d{1,2})(?:[-.](\d{1,2}))?(?![\d])/.exec(model);
+  if (!m) return false;
+  const major = Number(m[1]);
+  const minor = m[2] === undefined ? 0 : Number(m[2]);
+  return major > 4 || (major === 4 && minor >= 1);
+}
+
 /** The Messages body (shared by create and count_tokens). */
 export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<Record<string, unknown>> {
   const warnings: Warning[] = [];
@@ -129,6 +145,7 @@ export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<
   }
   if (req.topP !== undefined) {
     if (thinkingOn && req.topP < 0.95) warnings.push({ code: 'dropped', path: 'top_p', detail: 'thinking' });
+    else if (body.temperature !== undefined && refusesBothSamplers(target.model)) warnings.push({ code: 'dropped', path: 'top_p', detail: 'temperature' });
     else body.top_p = req.topP;
   }
   if (req.topK !== undefined) {

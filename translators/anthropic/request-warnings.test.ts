@@ -15,10 +15,12 @@ function encode(req: Partial<ChatRequest>, t: UpstreamTarget = target) {
   return { body: JSON.parse(value.body as string) as Record<string, any>, warnings };
 }
 const thinking = { reasoning: { effort: 'low' as const } };
+/** A model that takes temperature and top_p together (Claude 4.1 and later refuse both: sampling-quirks.test.ts). */
+const claude4: UpstreamTarget = { ...target, model: 'claude-sonnet-4-20250514' };
 
 describe('anthropic upstream: dropped and adjusted fields', () => {
   it('a plain request reports nothing', () => {
-    expect(encode({ temperature: 0.5, topP: 0.9, topK: 10, stop: ['X'], user: 'u' }).warnings).toEqual([]);
+    expect(encode({ temperature: 0.5, topP: 0.9, topK: 10, stop: ['X'], user: 'u' }, claude4).warnings).toEqual([]);
   });
 
   it.each([
@@ -64,7 +66,7 @@ describe('anthropic upstream: dropped and adjusted fields', () => {
   });
 
   it('with thinking on: temperature 1 and top_p 0.95 are allowed and sent', () => {
-    const { body, warnings } = encode({ ...thinking, temperature: 1, topP: 0.95 });
+    const { body, warnings } = encode({ ...thinking, temperature: 1, topP: 0.95 }, claude4);
     expect(body).toMatchObject({ temperature: 1, top_p: 0.95, thinking: { type: 'enabled' } });
     expect(warnings).toEqual([]);
   });

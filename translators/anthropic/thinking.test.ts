@@ -24,7 +24,7 @@ function errorOf(fn: () => unknown): ProxyError {
   throw new Error('expected a ProxyError');
 }
 
-const target: UpstreamTarget = { name: 'claude', model: 'claude-sonnet-4-5', apiKey: 'k', options: {} };
+const target: UpstreamTarget = { name: 'claude', model: 'claude-sonnet-4-20250514', apiKey: 'k', options: {} };
 const base: ChatRequest = { model: 'm', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
 function encode(req: Partial<ChatRequest>, t: UpstreamTarget = target) {
   const { value, warnings } = encodeRequest({ ...base, ...req }, t, testContext());
