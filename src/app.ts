@@ -12,6 +12,7 @@ import { registry, type Registry } from '../translators/index.ts';
 import type { ChatCaller, EmbeddingCaller } from '../translators/types.ts';
 import type { Config } from './config/load.ts';
 import { chatFlow } from './flows/chat.ts';
+import { compactRouteFlow } from './flows/compaction.ts';
 import type { FlowDeps } from './flows/context.ts';
 import { countTokensFlow } from './flows/count-tokens.ts';
 import { embeddingFlow } from './flows/embeddings.ts';
@@ -167,6 +168,16 @@ export function createProxy(o: AppOptions): Proxy {
       scope.dump?.(`caller request ${req.method} ${req.path}`, call.rawBody);
       return chatFlow(deps, scope, call);
     };
+  // Responses `POST /responses/compact`: a create-like body, answered by a compaction.
+  const compact =
+    (caller: ChatCaller): Handler =>
+    async (scope, req, inbound) => {
+      const bytes = await (req.parts ?? req.bytes)(config.limits.maxBodyBytes);
+      scope.requestBytes = bytes.byteLength;
+      const call = chatCallOf(caller, inbound, bytes, { method: 'compact' });
+      scope.dump?.(`caller request ${req.method} ${req.path}`, call.rawBody);
+      return compactRouteFlow(deps, scope, call);
+    };
   const countTokens =
     (caller: ChatCaller, params?: Record<string, string>): Handler =>
     async (scope, req, inbound) => {
@@ -261,6 +272,7 @@ export function createProxy(o: AppOptions): Proxy {
     ['POST', '/v1/messages/count_tokens', serve('messages.count_tokens', anthropic.encodeError, countTokens(anthropic))],
     ['POST', '/v1/responses', serve('responses', responses.encodeError, chat(responses), METERED)],
     ['POST', '/v1/responses/input_tokens', serve('responses.input_tokens', responses.encodeError, countTokens(responses))],
+    ['POST', '/v1/responses/compact', serve('responses.compact', responses.encodeError, compact(responses), METERED)],
     ['GET', '/v1/responses/:id', storedRoute(responses, 'responses', 'retrieve')],
     ['DELETE', '/v1/responses/:id', storedRoute(responses, 'responses', 'delete')],
     ['GET', '/v1/responses/:id/input_items', storedRoute(responses, 'responses', 'input_items')],

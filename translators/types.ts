@@ -10,6 +10,7 @@ import type {
 import type {
   ChatRequest,
   ChatResponse,
+  Compaction,
   Converted,
   DialectId,
   EmbeddingRequest,
@@ -202,6 +203,17 @@ export interface ChatCaller {
   encodeCountTokensResponse?(inputTokens: number): unknown;
   /** Server-side state the dialect refers to (Responses `previous_response_id`, `item_reference`). */
   readonly state?: DialectState;
+  /**
+   * A compaction the proxy made (src/flows/compaction.ts), as this dialect answers one: in place
+   * of a turn (`turn`, as JSON; `turnFrames`, as the whole stream), and as its compaction route
+   * answers (`compacted`: Responses `POST /responses/compact`). Without it the dialect has no
+   * compaction to ask for.
+   */
+  readonly compaction?: {
+    turn(c: Compaction, req: ChatRequest, ctx: TranslateContext): unknown;
+    turnFrames(c: Compaction, req: ChatRequest, ctx: TranslateContext): StreamFrame[];
+    compacted?(c: Compaction, req: ChatRequest, ctx: TranslateContext): unknown;
+  };
   /**
    * The dialect's checks of a body's references to stored state (and that it has something to
    * answer), which the flow runs before it resolves them from its store: the store is read only

@@ -32,6 +32,12 @@
  * Anthropic signs its thinking text, and a redacted block is another block type, so a signature
  * alone could not rebuild either when the caller holds no summary of the text.
  *
+ * Compaction carrier (`encodeCompaction`), for a compaction the proxy made (Responses
+ * `compaction.encrypted_content`): the same header with version `3` (`/2lsM2…`), the origin letter
+ * of the vendor whose model wrote the summary, then the summary as UTF-8. Unlike a signature it
+ * is not opaque: any upstream is sent the summary itself in its place, never the carrier, and an
+ * OpenAI upstream never sees it as if it were one of its own compaction items.
+ *
  * Tool-call id carrier (`encodeToolCallId`): `<original id>__il1` + origin letter +
  * base64url(value), so the id stays `[A-Za-z0-9_-]` (ids are strings in every dialect).
  */
@@ -53,6 +59,10 @@ const B64_PREFIX = '/2lsMW';
 const HEADER_2 = [0xff, 0x69, 0x6c, 0x32] as const;
 /** 0xFF `i` `l` → `/2ls`, then `2` + letter → `Mm…`. */
 const B64_PREFIX_2 = '/2lsMm';
+/** The compaction carrier's header: version `3`. */
+const HEADER_3 = [0xff, 0x69, 0x6c, 0x33] as const;
+/** 0xFF `i` `l` → `/2ls`, then `3` + letter → `M2…`. */
+const B64_PREFIX_3 = '/2lsM2';
 
 function utf8Bytes(text: string): Uint8Array {
   return new TextEncoder().encode(text);
@@ -150,6 +160,33 @@ export function decodeReasoning(text: string): CarriedReasoning | undefined {
   return undefined;
 }
 
+/** A summary the proxy made of a conversation, as a compaction item's `encrypted_content`. */
+export interface CarriedCompaction {
+  summary: string;
+  /** The vendor whose model wrote it. */
+  origin: Vendor;
+}
+
+/** A compaction summary, origin-tagged (see the header comment). */
+export function encodeCompaction(c: CarriedCompaction): string {
+  const text = utf8Bytes(c.summary);
+  const bytes = new Uint8Array(HEADER_3.length + 1 + text.length);
+  bytes.set(HEADER_3, 0);
+  bytes[HEADER_3.length] = letterOf[c.origin].charCodeAt(0);
+  bytes.set(text, HEADER_3.length + 1);
+  return bytesToBase64(bytes);
+}
+
+/** The inverse of `encodeCompaction`; `undefined` for anything else (a vendor's own compaction). */
+export function decodeCompaction(text: string): CarriedCompaction | undefined {
+  if (!opensWith(text, B64_PREFIX_3)) return undefined;
+  const bytes = anyBase64ToBytes(text);
+  if (!bytes || bytes.length <= HEADER_3.length || HEADER_3.some((b, i) => bytes[i] !== b)) return undefined;
+  const origin = vendorOf[String.fromCharCode(bytes[HEADER_3.length]!)];
+  const summary = origin && utf8Text(bytes.subarray(HEADER_3.length + 1));
+  return origin && summary !== undefined ? { summary, origin } : undefined;
+}
+
 /** The inverse of `encodeSignature` (also reads the first `il1a.<b64url>` format); `undefined` for anything else. */
 export function decodeSignature(text: string): Signature | undefined {
   return decodeCarrierBytes(text) ?? decodeFirstFormat(text);
@@ -174,7 +211,7 @@ export function decodeToolCallId(wireId: string): { id: string; signature?: Sign
 
 /**
  * Whether a raw wire body may hold a carried value: a carrier tool-call id, a string value
- * starting with the carrier's base64 prefix (`/` possibly JSON-escaped as `\/` or `\u002f`), or a
+ * starting with a carrier's base64 prefix (signature, reasoning or compaction) (`/` possibly JSON-escaped as `\/` or `\u002f`), or a
  * first-format `il1…` string. A cheap scan, so same-dialect passthrough can hand such bodies to
  * translation, which strips what the upstream did not issue, instead of forwarding them byte for
  * byte. False positives only cost the passthrough.
@@ -182,7 +219,7 @@ export function decodeToolCallId(wireId: string): { id: string; signature?: Sign
 export function mayCarrySignatures(wireText: string): boolean {
   return (
     wireText.includes(ID_MARK) ||
-    /"(?:\/|\\\/|\\u002[fF]|_)2lsM[Wm]/.test(wireText) ||
+    /"(?:\/|\\\/|\\u002[fF]|_)2lsM[Wm2]/.test(wireText) ||
     /"il1[oag]\./.test(wireText)
   );
 }
@@ -199,9 +236,9 @@ export function mayCarrySignatureBytes(b: Uint8Array): boolean {
   for (let k = find('"il1', 0); k >= 0; k = find('"il1', k + 1)) {
     if ((b[k + 4] === 0x6f || b[k + 4] === 0x61 || b[k + 4] === 0x67) && b[k + 5] === 0x2e) return true;
   }
-  // A string that starts with `/2lsM` + W|m, its slash maybe escaped (`\/`, `\u002f`), or URL-safe (`_`).
+  // A string that starts with `/2lsM` + W|m|2, its slash maybe escaped (`\/`, `\u002f`), or URL-safe (`_`).
   for (let k = find('2lsM', 0); k >= 0; k = find('2lsM', k + 1)) {
-    if (b[k + 4] !== 0x57 && b[k + 4] !== 0x6d) continue;
+    if (b[k + 4] !== 0x57 && b[k + 4] !== 0x6d && b[k + 4] !== 0x32) continue;
     if (at(k - 2, '"/') || at(k - 2, '"_') || at(k - 3, '"\\/') || at(k - 7, '"\\u002f') || at(k - 7, '"\\u002F')) return true;
   }
   return false;

@@ -2,7 +2,7 @@
  * The neutral conversation model every dialect decodes into and encodes from.
  */
 import type { CacheHint, Logprobs } from './logprobs.ts';
-import type { Part } from './parts.ts';
+import type { Part, Vendor } from './parts.ts';
 
 /** Dialect ids. An `openai` upstream serves both `openai-chat` and `openai-images`. */
 export type DialectId = 'openai-chat' | 'openai-images' | 'openai-embeddings' | 'gemini' | 'anthropic' | 'openai-responses' | 'gemini-interactions';
@@ -12,6 +12,17 @@ export interface Message {
   content: Part[];
   /** OpenAI `name` on a message (participant name). */
   name?: string;
+  /**
+   * A user turn that stands for the conversation before it: a compaction the proxy made, brought
+   * back by the caller (a Responses `compaction` item), its summary as the text.
+   */
+  summary?: true;
+  /**
+   * A compaction only the service of `dialect` can read (OpenAI's `compaction.encrypted_content`),
+   * in a message with no content: replayed to that dialect's upstream, refused toward any other
+   * (src/flows/context.ts), never dropped.
+   */
+  sealed?: { dialect: DialectId; data: string };
 }
 
 export interface Tool {
@@ -137,6 +148,29 @@ export interface ChatRequest {
   /** String key/value metadata (OpenAI `metadata`). */
   metadata?: Record<string, string>;
   extras?: Extras;
+  /**
+   * Answer a compaction of the conversation instead of a turn (Responses `compaction_trigger` as
+   * the last input item, `POST /responses/compact`): an upstream of the caller's dialect gets the
+   * request as it is; toward any other the proxy makes the summary (src/flows/compaction.ts).
+   */
+  compact?: true;
+}
+
+/**
+ * A compaction the proxy made: one summarising turn's summary, which the caller brings back in
+ * place of the conversation it stands for (`Message.summary`).
+ */
+export interface Compaction {
+  /** What any upstream is sent in the conversation's place, framed as a hand-over. */
+  summary: string;
+  /** The vendor whose model wrote it. */
+  origin: Vendor;
+  /** The model that wrote it. */
+  model: string;
+  /** Unix seconds. */
+  created: number;
+  /** The summarising turn's usage. */
+  usage?: Usage;
 }
 
 /**

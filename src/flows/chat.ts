@@ -12,6 +12,7 @@ import type { RequestScope } from '../observe/scope.ts';
 import { inlineRemoteMedia } from '../upstream/guarded-fetch.ts';
 import { resolveModel, type ResolvedTarget } from '../upstream/resolve.ts';
 import { chatImageFlow, isOpenAIImageTarget } from './chat-to-images.ts';
+import { compactionFlow, upstreamCompacts } from './compaction.ts';
 import {
   assertEventStream,
   callPlanned,
@@ -60,6 +61,8 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
   const first = resolved.targets[0]!;
   // Anthropic prices an hour's cache writes higher: said for the cost when its usage does not split them.
   if (first.upstream.dialect === 'anthropic') scope.longCacheTtl = asksLongCacheTtl(req);
+  // A compaction asked of an upstream that does not make it: the proxy does.
+  if (req.compact && !(call === asked && upstreamCompacts(deps, call, first))) return compactionFlow(deps, scope, call, req, resolved.targets, { answer: 'turn', defaultMaxTokens: resolved.route?.defaultMaxTokens });
   // Image output asked of an OpenAI image model: an images call, not a chat call.
   if (asksForImages(req) && isOpenAIImageTarget(first)) return chatImageFlow(deps, scope, call, req, first);
   // The upstream cannot return several choices in one call.

@@ -129,11 +129,23 @@ export function planChat(
       const warnings: Warning[] = [];
       return { request: withTargetHeaders(upstream.encodePassthrough(call.input, call.rawBody, target, warnings), target.options.headers), warnings, passthrough: true };
     }
+    refuseSealed(req, upstream.id, t.upstream.name);
     // Freeform tools, to an upstream that has none: functions taking one string (raised back on the way out).
     const lowered = upstream.customTools ? { value: req, warnings: [] } : lowerCustomTools(req);
     const enc = upstream.encodeRequest(lowered.value, target, scope);
     return { request: withTargetHeaders(enc.value, target.options.headers), warnings: [...lowered.warnings, ...enc.warnings], passthrough: false };
   });
+}
+
+/** A compaction only another dialect's service can read is a 400 toward this upstream: without it the conversation it stands for is gone. */
+function refuseSealed(req: ChatRequest, dialect: ChatUpstream['id'], name: string): void {
+  const sealed = req.messages.find((m) => m.sealed && m.sealed.dialect !== dialect)?.sealed;
+  if (!sealed) return;
+  throw new ProxyError(
+    'invalid-request',
+    `The conversation holds a compaction that only an upstream of dialect '${sealed.dialect}' can read, and this request goes to '${name}' (${dialect}): send it where the compaction was made, or send the conversation it compacted.`,
+    { param: 'input', code: 'invalid_value' },
+  );
 }
 
 export function withTargetHeaders<R extends { headers: Record<string, string> }>(req: R, headers: Record<string, string> | undefined): R {

@@ -135,3 +135,19 @@ describe('decodeInput: turns', () => {
     expect(() => run(['just text'])).toThrow(expect.objectContaining({ kind: 'invalid-request', param: 'input[0]' }));
   });
 });
+
+describe('compaction items', () => {
+  it('a compaction_trigger last asks for a compaction; anywhere else it is a 400', async () => {
+    const { decodeInput } = await import('./decode-input.ts');
+    const { encodeCompaction } = await import('../../src/canonical/index.ts');
+    const user = { type: 'message', role: 'user', content: 'hi' };
+    expect(decodeInput(undefined, [user, { type: 'compaction_trigger' }], []).compact).toBe(true);
+    expect(() => decodeInput(undefined, [{ type: 'compaction_trigger' }, user], [])).toThrow(/must be the last input item/);
+    // Ours: its summary as a user turn. OpenAI's: sealed, for a Responses upstream only.
+    const ours = decodeInput(undefined, [{ type: 'compaction', encrypted_content: encodeCompaction({ summary: 'S', origin: 'gemini' }) }, user], []);
+    expect(ours.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'S' }], summary: true });
+    const theirs = decodeInput(undefined, [{ type: 'compaction', id: 'cmp_1', encrypted_content: 'gAAAA' }], []);
+    expect(theirs.messages).toEqual([{ role: 'user', content: [], sealed: { dialect: 'openai-responses', data: 'gAAAA' } }]);
+    expect(() => decodeInput(undefined, [{ type: 'compaction' }], [])).toThrow();
+  });
+});

@@ -8,8 +8,14 @@
  * flow's to resolve from its store before decoding; one that still arrives is a 400. Items of
  * built-in tools (web_search_call, computer_call, mcp_*, …) have no canonical home: dropped and
  * reported (a same-dialect upstream gets them through the passthrough).
+ *
+ * Compaction: a `compaction_trigger` (the last item only) asks for a compaction instead of a turn
+ * (`compact`); a `compaction` item the proxy made (our carrier, src/canonical/carrier.ts) is its
+ * summary, as a user turn in its place (`Message.summary`). One OpenAI made is readable only by
+ * a Responses upstream (`Message.sealed`): encoded back for it, refused for any other.
  */
 import {
+  decodeCompaction,
   decodeReasoning,
   decodeToolCallId,
   type Message,
@@ -24,6 +30,7 @@ import {
 } from '../../src/kit/index.ts';
 import { invalid, parseAt } from './validate.ts';
 import {
+  CompactionItemSchema,
   CustomToolCallItemSchema,
   FunctionCallItemSchema,
   InputItemHeadSchema,
@@ -109,6 +116,8 @@ export function reasoningPart(summary: ReadonlyArray<{ text?: string | null }>, 
 export interface DecodedInput {
   system: Part[];
   messages: Message[];
+  /** The last item is a `compaction_trigger`. */
+  compact?: true;
 }
 
 export function decodeInput(instructions: string | null | undefined, input: string | unknown[] | undefined, warnings: Warning[]): DecodedInput {
@@ -123,6 +132,7 @@ export function decodeInput(instructions: string | null | undefined, input: stri
   let lastKind: 'assistant' | 'user' | 'message' | undefined;
 
   if (typeof input === 'string') return { system, messages: [{ role: 'user', content: [{ type: 'text', text: input }] }] };
+  let compact: true | undefined;
 
   (input ?? []).forEach((raw, i) => {
     const at = `input[${i}]`;
@@ -184,6 +194,20 @@ export function decodeInput(instructions: string | null | undefined, input: stri
         lastKind = 'user';
         return;
       }
+      case 'compaction_trigger':
+        if (i !== input!.length - 1) {
+          throw invalid(`Invalid value for '${at}': a 'compaction_trigger' item must be the last input item.`, at, 'invalid_value');
+        }
+        compact = true;
+        return;
+      case 'compaction': {
+        const item = parseAt(CompactionItemSchema, raw, at);
+        const carried = decodeCompaction(item.encrypted_content);
+        if (carried) messages.push({ role: 'user', content: [{ type: 'text', text: carried.summary }], summary: true });
+        else messages.push({ role: 'user', content: [], sealed: { dialect: 'openai-responses', data: item.encrypted_content } });
+        lastKind = 'message';
+        return;
+      }
       case 'item_reference':
         // Toward a stateless upstream the flow resolves references before decoding (or refuses
         // them: src/flows/state.ts); one still here is bound for a Responses upstream, which
@@ -199,5 +223,5 @@ export function decodeInput(instructions: string | null | undefined, input: stri
   });
   // A reasoning item carrying the signature of the call after it was lent it (lent-signatures.ts).
   for (const m of messages) if (m.role === 'assistant') m.content = withoutLentSignatures(m.content);
-  return { system, messages };
+  return compact ? { system, messages, compact } : { system, messages };
 }

@@ -103,13 +103,15 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
   checkReferences(body);
   const wire = parseAt(ResponsesRequestSchema, body, '');
   const warnings: Warning[] = [];
-  const { system, messages } = decodeInput(wire.instructions, wire.input, warnings);
+  const { system, messages, compact } = decodeInput(wire.instructions, wire.input, warnings);
   const { tools, nativeTools } = decodeTools(wire.tools);
   const toolChoice = decodeToolChoice(wire.tool_choice, (tools?.length ?? 0) > 0);
   const stream = wire.stream === true;
   const include = wire.include ?? [];
 
   const req: ChatRequest = { model: wire.model, system, messages, stream };
+  // `POST /responses/compact` (route parameter `method`), or a `compaction_trigger` last.
+  if (compact || input.params.method === 'compact') req.compact = true;
   if (tools) req.tools = tools;
   if (nativeTools) req.nativeTools = nativeTools;
   if (toolChoice.choice) req.toolChoice = toolChoice.choice;

@@ -73,7 +73,7 @@ function toolOutput(p: ToolResultPart, path: string, warnings: Warning[]): Wire 
   };
 }
 
-function userItems(content: readonly Part[], at: string, warnings: Warning[]): Wire[] {
+export function userItems(content: readonly Part[], at: string, warnings: Warning[]): Wire[] {
   const items: Wire[] = [];
   let message: Wire[] | undefined;
   content.forEach((p, j) => {
@@ -168,6 +168,7 @@ export function encodeInput(req: ChatRequest, warnings: Warning[]): { instructio
   else if (texts.length > 1) input.push({ type: 'message', role: 'system', content: texts.map((text) => ({ type: 'input_text', text })) });
   req.messages.forEach((m, i) => {
     const at = `messages[${i}]`;
+    if (m.sealed?.dialect === 'openai-responses') return void input.push({ type: 'compaction', encrypted_content: m.sealed.data });
     input.push(...(m.role === 'user' ? userItems(m.content, at, warnings) : assistantItems(m.content, at, warnings)));
   });
   return { ...(instructions !== undefined ? { instructions } : {}), input };

@@ -161,12 +161,13 @@ export function encodePassthrough(input: CallerInput, rawBody: string, target: U
   }
   const body = input.body !== null && typeof input.body === 'object' && !Array.isArray(input.body) ? (input.body as Wire) : undefined;
   const count = input.params.method === 'input_tokens';
+  const compact = input.params.method === 'compact';
   // A session's key for the prompt cache when the caller sent none (not to a token count).
   const cacheKey = !count && body && body['prompt_cache_key'] === undefined ? target.options.promptCacheKey : undefined;
   const out = !body || (body['model'] === target.model && cacheKey === undefined) ? rawBody : JSON.stringify({ ...body, model: target.model, ...(cacheKey !== undefined && { prompt_cache_key: cacheKey }) });
   return {
     method: 'POST',
-    path: count ? '/responses/input_tokens' : '/responses',
+    path: count ? '/responses/input_tokens' : compact ? '/responses/compact' : '/responses',
     headers,
     body: out,
     stream: !count && body?.['stream'] === true,

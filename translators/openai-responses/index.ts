@@ -8,6 +8,7 @@
 import { bareInput, checkedExcept, modelAndStream } from '../../src/kit/index.ts';
 import { lendingCallSignatures } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
+import { compacted, compactionTurn, compactionTurnFrames } from './compaction.ts';
 import { checkReferences, decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
 import {
@@ -51,6 +52,7 @@ export const openaiResponses: ChatDialect = {
   encodeCountTokensResponse,
   state: responsesState,
   checkReferences,
+  compaction: { turn: compactionTurn, turnFrames: compactionTurnFrames, compacted },
 
   encodeRequest: (req, target) => encodeRequest(req, target),
   decodeResponse,

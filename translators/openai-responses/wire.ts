@@ -75,6 +75,8 @@ export const HINT_FIELDS = new Set(['store', 'prompt_cache_key', 'prompt_cache_r
 export const InputItemHeadSchema = v.looseObject({ type: v.optional(str), role: v.optional(str) });
 /** `{"type": "item_reference", "id"}`: an earlier item by its id. */
 export const ItemReferenceSchema = v.looseObject({ id: str });
+/** A `compaction` item the caller brings back (`encrypted_content`: OpenAI's, or our carrier). */
+export const CompactionItemSchema = v.looseObject({ encrypted_content: str });
 
 export const MessageItemSchema = v.looseObject({
   role: v.picklist(['user', 'assistant', 'system', 'developer']),
