@@ -133,8 +133,8 @@ const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
 ];
 
 /** Flow plumbing any flow may use; the flows themselves may only call each other's entry points as listed. */
-// (custom-tools, custom-input and image-chat: the model-to-model transforms the flows apply.)
-const FLOW_PLUMBING = new Set(['context.ts', 'plan.ts', 'reply.ts', 'image-calls.ts', 'state.ts', 'session.ts', 'custom-tools.ts', 'custom-input.ts', 'image-chat.ts']);
+// (custom-tools, custom-input, image-chat and context-edits: the model-to-model transforms the flows apply.)
+const FLOW_PLUMBING = new Set(['context.ts', 'plan.ts', 'reply.ts', 'image-calls.ts', 'state.ts', 'session.ts', 'custom-tools.ts', 'custom-input.ts', 'image-chat.ts', 'context-edits.ts']);
 const FLOW_CALLS: Record<string, string[]> = { 'chat.ts': ['fan-out.ts', 'chat-to-images.ts', 'forward.ts', 'compaction.ts'], 'forward.ts': ['chat-to-images.ts', 'check-memo.ts', 'scan-memo.ts'] };
 
 describe('architecture', () => {

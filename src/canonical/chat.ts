@@ -154,6 +154,39 @@ export interface ChatRequest {
    * request as it is; toward any other the proxy makes the summary (src/flows/compaction.ts).
    */
   compact?: true;
+  /**
+   * Context editing the caller asked of the upstream (Anthropic `context_management.edits`), and
+   * the wire object as it came (`raw`), replayed as it is to an upstream of `dialect`; toward any
+   * other the proxy applies the edits to the history itself (src/flows/context-edits.ts).
+   */
+  contextManagement?: { dialect: DialectId; edits: ContextEdit[]; raw: unknown };
+  /** What the proxy's context editing cleared from this request (Anthropic `applied_edits`). */
+  appliedEdits?: AppliedEdit[];
+}
+
+/** A token threshold, or a count of tool uses. */
+export interface EditTrigger {
+  unit: 'input-tokens' | 'tool-uses';
+  value: number;
+}
+
+/**
+ * One context edit (Anthropic context editing): `clear-tool-uses` replaces the results of the
+ * oldest tool uses (and their inputs, `clearToolInputs`) with a placeholder once the context
+ * reaches `trigger`, keeping the last `keep` uses and those of `excludeTools`, and only when at
+ * least `clearAtLeast` tokens go; `clear-thinking` removes reasoning from all but the last `keep`
+ * assistant turns; `compact` summarises the conversation once the input reaches `trigger` tokens.
+ */
+export type ContextEdit =
+  | { type: 'clear-tool-uses'; trigger?: EditTrigger; keep?: number; clearAtLeast?: number; excludeTools?: string[]; clearToolInputs?: boolean | string[] }
+  | { type: 'clear-thinking'; keep?: number | 'all' }
+  | { type: 'compact'; trigger?: number; instructions?: string };
+
+/** What one edit cleared: tool uses or thinking turns, and the input tokens that went with them. */
+export interface AppliedEdit {
+  type: 'clear-tool-uses' | 'clear-thinking';
+  cleared: number;
+  clearedInputTokens: number;
 }
 
 /**

@@ -13,6 +13,7 @@ import { inlineRemoteMedia } from '../upstream/guarded-fetch.ts';
 import { resolveModel, type ResolvedTarget } from '../upstream/resolve.ts';
 import { chatImageFlow, isOpenAIImageTarget } from './chat-to-images.ts';
 import { compactionFlow, upstreamCompacts } from './compaction.ts';
+import { applyContextEdits } from './context-edits.ts';
 import {
   assertEventStream,
   callPlanned,
@@ -61,6 +62,12 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
   const first = resolved.targets[0]!;
   // Anthropic prices an hour's cache writes higher: said for the cost when its usage does not split them.
   if (first.upstream.dialect === 'anthropic') scope.longCacheTtl = asksLongCacheTtl(req);
+  // Context editing asked of an upstream of another dialect: applied to the history here, reported.
+  if (req.contextManagement && chatUpstreamOf(deps, first).id !== req.contextManagement.dialect) {
+    const edited = applyContextEdits(req);
+    scope.warn(edited.warnings);
+    req = edited.value;
+  }
   // A compaction asked of an upstream that does not make it: the proxy does.
   if (req.compact && !(call === asked && upstreamCompacts(deps, call, first))) return compactionFlow(deps, scope, call, req, resolved.targets, { answer: 'turn', defaultMaxTokens: resolved.route?.defaultMaxTokens });
   // Image output asked of an OpenAI image model: an images call, not a chat call.

@@ -17,6 +17,7 @@ import {
   type ChatResponse,
   type Warning,
 } from '../canonical/index.ts';
+import { applyContextEdits } from './context-edits.ts';
 import {
   customToolNames,
   lowerCustomTools,
@@ -130,8 +131,11 @@ export function planChat(
       return { request: withTargetHeaders(upstream.encodePassthrough(call.input, call.rawBody, target, warnings), target.options.headers), warnings, passthrough: true };
     }
     refuseSealed(req, upstream.id, t.upstream.name);
+    // Context editing, to an upstream of another dialect (a fallback: the first target's is
+    // applied and reported by the chat flow): applied here.
+    const edited = req.contextManagement && req.contextManagement.dialect !== upstream.id ? applyContextEdits(req).value : req;
     // Freeform tools, to an upstream that has none: functions taking one string (raised back on the way out).
-    const lowered = upstream.customTools ? { value: req, warnings: [] } : lowerCustomTools(req);
+    const lowered = upstream.customTools ? { value: edited, warnings: [] } : lowerCustomTools(edited);
     const enc = upstream.encodeRequest(lowered.value, target, scope);
     return { request: withTargetHeaders(enc.value, target.options.headers), warnings: [...lowered.warnings, ...enc.warnings], passthrough: false };
   });

@@ -2,7 +2,7 @@
  * Token counting (Anthropic `count_tokens`, Gemini `countTokens`): asked of the upstream where it
  * has an endpoint, else estimated and marked as such.
  */
-import { ProxyError, textOf, type ChatRequest, type Part } from '../canonical/index.ts';
+import { ProxyError, estimateTokens } from '../canonical/index.ts';
 import { lowerCustomTools } from './custom-tools.ts';
 import type { CallerInput, ChatCaller } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
@@ -11,21 +11,6 @@ import { callPlanned, chatUpstreamOf, readBodyText, type FlowDeps } from './cont
 import { dryRunReply, planCall, upstreamTarget } from './plan.ts';
 import { jsonReply, type Reply } from './reply.ts';
 import { resolveCountInput } from './state.ts';
-
-/** Roughly four characters a token, plus a small per-message overhead. */
-export function estimateTokens(req: ChatRequest): number {
-  const partChars = (parts: Part[]): number =>
-    parts.reduce((n, p) => {
-      if (p.type === 'text' || p.type === 'reasoning' || p.type === 'refusal') return n + p.text.length;
-      if (p.type === 'tool-call') return n + p.name.length + p.arguments.length;
-      if (p.type === 'tool-result') return n + partChars(p.content);
-      return n + 1000; // media: a fixed allowance
-    }, 0);
-  let chars = textOf(req.system).length;
-  for (const m of req.messages) chars += partChars(m.content) + 16;
-  for (const t of req.tools ?? []) chars += t.name.length + (t.description?.length ?? 0) + JSON.stringify(t.parameters ?? {}).length;
-  return Math.max(1, Math.ceil(chars / 4));
-}
 
 export async function countTokensFlow(
   deps: FlowDeps,

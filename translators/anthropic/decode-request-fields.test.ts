@@ -22,7 +22,9 @@ describe('anthropic caller: fields kept for an Anthropic upstream', () => {
   it('unknown body fields and metadata beyond user_id are kept; undefined values are not', () => {
     const { value } = decode({ container: 'c', context_management: { edits: [] }, metadata: { user_id: 'u', tenant: 't' }, mcp_servers: undefined });
     expect(value.user).toBe('u');
-    expect(value.extras).toEqual({ dialect: 'anthropic', fields: { container: 'c', context_management: { edits: [] }, metadata: { tenant: 't' } } });
+    expect(value.extras).toEqual({ dialect: 'anthropic', fields: { container: 'c', metadata: { tenant: 't' } } });
+    // Context editing has its canonical home, its wire object kept for an Anthropic upstream.
+    expect(value.contextManagement).toEqual({ dialect: 'anthropic', edits: [], raw: { edits: [] } });
     expect(decode({ metadata: { user_id: 'u' } }).value.extras).toBeUndefined();
     expect(decode({ metadata: {} }).value.user).toBeUndefined();
   });

@@ -16,6 +16,7 @@ import {
 } from '../../src/canonical/index.ts';
 import type { CallerInput } from '../types.ts';
 import { decodeCache } from './cache.ts';
+import { decodeContextEdits } from './context-management.ts';
 import { decodeContent } from './decode-blocks.ts';
 import { effortOfWire } from './reasoning.ts';
 import { invalid, parseWire } from './validate.ts';
@@ -43,6 +44,7 @@ const KNOWN = new Set([
   'tool_choice',
   'tools',
   'output_config',
+  'context_management',
 ]);
 
 /** Extras key holding the caller's `anthropic-beta` values (sent as a header, not a body field). */
@@ -133,6 +135,9 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
   if (body.metadata) {
     const { user_id: _user, ...rest } = body.metadata;
     if (Object.keys(rest).length) extras.metadata = rest;
+  }
+  if (body.context_management != null) {
+    req.contextManagement = { dialect: 'anthropic', edits: decodeContextEdits(body.context_management), raw: body.context_management };
   }
   for (const [key, value] of Object.entries(body)) {
     if (!KNOWN.has(key) && value !== undefined) extras[key] = value;

@@ -193,6 +193,8 @@ export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<
       body.metadata = { ...value, ...(body.metadata as object | undefined) };
     } else body[key] = value;
   }
+  // Context editing an Anthropic caller asked for, as it asked (elsewhere the flow applies it).
+  if (req.contextManagement?.dialect === 'anthropic') body.context_management = req.contextManagement.raw;
   if (req.stream) body.stream = true;
   return { value: body, warnings };
 }

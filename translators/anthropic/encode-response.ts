@@ -14,6 +14,7 @@ import {
 import type { ModelInfo, TranslateContext } from '../types.ts';
 import { encodeStopReason } from './finish-reason.ts';
 import { callerToolId } from './tool-id.ts';
+import { encodeAppliedEdits } from './context-management.ts';
 import { encodeUsage } from './usage.ts';
 import { DIRECT_CALLER, type AnthropicMessage, type AnthropicResponseBlock } from './wire.ts';
 import { encodeCitations } from './citations.ts';
@@ -119,6 +120,8 @@ export function encodeResponse(res: ChatResponse, req: ChatRequest, ctx: Transla
     container: null,
     diagnostics: null,
     usage: encodeUsage(res.usage),
+    // What the proxy's context editing cleared (an Anthropic upstream's own goes by passthrough).
+    ...(req.appliedEdits && { context_management: encodeAppliedEdits(req.appliedEdits) }),
   };
 }
 

@@ -14,6 +14,7 @@
  * empty text block it could not send back.
  */
 import {
+  type AppliedEdit,
   assertNever,
   type ChatRequest,
   type FinishReason,
@@ -25,6 +26,7 @@ import {
 } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { messageId, wireSignature } from './encode-response.ts';
+import { encodeAppliedEdits } from './context-management.ts';
 import { encodeErrorBody } from './errors.ts';
 import { encodeStopReason } from './finish-reason.ts';
 import { callerToolId } from './tool-id.ts';
@@ -55,11 +57,15 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
   private pending: PendingTool[] = [];
   private finishedTools = new Set<number>();
 
+  /** What the proxy's context editing cleared, for `message_delta`. */
+  private readonly appliedEdits?: AppliedEdit[];
+
   constructor(
     req: ChatRequest,
     private readonly ctx: TranslateContext,
   ) {
     this.model = req.model;
+    this.appliedEdits = req.appliedEdits;
   }
 
   push(e: StreamEvent): StreamFrame[] {
@@ -172,6 +178,7 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
         type: 'message_delta',
         delta: { stop_reason, stop_sequence, stop_details: null, container: null },
         usage: encodeDeltaUsage(this.usage),
+        ...(this.appliedEdits && { context_management: encodeAppliedEdits(this.appliedEdits) }),
       }),
     );
     out.push(frame('message_stop', { type: 'message_stop' }));
