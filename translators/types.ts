@@ -210,6 +210,11 @@ export interface ChatCaller {
    * compaction to ask for.
    */
   readonly compaction?: {
+    /**
+     * The dialect shows a compaction the proxy made before answering a turn
+     * (`ChatRequest.compacted`) ahead of the turn's output, in `encodeResponse` and the stream.
+     */
+    beforeTurn?: boolean;
     turn(c: Compaction, req: ChatRequest, ctx: TranslateContext): unknown;
     turnFrames(c: Compaction, req: ChatRequest, ctx: TranslateContext): StreamFrame[];
     compacted?(c: Compaction, req: ChatRequest, ctx: TranslateContext): unknown;

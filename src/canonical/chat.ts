@@ -162,6 +162,12 @@ export interface ChatRequest {
   contextManagement?: { dialect: DialectId; edits: ContextEdit[]; raw: unknown };
   /** What the proxy's context editing cleared from this request (Anthropic `applied_edits`). */
   appliedEdits?: AppliedEdit[];
+  /**
+   * A compaction the proxy made of this request's conversation before answering it (the caller
+   * asked for server-side compaction and the conversation reached its threshold): the caller is
+   * shown it ahead of the turn's output (Responses: a `compaction` item first).
+   */
+  compacted?: Compaction;
 }
 
 /** A token threshold, or a count of tool uses. */

@@ -12,7 +12,7 @@ import type { RequestScope } from '../observe/scope.ts';
 import { inlineRemoteMedia } from '../upstream/guarded-fetch.ts';
 import { resolveModel, type ResolvedTarget } from '../upstream/resolve.ts';
 import { chatImageFlow, isOpenAIImageTarget } from './chat-to-images.ts';
-import { compactionFlow, upstreamCompacts } from './compaction.ts';
+import { compactBeforeTurn, compactionFlow, upstreamCompacts } from './compaction.ts';
 import { applyContextEdits } from './context-edits.ts';
 import {
   assertEventStream,
@@ -64,9 +64,11 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
   if (first.upstream.dialect === 'anthropic') scope.longCacheTtl = asksLongCacheTtl(req);
   // Context editing asked of an upstream of another dialect: applied to the history here, reported.
   if (req.contextManagement && chatUpstreamOf(deps, first).id !== req.contextManagement.dialect) {
-    const edited = applyContextEdits(req);
+    const edited = applyContextEdits(req, call.caller.compaction?.beforeTurn === true && !req.compact);
     scope.warn(edited.warnings);
     req = edited.value;
+    // Server-side compaction whose threshold the conversation reached: summarised first.
+    if (edited.compact) req = await compactBeforeTurn(deps, scope, call, req, resolved.targets, resolved.route?.defaultMaxTokens);
   }
   // A compaction asked of an upstream that does not make it: the proxy does.
   if (req.compact && !(call === asked && upstreamCompacts(deps, call, first))) return compactionFlow(deps, scope, call, req, resolved.targets, { answer: 'turn', defaultMaxTokens: resolved.route?.defaultMaxTokens });

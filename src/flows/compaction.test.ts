@@ -48,3 +48,16 @@ describe('the summarising turn', () => {
     expect(s.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'old summary' }], summary: true }, { role: 'user', content: [{ type: 'text', text: SUMMARY_PROMPT }] }]);
   });
 });
+
+describe('the request answered on its compaction', () => {
+  const c = { summary: 'S', origin: 'gemini' as const, model: 'm', created: 1 };
+  it('is the summary, then the new question as it came; tool results are left to the summary', async () => {
+    const { compactedRequest } = await import('./compaction.ts');
+    const ask: ChatRequest = { ...base, messages: [...base.messages, { role: 'assistant', content: [{ type: 'text', text: 'ok' }] }, { role: 'user', content: [{ type: 'text', text: 'Next?' }] }] };
+    const r = compactedRequest(ask, c);
+    expect(r.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'S' }], summary: true }, { role: 'user', content: [{ type: 'text', text: 'Next?' }] }]);
+    expect(r.compacted).toBe(c);
+    expect(r.system).toEqual(base.system);
+    expect(compactedRequest(base, c).messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'S' }], summary: true }]);
+  });
+});

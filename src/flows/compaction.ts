@@ -70,6 +70,50 @@ export function summarisingRequest(req: ChatRequest): ChatRequest {
   return { ...rest, messages, stream: false, ...(tools.length > 0 ? { tools, toolChoice: { type: 'none' as const } } : {}) };
 }
 
+/** One summarising turn of `req` on `targets`: its compaction (a dry run: the plan, as the reply). */
+async function summarise(deps: FlowDeps, scope: RequestScope, call: ChatCall, req: ChatRequest, targets: readonly ResolvedTarget[], defaultMaxTokens: number | undefined): Promise<Compaction | Reply> {
+  const ask = summarisingRequest(req);
+  const attempts = planChat(deps, scope, call, ask, targets, { defaultMaxTokens, allowPassthrough: false });
+  if (scope.flags.dryRun) return dryRunReply(scope, attempts);
+  const success = await callPlanned(deps, scope, attempts, (t) => chatUpstreamOf(deps, t).decodeError, call.session);
+  const upstream = chatUpstreamOf(deps, success.attempt.target);
+  const res = await readResponse(success, upstream, ask, scope);
+  const summary = textOf(res.choices[0]?.content ?? []).trim();
+  if (!summary) {
+    throw new ProxyError('upstream', `Upstream ${success.attempt.target.upstream.name} wrote no summary: the conversation was not compacted.`, { code: 'compaction_failed' });
+  }
+  return {
+    summary: `${SUMMARY_HEAD}\n\n${summary}`,
+    origin: upstream.vendor,
+    model: req.model,
+    created: Math.floor(scope.now() / 1000),
+    ...(res.usage && { usage: res.usage }),
+  };
+}
+
+/**
+ * The request answered on its compacted conversation: the summary in place of the conversation,
+ * the last user turn kept as it is when it asks something new (not tool results, which need the
+ * calls the summary took in), the compaction to be shown first (`compacted`).
+ */
+export function compactedRequest(req: ChatRequest, c: Compaction): ChatRequest {
+  const last = req.messages.at(-1);
+  const tail = last && last.role === 'user' && !last.summary && !last.sealed && !last.content.some((p) => p.type === 'tool-result') ? [last] : [];
+  const { compact: _compact, ...rest } = req;
+  return { ...rest, messages: [{ role: 'user', content: [{ type: 'text', text: c.summary }], summary: true }, ...tail], compacted: c };
+}
+
+/**
+ * Server-side compaction toward an upstream without it (Responses `context_management`): the
+ * conversation reached the caller's threshold, so it is summarised first and the turn answered on
+ * the summary; a dry run plans the turn as it came.
+ */
+export async function compactBeforeTurn(deps: FlowDeps, scope: RequestScope, call: ChatCall, req: ChatRequest, targets: readonly ResolvedTarget[], defaultMaxTokens: number | undefined): Promise<ChatRequest> {
+  if (scope.flags.dryRun) return req;
+  const compaction = await summarise(deps, scope, call, req, targets, defaultMaxTokens);
+  return 'summary' in compaction ? compactedRequest(req, compaction) : req;
+}
+
 /**
  * Answer `req`'s compaction from one summarising turn on `targets` (in fallback order): in place
  * of a turn (`turn`, JSON or the whole stream) or as the dialect's compaction route answers
@@ -87,23 +131,8 @@ export async function compactionFlow(
   if (!encode || (o.answer === 'compacted' && !encode.compacted)) {
     throw new ProxyError('unsupported', `This API has no compaction to answer.`, { code: 'unsupported_value' });
   }
-  const ask = summarisingRequest(req);
-  const attempts = planChat(deps, scope, call, ask, targets, { defaultMaxTokens: o.defaultMaxTokens, allowPassthrough: false });
-  if (scope.flags.dryRun) return dryRunReply(scope, attempts);
-  const success = await callPlanned(deps, scope, attempts, (t) => chatUpstreamOf(deps, t).decodeError, call.session);
-  const upstream = chatUpstreamOf(deps, success.attempt.target);
-  const res = await readResponse(success, upstream, ask, scope);
-  const summary = textOf(res.choices[0]?.content ?? []).trim();
-  if (!summary) {
-    throw new ProxyError('upstream', `Upstream ${success.attempt.target.upstream.name} wrote no summary: the conversation was not compacted.`, { code: 'compaction_failed' });
-  }
-  const compaction: Compaction = {
-    summary: `${SUMMARY_HEAD}\n\n${summary}`,
-    origin: upstream.vendor,
-    model: req.model,
-    created: Math.floor(scope.now() / 1000),
-    ...(res.usage && { usage: res.usage }),
-  };
+  const compaction = await summarise(deps, scope, call, req, targets, o.defaultMaxTokens);
+  if (!('summary' in compaction)) return compaction;
   if (o.answer === 'compacted') return jsonReply(scope, encode.compacted!(compaction, req, scope));
   if (!req.stream) return jsonReply(scope, encode.turn(compaction, req, scope));
   const text = createTextSerializer('sse').push(encode.turnFrames(compaction, req, scope)) ?? '';

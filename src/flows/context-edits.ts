@@ -123,24 +123,29 @@ export function clearToolUses(req: ChatRequest, edit: Extract<ContextEdit, { typ
 /**
  * The request with its context edits applied and reported (`appliedEdits`), its
  * `contextManagement` gone. A `compact` edit whose trigger the request reaches is not made here:
- * it is reported dropped (lossy), so strict mode refuses it; below its trigger there is nothing
- * to do.
+ * `compact` says so when the caller's dialect can show a compaction made before the turn
+ * (`canCompact`: the flow then makes it); otherwise it is reported dropped (lossy), so strict mode
+ * refuses it. Below its trigger there is nothing to do.
  */
-export function applyContextEdits(req: ChatRequest): { value: ChatRequest; warnings: Warning[] } {
+export function applyContextEdits(req: ChatRequest, canCompact = false): { value: ChatRequest; warnings: Warning[]; compact?: true } {
   const cm = req.contextManagement;
   if (!cm) return { value: req, warnings: [] };
+  let compact: true | undefined;
   const { contextManagement: _done, ...rest } = req;
   let current: ChatRequest = rest;
   const applied: AppliedEdit[] = [];
   const warnings: Warning[] = [];
   cm.edits.forEach((edit, i) => {
     if (edit.type === 'compact') {
-      if (estimateTokens(current) >= (edit.trigger ?? DEFAULT_COMPACT_TOKENS)) warnings.push({ code: 'dropped', path: `context_management.edits[${i}]`, detail: 'compact', lossy: true });
+      if (estimateTokens(current) < (edit.trigger ?? DEFAULT_COMPACT_TOKENS)) return;
+      if (canCompact) compact = true;
+      else warnings.push({ code: 'dropped', path: `context_management.edits[${i}]`, detail: 'compact', lossy: true });
       return;
     }
     const r = edit.type === 'clear-thinking' ? clearThinking(current.messages, edit.keep) : clearToolUses(current, edit);
     current = { ...current, messages: r.messages };
     if (r.applied) applied.push(r.applied);
   });
-  return { value: { ...current, appliedEdits: applied }, warnings };
+  const value = { ...current, appliedEdits: applied };
+  return compact ? { value, warnings, compact } : { value, warnings };
 }

@@ -104,6 +104,39 @@ describe.each(TARGETS)('%s: openai SDK compaction → Interlingua', (target) => 
       expect(wire).not.toContain('Stop here: do not call any tool'); // an ordinary turn now
     });
 
+    it('context_management on create: past its threshold the conversation is summarised first, the compaction item leads the output', async () => {
+      const long: OpenAI.Responses.ResponseInputItem[] = [...history, { type: 'message', role: 'user', content: 'Now run the tests.' }];
+      const answers = (stream: boolean) => (req: { body: string }) => (req.body.includes('Stop here: do not call any tool') ? u.text(SUMMARY, false) : u.text('Tests pass.', stream));
+      h.mock.reply(answers(false));
+      const res = await client.responses.create({ model: u.model, input: long, tools, store: false, context_management: [{ type: 'compaction', compact_threshold: 20 }] });
+      expect(res.output.map((o) => o.type)).toEqual(['compaction', 'message']);
+      expect(res.output_text).toBe('Tests pass.');
+      expect(h.mock.requests).toHaveLength(2);
+      const turn = JSON.stringify(h.mock.requests[1]!.json);
+      expect(turn).toContain('Run the tests.'); // the summary…
+      expect(turn).toContain('Now run the tests.'); // …and the new question, as it came
+      expect(turn).not.toContain('notes.txt"'); // not the compacted tool output
+      expect(turn).not.toContain('context_management');
+
+      h.mock.requests.length = 0;
+      h.mock.reply(answers(true));
+      const stream = await client.responses.create({ model: u.model, input: long, tools, store: false, stream: true, context_management: [{ type: 'compaction', compact_threshold: 20 }] });
+      const events: Event[] = [];
+      for await (const e of stream) events.push(e);
+      const added = events.filter((e): e is OpenAI.Responses.ResponseOutputItemAddedEvent => e.type === 'response.output_item.added');
+      expect(added.map((e) => [e.output_index, e.item.type])).toEqual([[0, 'compaction'], [1, 'message']]);
+      const done = events.at(-1) as OpenAI.Responses.ResponseCompletedEvent;
+      expect(done.response.output.map((o) => o.type)).toEqual(['compaction', 'message']);
+      expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
+
+      // Below the threshold: one ordinary turn.
+      h.mock.requests.length = 0;
+      h.mock.reply(u.text('Hi.', false));
+      const small = await client.responses.create({ model: u.model, input: 'Hello', store: false, context_management: [{ type: 'compaction', compact_threshold: 100_000 }] });
+      expect(small.output.map((o) => o.type)).toEqual(['message']);
+      expect(h.mock.requests).toHaveLength(1);
+    });
+
     it('what the proxy cannot compact or read is a 400 in the Responses shape, nothing sent', async () => {
       const notLast = client.responses.create({ model: u.model, input: [{ type: 'compaction_trigger' } as OpenAI.Responses.ResponseInputItem, ...history] });
       await expect(notLast).rejects.toMatchObject({ status: 400, error: { param: 'input[0]' } });
@@ -138,8 +171,9 @@ describe.each(TARGETS)('%s: openai SDK compaction → Interlingua', (target) => 
       // OpenAI's own compaction item goes back to it as it is.
       h.mock.requests.length = 0;
       h.mock.reply(u.text('ok', false));
-      await client.responses.create({ model: u.model, input: [answer.output[0] as OpenAI.Responses.ResponseInputItem, { type: 'message', role: 'user', content: 'hi' }], store: false });
+      await client.responses.create({ model: u.model, input: [answer.output[0] as OpenAI.Responses.ResponseInputItem, { type: 'message', role: 'user', content: 'hi' }], store: false, context_management: [{ type: 'compaction', compact_threshold: 1000 }] });
       expect(h.mock.requests[0]!.json.input[0]).toEqual(answer.output[0]);
+      expect(h.mock.requests[0]!.json.context_management).toEqual([{ type: 'compaction', compact_threshold: 1000 }]);
     });
   });
 });

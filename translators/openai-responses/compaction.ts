@@ -6,18 +6,16 @@
  * messages followed by that one item. The item's `encrypted_content` is our carrier of the summary
  * (src/canonical/carrier.ts), which a later request's input brings back (decode-input.ts).
  */
-import { encodeCompaction, type ChatRequest, type Compaction, type StreamFrame, type Warning } from '../../src/canonical/index.ts';
+import type { ChatRequest, Compaction, StreamFrame, Warning } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { userItems } from './encode-input.ts';
+import { compactionItem } from './encode-output.ts';
 import { responseObject, type ResponseHead } from './encode-response.ts';
 import type { Wire } from './encode-settings.ts';
 import { encodeUsage } from './usage.ts';
 
 const NO_USAGE = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 
-function compactionItem(c: Compaction, ctx: TranslateContext): Wire {
-  return { id: ctx.newId('cmp_'), type: 'compaction', encrypted_content: encodeCompaction({ summary: c.summary, origin: c.origin }) };
-}
 
 const headOf = (c: Compaction, ctx: TranslateContext): ResponseHead => ({ id: ctx.newId('resp_'), model: c.model, createdAt: c.created });
 

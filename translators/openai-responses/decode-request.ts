@@ -7,6 +7,7 @@
 import {
   ProxyError,
   type ChatRequest,
+  type ContextEdit,
   type Converted,
   type ReasoningConfig,
   type ResponseFormat,
@@ -131,6 +132,8 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
   const user = wire.user ?? wire.safety_identifier;
   if (user != null) req.user = user;
   if (wire.metadata != null) req.metadata = wire.metadata;
+  const cm = b(body)['context_management'];
+  if (cm != null) req.contextManagement = { dialect: 'openai-responses', edits: decodeContextManagement(cm), raw: cm };
 
   const fields: Record<string, unknown> = {};
   const hints: Record<string, unknown> = {};
@@ -156,6 +159,23 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
     req.extras = extras;
   }
   return { value: req, warnings };
+}
+
+const b = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
+
+/** `context_management: [{type: "compaction", compact_threshold}]` → canonical compact edits. */
+function decodeContextManagement(raw: unknown): ContextEdit[] {
+  if (!Array.isArray(raw)) throw invalid(`Invalid type for 'context_management': expected an array.`, 'context_management', 'invalid_type');
+  return raw.map((e, i): ContextEdit => {
+    const at = `context_management[${i}]`;
+    const entry = b(e);
+    if (entry['type'] !== 'compaction') throw invalid(`Invalid value for '${at}.type': only 'compaction' is supported.`, `${at}.type`, 'invalid_value');
+    const threshold = entry['compact_threshold'];
+    if (threshold != null && (typeof threshold !== 'number' || !Number.isInteger(threshold) || threshold < 1)) {
+      throw invalid(`Invalid value for '${at}.compact_threshold': expected a positive integer.`, `${at}.compact_threshold`, 'invalid_value');
+    }
+    return { type: 'compact', ...(typeof threshold === 'number' && { trigger: threshold }) };
+  });
 }
 
 /** This dialect's extras of a request, when the caller spoke it. */

@@ -10,11 +10,13 @@
  * after the message. Encrypted content is only written when the caller's `include` asked for it.
  */
 import {
+  encodeCompaction,
   encodeReasoning,
   encodeToolCallId,
   lendCallSignatures,
   type CarriedReasoning,
   type ChatRequest,
+  type Compaction,
   type Part,
   type ReasoningPart,
   type Signature,
@@ -76,6 +78,11 @@ export function reasoningItem(id: string, summary: readonly string[], carried: C
 }
 
 /** Item id prefixes, as the API uses them. */
+/** A compaction the proxy made, as a `compaction` item: our carrier of its summary (src/canonical/carrier.ts). */
+export function compactionItem(c: Compaction, ctx: TranslateContext): Wire {
+  return { id: ctx.newId('cmp_'), type: 'compaction', encrypted_content: encodeCompaction({ summary: c.summary, origin: c.origin }) };
+}
+
 export const ITEM_PREFIX = { message: 'msg_', function: 'fc_', custom: 'ctc_', reasoning: 'rs_' } as const;
 
 /** The output as the store keeps it: every item with its encrypted reasoning, and the ids of those the caller was not shown. */

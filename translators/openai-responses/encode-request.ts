@@ -47,6 +47,8 @@ export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<
     else warnings.push({ code: 'dropped', path: 'tool_choice', detail: 'no tools', lossy: true });
   }
   if (req.parallelToolCalls !== undefined) body['parallel_tool_calls'] = req.parallelToolCalls;
+  // Server-side compaction a Responses caller asked for, as it asked (elsewhere the flow makes it).
+  if (req.contextManagement?.dialect === 'openai-responses') body['context_management'] = req.contextManagement.raw;
 
   if (req.maxOutputTokens !== undefined) body['max_output_tokens'] = req.maxOutputTokens;
   if (req.temperature !== undefined) body['temperature'] = req.temperature;

@@ -7,7 +7,7 @@ import type { ChatRequest, ChatResponse, ProxyError, TokenLogprob, Usage, Warnin
 import type { TranslateContext } from '../types.ts';
 import { responsesExtras } from './decode-request.ts';
 import type { HostedItem } from './decode-response.ts';
-import { outputOf, outputOptions, type ItemStatus, type KeptOutput } from './encode-output.ts';
+import { compactionItem, outputOf, outputOptions, type ItemStatus, type KeptOutput } from './encode-output.ts';
 import { encodeFormat, encodeReasoning, encodeToolChoice, encodeTools, type Wire } from './encode-settings.ts';
 import { responseErrorOf } from './errors.ts';
 import { encodeFinishReason, type ResponseEnd } from './finish-reason.ts';
@@ -109,6 +109,8 @@ function encode(res: ChatResponse, req: ChatRequest, ctx: TranslateContext, kept
   const hosted = choice?.extras?.dialect === 'openai-responses' ? ((choice.extras.fields['hosted'] as HostedItem[] | undefined) ?? []) : [];
   let output = choice ? outputOf(choice.content, hosted, status, opts, ctx, kept) : [];
   if (opts.logprobs && choice?.logprobs) output = withLogprobs(output, choice.logprobs.content);
+  // A compaction the proxy made before the turn comes first, as the API's server-side compaction does.
+  if (req.compacted) output = [compactionItem(req.compacted, ctx), ...output];
   return responseObject({ id: responseId(res.id, ctx), model: res.model, createdAt: res.created }, req, output, end, res.usage);
 }
 

@@ -52,7 +52,7 @@ export const openaiResponses: ChatDialect = {
   encodeCountTokensResponse,
   state: responsesState,
   checkReferences,
-  compaction: { turn: compactionTurn, turnFrames: compactionTurnFrames, compacted },
+  compaction: { beforeTurn: true, turn: compactionTurn, turnFrames: compactionTurnFrames, compacted },
 
   encodeRequest: (req, target) => encodeRequest(req, target),
   decodeResponse,

@@ -30,6 +30,7 @@ import {
 } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
 import {
+  compactionItem,
   ITEM_PREFIX,
   messageItem,
   outputOptions,
@@ -235,6 +236,14 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
     const response = responseObject(this.head, this.req, [], undefined, undefined);
     out.push(this.frame('response.created', { response }));
     out.push(this.frame('response.in_progress', { response }));
+    // A compaction the proxy made before the turn: the first item, whole.
+    if (this.req.compacted) {
+      const item = compactionItem(this.req.compacted, this.ctx);
+      out.push(this.frame('response.output_item.added', { output_index: 0, item }));
+      out.push(this.frame('response.output_item.done', { output_index: 0, item }));
+      this.output.push(item);
+      this.ended.add(0);
+    }
   }
 
   private terminal(end: ResponseEnd, out: StreamFrame[]): void {

@@ -66,6 +66,7 @@ export const DECODED_FIELDS = new Set([
   'metadata',
   'user',
   'safety_identifier',
+  'context_management',
 ]);
 
 /** Fields that tune rather than change the answer: `Extras.hints` (dropped elsewhere, not lossy). */
