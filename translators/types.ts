@@ -215,8 +215,8 @@ export interface ChatCaller {
      * (`ChatRequest.compacted`) ahead of the turn's output, in `encodeResponse` and the stream.
      */
     beforeTurn?: boolean;
-    turn(c: Compaction, req: ChatRequest, ctx: TranslateContext): unknown;
-    turnFrames(c: Compaction, req: ChatRequest, ctx: TranslateContext): StreamFrame[];
+    turn?(c: Compaction, req: ChatRequest, ctx: TranslateContext): unknown;
+    turnFrames?(c: Compaction, req: ChatRequest, ctx: TranslateContext): StreamFrame[];
     compacted?(c: Compaction, req: ChatRequest, ctx: TranslateContext): unknown;
   };
   /**

@@ -186,7 +186,7 @@ export interface EditTrigger {
 export type ContextEdit =
   | { type: 'clear-tool-uses'; trigger?: EditTrigger; keep?: number; clearAtLeast?: number; excludeTools?: string[]; clearToolInputs?: boolean | string[] }
   | { type: 'clear-thinking'; keep?: number | 'all' }
-  | { type: 'compact'; trigger?: number; instructions?: string };
+  | { type: 'compact'; trigger?: number; instructions?: string; pause?: boolean };
 
 /** What one edit cleared: tool uses or thinking turns, and the input tokens that went with them. */
 export interface AppliedEdit {

@@ -68,7 +68,7 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
     scope.warn(edited.warnings);
     req = edited.value;
     // Server-side compaction whose threshold the conversation reached: summarised first.
-    if (edited.compact) req = await compactBeforeTurn(deps, scope, call, req, resolved.targets, resolved.route?.defaultMaxTokens);
+    if (edited.compact) req = await compactBeforeTurn(deps, scope, call, req, resolved.targets, { defaultMaxTokens: resolved.route?.defaultMaxTokens, ...edited.compact });
   }
   // A compaction asked of an upstream that does not make it: the proxy does.
   if (req.compact && !(call === asked && upstreamCompacts(deps, call, first))) return compactionFlow(deps, scope, call, req, resolved.targets, { answer: 'turn', defaultMaxTokens: resolved.route?.defaultMaxTokens });

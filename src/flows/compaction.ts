@@ -48,8 +48,8 @@ function toolsOfHistory(messages: readonly Message[]): Tool[] {
  * The summarising turn (pure): the conversation as it is, the instruction last in a user turn,
  * the tools offered but none to be called, one plain-text answer not streamed.
  */
-export function summarisingRequest(req: ChatRequest): ChatRequest {
-  const prompt: Part = { type: 'text', text: SUMMARY_PROMPT };
+export function summarisingRequest(req: ChatRequest, instructions?: string): ChatRequest {
+  const prompt: Part = { type: 'text', text: instructions ? `${SUMMARY_PROMPT}\n\nAlso: ${instructions}` : SUMMARY_PROMPT };
   const last = req.messages.at(-1);
   const messages: Message[] =
     last?.role === 'user' && !last.summary ? [...req.messages.slice(0, -1), { ...last, content: [...last.content, prompt] }] : [...req.messages, { role: 'user', content: [prompt] }];
@@ -71,8 +71,8 @@ export function summarisingRequest(req: ChatRequest): ChatRequest {
 }
 
 /** One summarising turn of `req` on `targets`: its compaction (a dry run: the plan, as the reply). */
-async function summarise(deps: FlowDeps, scope: RequestScope, call: ChatCall, req: ChatRequest, targets: readonly ResolvedTarget[], defaultMaxTokens: number | undefined): Promise<Compaction | Reply> {
-  const ask = summarisingRequest(req);
+async function summarise(deps: FlowDeps, scope: RequestScope, call: ChatCall, req: ChatRequest, targets: readonly ResolvedTarget[], defaultMaxTokens: number | undefined, instructions?: string): Promise<Compaction | Reply> {
+  const ask = summarisingRequest(req, instructions);
   const attempts = planChat(deps, scope, call, ask, targets, { defaultMaxTokens, allowPassthrough: false });
   if (scope.flags.dryRun) return dryRunReply(scope, attempts);
   const success = await callPlanned(deps, scope, attempts, (t) => chatUpstreamOf(deps, t).decodeError, call.session);
@@ -104,13 +104,21 @@ export function compactedRequest(req: ChatRequest, c: Compaction): ChatRequest {
 }
 
 /**
- * Server-side compaction toward an upstream without it (Responses `context_management`): the
+ * Server-side compaction toward an upstream without it (Responses `context_management`, Anthropic
+ * `compact_20260112` with its `instructions` added to the prompt): the
  * conversation reached the caller's threshold, so it is summarised first and the turn answered on
  * the summary; a dry run plans the turn as it came.
  */
-export async function compactBeforeTurn(deps: FlowDeps, scope: RequestScope, call: ChatCall, req: ChatRequest, targets: readonly ResolvedTarget[], defaultMaxTokens: number | undefined): Promise<ChatRequest> {
+export async function compactBeforeTurn(
+  deps: FlowDeps,
+  scope: RequestScope,
+  call: ChatCall,
+  req: ChatRequest,
+  targets: readonly ResolvedTarget[],
+  o: { defaultMaxTokens?: number; instructions?: string },
+): Promise<ChatRequest> {
   if (scope.flags.dryRun) return req;
-  const compaction = await summarise(deps, scope, call, req, targets, defaultMaxTokens);
+  const compaction = await summarise(deps, scope, call, req, targets, o.defaultMaxTokens, o.instructions);
   return 'summary' in compaction ? compactedRequest(req, compaction) : req;
 }
 
@@ -128,7 +136,7 @@ export async function compactionFlow(
   o: { answer: 'turn' | 'compacted'; defaultMaxTokens?: number },
 ): Promise<Reply> {
   const encode = call.caller.compaction;
-  if (!encode || (o.answer === 'compacted' && !encode.compacted)) {
+  if (!encode?.turn || !encode.turnFrames || (o.answer === 'compacted' && !encode.compacted)) {
     throw new ProxyError('unsupported', `This API has no compaction to answer.`, { code: 'unsupported_value' });
   }
   const compaction = await summarise(deps, scope, call, req, targets, o.defaultMaxTokens);

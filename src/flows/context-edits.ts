@@ -127,10 +127,10 @@ export function clearToolUses(req: ChatRequest, edit: Extract<ContextEdit, { typ
  * (`canCompact`: the flow then makes it); otherwise it is reported dropped (lossy), so strict mode
  * refuses it. Below its trigger there is nothing to do.
  */
-export function applyContextEdits(req: ChatRequest, canCompact = false): { value: ChatRequest; warnings: Warning[]; compact?: true } {
+export function applyContextEdits(req: ChatRequest, canCompact = false): { value: ChatRequest; warnings: Warning[]; compact?: { instructions?: string } } {
   const cm = req.contextManagement;
   if (!cm) return { value: req, warnings: [] };
-  let compact: true | undefined;
+  let compact: { instructions?: string } | undefined;
   const { contextManagement: _done, ...rest } = req;
   let current: ChatRequest = rest;
   const applied: AppliedEdit[] = [];
@@ -138,7 +138,11 @@ export function applyContextEdits(req: ChatRequest, canCompact = false): { value
   cm.edits.forEach((edit, i) => {
     if (edit.type === 'compact') {
       if (estimateTokens(current) < (edit.trigger ?? DEFAULT_COMPACT_TOKENS)) return;
-      if (canCompact) compact = true;
+      if (canCompact) {
+        compact = edit.instructions ? { instructions: edit.instructions } : {};
+        // The turn is answered after the compaction all the same (no pause).
+        if (edit.pause) warnings.push({ code: 'approximated', path: `context_management.edits[${i}].pause_after_compaction` });
+      }
       else warnings.push({ code: 'dropped', path: `context_management.edits[${i}]`, detail: 'compact', lossy: true });
       return;
     }

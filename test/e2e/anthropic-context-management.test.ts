@@ -7,11 +7,23 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fixtureReply } from '../support/mock-upstream.ts';
+import { fixtureReply, type MockReply } from '../support/mock-upstream.ts';
 import { INBOUND_KEY, TARGETS, useHarness } from '../support/proxy.ts';
 import { UPSTREAMS } from './helpers-anthropic.ts';
 
 const BETA = 'context-management-2025-06-27';
+
+/** The dialect's text fixture answering `text` instead (the summarising turn's answer). */
+function fixtureReplyWithText(dialect: string, text: string): MockReply {
+  if (dialect === 'gemini') {
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 300, candidatesTokenCount: 40, totalTokenCount: 340 } }) };
+  }
+  return {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id: 'chatcmpl-sum', object: 'chat.completion', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage: { prompt_tokens: 300, completion_tokens: 40, total_tokens: 340 } }),
+  };
+}
 const PLACEHOLDER = '[tool result cleared to save context]';
 
 /** Five tool uses (each turn with signed thinking), then the next question. */
@@ -79,6 +91,49 @@ describe.each(TARGETS)('%s: Anthropic SDK context management → Interlingua', (
       expect(deltas).toHaveLength(1);
       expect(deltas[0]!.context_management?.applied_edits.map((a) => a.type)).toEqual(['clear_thinking_20251015', 'clear_tool_uses_20250919']);
       expect(JSON.stringify(h.mock.requests[0]!.json).split(PLACEHOLDER).length - 1).toBe(3);
+    });
+
+    it('compact_20260112 past its trigger: the proxy summarises first, the compaction block leads; brought back, it stands for what it summarised', async () => {
+      const summary = '## Task\nRead five files.\n## Open threads\nNone.';
+      const answer = (stream: boolean) => (req: { body: string }) =>
+        req.body.includes('Stop here: do not call any tool') ? fixtureReplyWithText(up.dialect, summary) : fixtureReply(up.dialect, stream ? up.streamText : up.text);
+      h.mock.reply(answer(false));
+      const compact = { edits: [{ type: 'compact_20260112' as const, trigger: { type: 'input_tokens' as const, value: 50 }, instructions: 'Keep file names.' }] };
+      const msg = await client.beta.messages.create({ ...ask, context_management: compact });
+      expect(h.mock.requests).toHaveLength(2);
+      expect(JSON.stringify(h.mock.requests[0]!.json)).toContain('Keep file names.');
+      expect(msg.content[0]).toMatchObject({ type: 'compaction', content: expect.stringContaining('Read five files.') });
+      expect(msg.content.slice(1).some((b) => b.type === 'text')).toBe(true);
+      const turn = JSON.stringify(h.mock.requests[1]!.json);
+      expect(turn).toContain('Read five files.');
+      expect(turn).not.toContain('contents of file 1');
+
+      // Streamed: the compaction block first, its summary in a compaction_delta.
+      h.mock.requests.length = 0;
+      h.mock.reply(answer(true));
+      const events: Anthropic.Beta.BetaRawMessageStreamEvent[] = [];
+      for await (const e of client.beta.messages.stream({ ...ask, context_management: compact })) events.push(e);
+      const first = events.find((e) => e.type === 'content_block_start') as Anthropic.Beta.BetaRawContentBlockStartEvent;
+      expect(first).toMatchObject({ index: 0, content_block: { type: 'compaction' } });
+      const delta = events.find((e) => e.type === 'content_block_delta' && e.index === 0) as Anthropic.Beta.BetaRawContentBlockDeltaEvent;
+      expect(delta.delta).toMatchObject({ type: 'compaction_delta', content: expect.stringContaining('Read five files.') });
+
+      // The next request brings the block back: everything before it is gone.
+      h.mock.requests.length = 0;
+      h.mock.reply(fixtureReply(up.dialect, up.text));
+      const block = msg.content[0] as Anthropic.Beta.BetaCompactionBlock;
+      await client.beta.messages.create({
+        model: up.model,
+        max_tokens: 256,
+        betas: [BETA],
+        messages: [...conversation(), { role: 'assistant', content: [block, { type: 'text', text: 'Done reading.' }] }, { role: 'user', content: 'Thanks. Next?' }],
+      });
+      const next = JSON.stringify(h.mock.requests[0]!.json);
+      expect(next).toContain('Read five files.');
+      expect(next).toContain('Done reading.');
+      expect(next).toContain('Thanks. Next?');
+      expect(next).not.toContain('contents of file');
+      expect(next).not.toContain('/2lsM2');
     });
 
     it('below the trigger nothing is cleared and applied_edits is empty; a malformed edit is a 400, nothing sent', async () => {

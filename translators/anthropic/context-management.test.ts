@@ -46,3 +46,21 @@ describe('context_management edits', () => {
     });
   });
 });
+
+describe('a compaction block brought back', () => {
+  it('stands for every message before it; the blocks after it stay; a failed one is nothing', async () => {
+    const { fromLastCompaction } = await import('./context-management.ts');
+    const { encodeCompaction } = await import('../../src/canonical/index.ts');
+    const msgs = [
+      { role: 'user', content: 'old question' },
+      { role: 'assistant', content: [{ type: 'compaction', content: 'S1' }, { type: 'text', text: 'after 1' }] },
+      { role: 'user', content: 'q2' },
+      { role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'compaction', content: null }, { type: 'compaction', content: null, encrypted_content: encodeCompaction({ summary: 'S2', origin: 'gemini' }) }, { type: 'text', text: 'after 2' }] },
+      { role: 'user', content: 'q3' },
+    ];
+    expect(fromLastCompaction(msgs)).toEqual({ summary: 'S2', messages: [{ role: 'assistant', content: [{ type: 'text', text: 'after 2' }] }, { role: 'user', content: 'q3' }] });
+    expect(fromLastCompaction(msgs.slice(0, 3))).toEqual({ summary: 'S1', messages: [{ role: 'assistant', content: [{ type: 'text', text: 'after 1' }] }, { role: 'user', content: 'q2' }] });
+    const failed = [{ role: 'assistant', content: [{ type: 'compaction', content: null }] }];
+    expect(fromLastCompaction(failed)).toEqual({ messages: failed });
+  });
+});

@@ -4,7 +4,7 @@
  * (`AppliedEdit`s) → the answer's `context_management.applied_edits`.
  * https://docs.claude.com/en/docs/build-with-claude/context-editing
  */
-import type { AppliedEdit, ContextEdit } from '../../src/canonical/index.ts';
+import { decodeCompaction, encodeCompaction, type AppliedEdit, type Compaction, type ContextEdit } from '../../src/canonical/index.ts';
 import { invalid } from './validate.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -53,7 +53,12 @@ export function decodeContextEdits(raw: unknown): ContextEdit[] {
       }
       case 'compact_20260112': {
         const trigger = counted(e.trigger, `${path}.trigger`, ['input_tokens']);
-        return { type: 'compact', ...(trigger && { trigger: trigger.value }), ...(typeof e.instructions === 'string' && { instructions: e.instructions }) };
+        return {
+          type: 'compact',
+          ...(trigger && { trigger: trigger.value }),
+          ...(typeof e.instructions === 'string' && e.instructions.trim() !== '' && { instructions: e.instructions }),
+          ...(e.pause_after_compaction === true && { pause: true }),
+        };
       }
       default:
         throw invalid(`${path}.type`, "Input should be 'clear_tool_uses_20250919', 'clear_thinking_20251015' or 'compact_20260112'");
@@ -70,4 +75,33 @@ export function encodeAppliedEdits(applied: readonly AppliedEdit[]): { applied_e
         : { type: 'clear_thinking_20251015', cleared_thinking_turns: a.cleared, cleared_input_tokens: a.clearedInputTokens },
     ),
   };
+}
+
+/**
+ * A conversation that brings back a `compaction` block (compact_20260112): what it summarises is
+ * gone, as the API drops every block before the last one. `summary` is its summary (its `content`,
+ * else ours from `encrypted_content`); `messages` what follows it, the blocks after it in its own
+ * message first. A block with no summary (a failed compaction) is no compaction at all.
+ */
+export function fromLastCompaction<M extends { role: string; content: unknown }>(messages: readonly M[]): { summary?: string; messages: M[] } {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const content = messages[i]!.content;
+    if (!Array.isArray(content)) continue;
+    for (let j = content.length - 1; j >= 0; j--) {
+      const b = content[j] as Record<string, unknown> | null;
+      if (!b || typeof b !== 'object' || b.type !== 'compaction') continue;
+      const carried = typeof b.encrypted_content === 'string' ? decodeCompaction(b.encrypted_content) : undefined;
+      const summary = typeof b.content === 'string' && b.content !== '' ? b.content : carried?.summary;
+      if (summary === undefined) continue;
+      const after = content.slice(j + 1).filter((x) => !(x && typeof x === 'object' && (x as { type?: unknown }).type === 'compaction'));
+      const rest = after.length > 0 ? [{ ...messages[i]!, content: after }] : [];
+      return { summary, messages: [...rest, ...messages.slice(i + 1)] };
+    }
+  }
+  return { messages: [...messages] };
+}
+
+/** A compaction the proxy made, as a `compaction` block: the summary, and our carrier of it. */
+export function compactionBlock(c: Compaction): Record<string, unknown> {
+  return { type: 'compaction', content: c.summary, encrypted_content: encodeCompaction({ summary: c.summary, origin: c.origin }) };
 }

@@ -123,6 +123,10 @@ function decodeBlock(block: unknown, path: string, warnings: Warning[]): Part | 
       const b = parseWire(AnthropicBlockSchemas.redacted_thinking, block, path);
       return { type: 'reasoning', text: '', redacted: signatureOf(b.data) };
     }
+    case 'compaction':
+      // A failed compaction (no summary) is a no-op, as the API treats it; one with a summary
+      // was taken in before decoding (context-management.ts, fromLastCompaction).
+      return undefined;
     default:
       if (SERVER_BLOCK.test(type)) {
         warnings.push({ code: 'dropped', path, detail: type, lossy: true });

@@ -16,7 +16,7 @@ import {
 } from '../../src/canonical/index.ts';
 import type { CallerInput } from '../types.ts';
 import { decodeCache } from './cache.ts';
-import { decodeContextEdits } from './context-management.ts';
+import { decodeContextEdits, fromLastCompaction } from './context-management.ts';
 import { decodeContent } from './decode-blocks.ts';
 import { effortOfWire } from './reasoning.ts';
 import { invalid, parseWire } from './validate.ts';
@@ -76,8 +76,12 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
 
   const warnings: Warning[] = [];
   const system: Part[] = decodeSystem(body.system, 'system', warnings);
-  const messages: Message[] = [];
-  body.messages.forEach((m, i) => {
+  // A compaction block brought back stands for everything before it.
+  const compacted = fromLastCompaction(body.messages);
+  const offset = body.messages.length - compacted.messages.length;
+  const messages: Message[] = compacted.summary === undefined ? [] : [{ role: 'user', content: [{ type: 'text', text: compacted.summary }], summary: true }];
+  compacted.messages.forEach((m, at) => {
+    const i = at + offset;
     const path = `messages.${i}`;
     if (m.role === 'system') {
       // SDK 1.x (API 2026-10-21) allows system turns inside `messages`.
@@ -85,7 +89,7 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
       return;
     }
     const content = decodeContent(m.content, `${path}.content`, warnings);
-    const last = i === body.messages.length - 1;
+    const last = at === compacted.messages.length - 1;
     if (content.length === 0 && !(last && m.role === 'assistant')) {
       throw invalid(
         path,

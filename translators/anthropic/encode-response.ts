@@ -14,7 +14,7 @@ import {
 import type { ModelInfo, TranslateContext } from '../types.ts';
 import { encodeStopReason } from './finish-reason.ts';
 import { callerToolId } from './tool-id.ts';
-import { encodeAppliedEdits } from './context-management.ts';
+import { compactionBlock, encodeAppliedEdits } from './context-management.ts';
 import { encodeUsage } from './usage.ts';
 import { DIRECT_CALLER, type AnthropicMessage, type AnthropicResponseBlock } from './wire.ts';
 import { encodeCitations } from './citations.ts';
@@ -99,7 +99,8 @@ export function encodeResponse(res: ChatResponse, req: ChatRequest, ctx: Transla
   const hasToolCalls = parts.some((p) => p.type === 'tool-call');
   const reason = choice?.finishReason ?? (res.promptBlocked ? { unified: 'refusal' as const } : undefined);
   const { stop_reason, stop_sequence } = encodeStopReason(reason, hasToolCalls);
-  const content = encodeBlocks(parts);
+  // A compaction the proxy made before the turn comes first (compact_20260112).
+  const content = [...(req.compacted ? [compactionBlock(req.compacted) as unknown as AnthropicResponseBlock] : []), ...encodeBlocks(parts)];
   // Server-tool blocks of an Anthropic upstream (decode-response.ts) go back where they were.
   const server = choice?.extras?.dialect === 'anthropic' ? choice.extras.fields.serverBlocks : undefined;
   if (Array.isArray(server)) {

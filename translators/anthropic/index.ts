@@ -33,6 +33,8 @@ export const anthropic: ChatDialect = {
   encodeError,
   encodeModelList,
   encodeCountTokensResponse,
+  // compact_20260112 made by the proxy: its compaction block first in the answer.
+  compaction: { beforeTurn: true },
   encodeRequest,
   decodeResponse,
   createStreamDecoder,

@@ -15,6 +15,7 @@
  */
 import {
   type AppliedEdit,
+  type Compaction,
   assertNever,
   type ChatRequest,
   type FinishReason,
@@ -26,7 +27,7 @@ import {
 } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { messageId, wireSignature } from './encode-response.ts';
-import { encodeAppliedEdits } from './context-management.ts';
+import { compactionBlock, encodeAppliedEdits } from './context-management.ts';
 import { encodeErrorBody } from './errors.ts';
 import { encodeStopReason } from './finish-reason.ts';
 import { callerToolId } from './tool-id.ts';
@@ -59,6 +60,8 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
 
   /** What the proxy's context editing cleared, for `message_delta`. */
   private readonly appliedEdits?: AppliedEdit[];
+  /** A compaction the proxy made before the turn, shown first. */
+  private readonly compacted?: Compaction;
 
   constructor(
     req: ChatRequest,
@@ -66,6 +69,7 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
   ) {
     this.model = req.model;
     this.appliedEdits = req.appliedEdits;
+    this.compacted = req.compacted;
   }
 
   push(e: StreamEvent): StreamFrame[] {
@@ -207,6 +211,14 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
         },
       }),
     );
+    // A compaction the proxy made before the turn: the first block, its summary in one delta.
+    if (this.compacted) {
+      const index = this.nextIndex++;
+      const { content, encrypted_content } = compactionBlock(this.compacted);
+      out.push(frame('content_block_start', { type: 'content_block_start', index, content_block: { type: 'compaction', content: null, encrypted_content: null } }));
+      out.push(frame('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'compaction_delta', content, encrypted_content } }));
+      out.push(frame('content_block_stop', { type: 'content_block_stop', index }));
+    }
   }
 
   private ensureOpen(out: StreamFrame[], kind: 'text' | 'thinking'): void {
