@@ -71,7 +71,7 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
     if (edited.compact) req = await compactBeforeTurn(deps, scope, call, req, resolved.targets, { defaultMaxTokens: resolved.route?.defaultMaxTokens, ...edited.compact });
   }
   // A compaction asked of an upstream that does not make it: the proxy does.
-  if (req.compact && !(call === asked && upstreamCompacts(deps, call, first))) return compactionFlow(deps, scope, call, req, resolved.targets, { answer: 'turn', defaultMaxTokens: resolved.route?.defaultMaxTokens });
+  if (req.compact && !(call === asked && upstreamCompacts(deps, call, first))) return compactionFlow(deps, scope, call, req, resolved.targets, { answer: 'turn', defaultMaxTokens: resolved.route?.defaultMaxTokens, keep });
   // Image output asked of an OpenAI image model: an images call, not a chat call.
   if (asksForImages(req) && isOpenAIImageTarget(first)) return chatImageFlow(deps, scope, call, req, first);
   // The upstream cannot return several choices in one call.

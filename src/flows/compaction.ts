@@ -133,7 +133,7 @@ export async function compactionFlow(
   call: ChatCall,
   req: ChatRequest,
   targets: readonly ResolvedTarget[],
-  o: { answer: 'turn' | 'compacted'; defaultMaxTokens?: number },
+  o: { answer: 'turn' | 'compacted'; defaultMaxTokens?: number; keep?: (answer: unknown) => Promise<void> },
 ): Promise<Reply> {
   const encode = call.caller.compaction;
   if (!encode?.turn || !encode.turnFrames || (o.answer === 'compacted' && !encode.compacted)) {
@@ -142,8 +142,16 @@ export async function compactionFlow(
   const compaction = await summarise(deps, scope, call, req, targets, o.defaultMaxTokens);
   if (!('summary' in compaction)) return compaction;
   if (o.answer === 'compacted') return jsonReply(scope, encode.compacted!(compaction, req, scope));
-  if (!req.stream) return jsonReply(scope, encode.turn(compaction, req, scope));
-  const text = createTextSerializer('sse').push(encode.turnFrames(compaction, req, scope)) ?? '';
+  // Kept like any answer the caller asked kept (a later previous_response_id continues from it).
+  if (!req.stream) {
+    const answer = encode.turn(compaction, req, scope);
+    await o.keep?.(answer);
+    return jsonReply(scope, answer);
+  }
+  const frames = encode.turnFrames(compaction, req, scope);
+  const state = call.caller.state;
+  if (o.keep && state) await o.keep(frames.map((f) => state.finalOf(f)).find((a) => a !== undefined));
+  const text = createTextSerializer('sse').push(frames) ?? '';
   return { status: 200, headers: proxyHeaders(scope, { 'content-type': contentTypeOf('sse'), 'cache-control': 'no-cache' }), body: text };
 }
 

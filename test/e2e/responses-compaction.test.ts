@@ -32,7 +32,7 @@ const NONE = { openai: 'none', anthropic: 'none', gemini: 'NONE' } as const;
 
 describe.each(TARGETS)('%s: openai SDK compaction → Interlingua', (target) => {
   beforeAll(() => workerBundle().then(() => undefined), 180_000);
-  const h = useHarness(target, responsesE2eConfig);
+  const h = useHarness(target, responsesE2eConfig, { stateKv: true });
   let client: OpenAI;
   beforeAll(() => {
     client = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${h.proxy.url}/v1`, maxRetries: 0 });
@@ -135,6 +135,21 @@ describe.each(TARGETS)('%s: openai SDK compaction → Interlingua', (target) => 
       const small = await client.responses.create({ model: u.model, input: 'Hello', store: false, context_management: [{ type: 'compaction', compact_threshold: 100_000 }] });
       expect(small.output.map((o) => o.type)).toEqual(['message']);
       expect(h.mock.requests).toHaveLength(1);
+    });
+
+    it('a stored compaction (store left on) is continued by previous_response_id: the summary goes in its place', async () => {
+      h.mock.reply(u.text(SUMMARY, false));
+      const stream = await client.responses.create({ model: u.model, input: [...history, { type: 'compaction_trigger' } as OpenAI.Responses.ResponseInputItem], stream: true });
+      let id = '';
+      for await (const e of stream) if (e.type === 'response.completed') id = e.response.id;
+      h.mock.requests.length = 0;
+      h.mock.reply(u.text('Continued.', false));
+      const next = await client.responses.create({ model: u.model, previous_response_id: id, input: 'Go on.' });
+      expect(next.output_text).toBe('Continued.');
+      const wire = JSON.stringify(sentTo(h.mock.requests, u).json);
+      expect(wire).toContain('Run the tests.');
+      expect(wire).toContain('Go on.');
+      expect(wire).not.toContain('/2lsM2');
     });
 
     it('what the proxy cannot compact or read is a 400 in the Responses shape, nothing sent', async () => {

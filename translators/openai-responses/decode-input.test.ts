@@ -151,3 +151,28 @@ describe('compaction items', () => {
     expect(() => decodeInput(undefined, [{ type: 'compaction' }], [])).toThrow();
   });
 });
+
+describe('our compaction stands for what came before it', () => {
+  it('keeps only the caller messages before it; an earlier trigger is history', async () => {
+    const { decodeInput } = await import('./decode-input.ts');
+    const { encodeCompaction } = await import('../../src/canonical/index.ts');
+    const carried = encodeCompaction({ summary: 'S', origin: 'anthropic' });
+    const d = decodeInput(undefined, [
+      { type: 'message', role: 'developer', content: 'rules' },
+      { type: 'message', role: 'user', content: 'task' },
+      { type: 'function_call', call_id: 'c1', name: 'f', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'c1', output: 'big output' },
+      { type: 'message', role: 'assistant', content: 'thinking aloud' },
+      { type: 'compaction_trigger' },
+      { type: 'compaction', encrypted_content: carried },
+      { type: 'message', role: 'user', content: 'go on' },
+    ], []);
+    expect(d.compact).toBeUndefined();
+    expect(d.system).toEqual([{ type: 'text', text: 'rules' }]);
+    expect(d.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'task' }] },
+      { role: 'user', content: [{ type: 'text', text: 'S' }], summary: true },
+      { role: 'user', content: [{ type: 'text', text: 'go on' }] },
+    ]);
+  });
+});

@@ -11,7 +11,9 @@
  *
  * Compaction: a `compaction_trigger` (the last item only) asks for a compaction instead of a turn
  * (`compact`); a `compaction` item the proxy made (our carrier, src/canonical/carrier.ts) is its
- * summary, as a user turn in its place (`Message.summary`). One OpenAI made is readable only by
+ * summary, as a user turn in its place (`Message.summary`), and what came before it is gone but
+ * for the caller's own messages (a stored compaction continued by `previous_response_id` brings
+ * its trigger and the history it compacted: they are history, not a new ask). One OpenAI made is readable only by
  * a Responses upstream (`Message.sealed`): encoded back for it, refused for any other.
  */
 import {
@@ -113,6 +115,15 @@ export function reasoningPart(summary: ReadonlyArray<{ text?: string | null }>, 
   return { type: 'reasoning', text, ...(encrypted ? { signature: { origin: 'openai' as const, value: encrypted } } : {}) };
 }
 
+/** The index of the last `compaction` item the proxy made, or -1. */
+function lastOwnCompaction(input: readonly unknown[]): number {
+  for (let i = input.length - 1; i >= 0; i--) {
+    const item = input[i] as { type?: unknown; encrypted_content?: unknown } | null;
+    if (item && item.type === 'compaction' && typeof item.encrypted_content === 'string' && decodeCompaction(item.encrypted_content)) return i;
+  }
+  return -1;
+}
+
 export interface DecodedInput {
   system: Part[];
   messages: Message[];
@@ -133,11 +144,15 @@ export function decodeInput(instructions: string | null | undefined, input: stri
 
   if (typeof input === 'string') return { system, messages: [{ role: 'user', content: [{ type: 'text', text: input }] }] };
   let compact: true | undefined;
+  // Our last compaction stands for what came before it: of that, only the caller's own messages
+  // (user, system, developer) are kept, as a compaction's output lists them.
+  const compactedBefore = lastOwnCompaction(input ?? []);
 
   (input ?? []).forEach((raw, i) => {
     const at = `input[${i}]`;
     const head = parseAt(InputItemHeadSchema, raw, at);
     const type = head.type ?? (head.role !== undefined ? 'message' : undefined);
+    if (i < compactedBefore && !(type === 'message' && head.role !== 'assistant')) return;
     switch (type) {
       case 'message': {
         const m = parseAt(MessageItemSchema, raw, at);
