@@ -119,6 +119,8 @@ export async function compactBeforeTurn(
 ): Promise<ChatRequest> {
   if (scope.flags.dryRun) return req;
   const compaction = await summarise(deps, scope, call, req, targets, o.defaultMaxTokens, o.instructions);
+  // The summarising turn is metered (limits, cost, the log line) with the turn after it.
+  scope.settleUsage();
   return 'summary' in compaction ? compactedRequest(req, compaction) : req;
 }
 

@@ -20,3 +20,16 @@ describe('ids the proxy mints', () => {
     expect(randomToken(5000)).toHaveLength(5000);
   });
 });
+
+describe('usage of several calls', () => {
+  it('a settled call counts beside the next one; a stream report of that call replaces its own count', () => {
+    const scope = new RequestScope('t', 'req_1', () => 0);
+    scope.usage({ inputTokens: 1000, outputTokens: 100, totalTokens: 1100 });
+    scope.settleUsage();
+    expect(scope.reported).toBeUndefined();
+    scope.usage({ inputTokens: 50, outputTokens: 5, totalTokens: 55 });
+    scope.usage({ inputTokens: 50, outputTokens: 10, totalTokens: 60 });
+    expect(scope.reported).toEqual({ inputTokens: 1050, outputTokens: 110, totalTokens: 1160 });
+    expect(scope.log.tokensIn).toBe(1050);
+  });
+});

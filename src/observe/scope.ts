@@ -2,7 +2,7 @@
  * Per-request state of the generic flow: ids, clock, warnings, the upstream abort controller and
  * the fields of the one log line written when the request ends.
  */
-import { ProxyError, type Usage, type Warning } from '../canonical/index.ts';
+import { ProxyError, sumUsage, type Usage, type Warning } from '../canonical/index.ts';
 import { type Cancel } from '../kit/index.ts';
 import type { TranslateContext } from '../../translators/types.ts';
 import type { LogEntry } from './log-entry.ts';
@@ -75,6 +75,8 @@ export class RequestScope implements TranslateContext, Cancel {
   private onDone?: () => void;
   private firstByteAt?: number;
   #deadline?: ReturnType<typeof setTimeout>;
+  /** What the calls before this one used (`settleUsage`). */
+  #settled?: Usage;
   /** How a stream ended, when it ended with an error (for the log line). */
   #streamError?: ProxyError;
 
@@ -188,9 +190,20 @@ export class RequestScope implements TranslateContext, Cancel {
     this.log.upstreamMs = (this.log.upstreamMs ?? 0) + ms;
   }
 
+  /**
+   * A call of this request is over and another follows (a summarising turn before the turn,
+   * src/flows/compaction.ts): what it used counts beside what the next call reports.
+   */
+  settleUsage(): void {
+    if (!this.reported) return;
+    this.#settled = this.reported;
+    this.reported = undefined;
+  }
+
   /** The upstream reported usage (a stream's events each carry the whole count so far). */
-  usage(u: Usage | undefined): void {
-    if (!u) return;
+  usage(reported: Usage | undefined): void {
+    if (!reported) return;
+    const u = this.#settled ? sumUsage([this.#settled, reported])! : reported;
     this.reported = u;
     this.log.tokensIn = u.inputTokens;
     this.log.tokensOut = u.outputTokens;
