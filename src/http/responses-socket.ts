@@ -139,23 +139,6 @@ export function openResponsesSocket(o: SocketOptions, peer: SocketPeer): SocketS
   /** Send a reply's events; the answer's response object when it completed. */
   const relay = async (reply: Reply): Promise<Wire | undefined> => {
     const { body } = reply;
-    if (!(body instanceof PipeBody)) {
-      const text = typeof body === 'string' ? body : body ? new TextDecoder().decode(body) : '';
-      if (reply.status >= 400 || reply.status < 200) {
-        send(errorEventOf(reply.status, text, reply.headers));
-        return undefined;
-      }
-      // An answer as JSON (never asked for: every turn streams): sent as its terminal event.
-      const response = safeJson(text);
-      send(JSON.stringify({ type: 'response.completed', response, sequence_number: 0 }));
-      return isRecord(response) ? response : undefined;
-    }
-    const reader = body.toStream().getReader();
-    if (!open) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    gone.push(() => void reader.cancel().catch(() => {}));
     const parser = createSseChunkParser(o.maxSseBufferBytes);
     let done: Wire | undefined;
     const each = (events: Array<{ event?: string; data: string }>) => {
@@ -169,6 +152,29 @@ export function openResponsesSocket(o: SocketOptions, peer: SocketPeer): SocketS
         }
       }
     };
+    if (!(body instanceof PipeBody)) {
+      const text = typeof body === 'string' ? body : body ? new TextDecoder().decode(body) : '';
+      if (reply.status >= 400 || reply.status < 200) {
+        send(errorEventOf(reply.status, text, reply.headers));
+        return undefined;
+      }
+      // A whole stream made at once (a compaction the proxy made, src/flows/compaction.ts).
+      if (reply.headers['content-type']?.startsWith('text/event-stream')) {
+        each(parser.push(new TextEncoder().encode(text)));
+        each(parser.finish());
+        return done;
+      }
+      // An answer as JSON (never asked for: every turn streams): sent as its terminal event.
+      const response = safeJson(text);
+      send(JSON.stringify({ type: 'response.completed', response, sequence_number: 0 }));
+      return isRecord(response) ? response : undefined;
+    }
+    const reader = body.toStream().getReader();
+    if (!open) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    gone.push(() => void reader.cancel().catch(() => {}));
     try {
       for (;;) {
         const { done: end, value } = await reader.read();

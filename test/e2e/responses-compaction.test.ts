@@ -6,6 +6,7 @@
  * back sends the summary in its place. Toward a Responses upstream both go as they are.
  */
 import OpenAI from 'openai';
+import { ResponsesWS } from 'openai/resources/responses/ws';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INBOUND_KEY, TARGETS, responsesE2eConfig, useHarness } from '../support/proxy.ts';
 import { workerBundle } from '../support/worker.ts';
@@ -160,6 +161,42 @@ describe.each(TARGETS)('%s: openai SDK compaction → Interlingua', (target) => 
       await expect(foreign).rejects.toMatchObject({ status: 400, error: { param: 'input' } });
       expect(h.mock.requests).toHaveLength(0);
     });
+  });
+
+  it('over the WebSocket: a compaction_trigger turn is one compaction item; the next turn continues from it on the socket', async () => {
+    const u = UPSTREAMS.find((x) => x.name === 'anthropic')!;
+    const ws = new ResponsesWS(new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${h.proxy.url}/v1`, maxRetries: 0 }));
+    const events: Array<Record<string, any>> = [];
+    ws.on('event', (e) => events.push(e as Record<string, any>));
+    ws.on('error', () => {});
+    const turn = (body: Record<string, unknown>) =>
+      new Promise<Array<Record<string, any>>>((resolve) => {
+        const from = events.length;
+        const on = (e: { type: string }) => {
+          if (e.type !== 'response.completed' && e.type !== 'response.failed' && e.type !== 'error') return;
+          ws.off('event', on);
+          resolve(events.slice(from));
+        };
+        ws.on('event', on);
+        ws.send({ type: 'response.create', ...body } as OpenAI.Responses.ResponsesClientEvent);
+      });
+    try {
+      h.mock.reply(u.text(SUMMARY, false));
+      const first = await turn({ model: u.model, input: [...history, { type: 'compaction_trigger' }], tools, store: false });
+      expect(first.map((e) => e.type)).toEqual(['response.created', 'response.in_progress', 'response.output_item.added', 'response.output_item.done', 'response.completed']);
+      const done = first.at(-1)!;
+      expect(done.response.output.map((o: { type: string }) => o.type)).toEqual(['compaction']);
+
+      h.mock.requests.length = 0;
+      h.mock.reply(u.text('Renamed.', true));
+      const second = await turn({ model: u.model, previous_response_id: done.response.id, input: 'Go on.', store: false });
+      expect(second.at(-1)!.type).toBe('response.completed');
+      const wire = JSON.stringify(sentTo(h.mock.requests, u).json);
+      expect(wire).toContain('Run the tests.');
+      expect(wire).not.toContain('/2lsM2');
+    } finally {
+      ws.close();
+    }
   });
 
   describe('to a Responses upstream: as they are', () => {
