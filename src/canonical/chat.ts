@@ -3,6 +3,7 @@
  */
 import type { CacheHint, Logprobs } from './logprobs.ts';
 import type { Part, Vendor } from './parts.ts';
+import type { WebTool } from './web-tools.ts';
 
 /** Dialect ids. An `openai` upstream serves both `openai-chat` and `openai-images`. */
 export type DialectId = 'openai-chat' | 'openai-images' | 'openai-embeddings' | 'gemini' | 'anthropic' | 'openai-responses' | 'gemini-interactions';
@@ -54,7 +55,8 @@ export type CustomToolFormat =
 
 /**
  * A built-in / server tool of one dialect (Anthropic computer/bash/text-editor, Gemini
- * codeExecution / googleSearch, OpenAI web_search_options). Sent only to that dialect.
+ * codeExecution / googleSearch, OpenAI web_search_options). Sent only to that dialect, except a
+ * hosted web search or fetch (`web`), which every dialect with one writes in its own form.
  */
 export interface NativeTool {
   dialect: DialectId;
@@ -62,6 +64,8 @@ export interface NativeTool {
   definition: Record<string, unknown>;
   /** Where the caller's request had it (`tools[2]`), for loss reports and strict-mode errors. */
   path?: string;
+  /** A hosted web search or fetch, in neutral terms: another dialect writes its own tool from it. */
+  web?: WebTool;
 }
 
 /** What a built-in tool is called in a loss report: its name, else its `type` (`web_search`), else its key (`googleSearch`). */

@@ -8,6 +8,7 @@ export * from './parts.ts';
 export * from './citation.ts';
 export * from './chat.ts';
 export * from './estimate.ts';
+export * from './web-tools.ts';
 export * from './stream.ts';
 export * from './errors.ts';
 export * from './images.ts';

@@ -69,7 +69,7 @@ describe('anthropic caller: tools', () => {
   it('built-in tools are native Anthropic tools, kept whole; no custom tools then', () => {
     const bash = { type: 'bash_20250124', name: 'bash' };
     const { value } = decode({ tools: [bash] });
-    expect(value.nativeTools).toEqual([{ dialect: 'anthropic', definition: bash }]);
+    expect(value.nativeTools).toEqual([{ dialect: 'anthropic', definition: bash, path: 'tools[0]' }]);
     expect(value.tools).toBeUndefined();
   });
 

@@ -86,7 +86,7 @@ describe('anthropic decodeRequest: fixtures', () => {
     const { value } = decode(fixtureJson('anthropic', 'server-tool-web-search-citations.request.json'));
     expect(value.tools).toBeUndefined();
     expect(value.nativeTools).toEqual([
-      { dialect: 'anthropic', definition: { type: 'web_search_20250305', name: 'web_search' } },
+      { dialect: 'anthropic', definition: { type: 'web_search_20250305', name: 'web_search' }, path: 'tools[0]', web: { kind: 'search' } },
     ]);
   });
 });

@@ -19,6 +19,7 @@ import { decodeCache } from './cache.ts';
 import { decodeContextEdits, fromLastCompaction } from './context-management.ts';
 import { decodeContent } from './decode-blocks.ts';
 import { effortOfWire } from './reasoning.ts';
+import { decodeWebTool } from './web-tools.ts';
 import { invalid, parseWire } from './validate.ts';
 import {
   AnthropicCustomToolSchema,
@@ -186,7 +187,8 @@ function decodeTools(tools: Record<string, unknown>[]): Pick<ChatRequest, 'tools
       out.push(tool);
     } else if (typeof type === 'string') {
       // Built-in tools (computer_*, bash_*, text_editor_*, web_search_*, code_execution_*…).
-      native.push({ dialect: 'anthropic', definition: raw });
+      const web = decodeWebTool(raw);
+      native.push({ dialect: 'anthropic', definition: raw, path: `tools[${i}]`, ...(web ? { web } : {}) });
     } else {
       throw invalid(`tools.${i}.type`, 'Input should be a valid string');
     }

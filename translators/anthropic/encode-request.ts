@@ -20,6 +20,7 @@ import { encodeCache } from './cache.ts';
 import { BETA_EXTRA, BETA_QUERY_EXTRA } from './decode-request.ts';
 import { callerBetas, forHost, upstreamHeaders } from './host.ts';
 import { encodeMessages, encodeSystem } from './encode-messages.ts';
+import { encodeWebTool, webToolBetas } from './web-tools.ts';
 import { budgetOfEffort, MIN_THINKING_BUDGET } from './reasoning.ts';
 import { JSON_TOOL, jsonToolDefinition, jsonToolMode, usesJsonTool } from './structured-output.ts';
 
@@ -44,6 +45,7 @@ function encodeTools(req: ChatRequest, warnings: Warning[]): Record<string, unkn
   });
   (req.nativeTools ?? []).forEach((t, i) => {
     if (t.dialect === 'anthropic') tools.push(t.definition);
+    else if (t.web) tools.push(encodeWebTool(t.web, t.path ?? `nativeTools[${i}]`, warnings));
     else warnings.push({ code: 'dropped', path: t.path ?? `nativeTools[${i}]`, detail: nativeToolLabel(t), lossy: true });
   });
   return tools.length ? tools : undefined;
@@ -245,7 +247,8 @@ export function encodeRequest(
 ): Converted<UpstreamHttpRequest> {
   const { value: encoded, warnings } = encodeBody(req, target);
   const { betas, query } = callerBetas(req);
-  const [body, headers] = forHost(encoded, upstreamHeaders(target, undefined, betas, warnings), target);
+  const needed = webToolBetas(req.nativeTools).filter((b) => !betas.includes(b));
+  const [body, headers] = forHost(encoded, upstreamHeaders(target, undefined, [...betas, ...needed], warnings), target);
   return {
     value: {
       method: 'POST',

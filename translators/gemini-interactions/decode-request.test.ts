@@ -79,7 +79,7 @@ describe('decodeRequest: the stateless function-calling turn (docs streaming gui
         parameters: expect.objectContaining({ type: 'object', required: ['location'] }),
       },
     ]);
-    expect(req.nativeTools).toEqual([{ dialect: 'gemini', definition: { googleSearch: {} }, path: 'tools[1]' }]);
+    expect(req.nativeTools).toEqual([{ dialect: 'gemini', definition: { googleSearch: {} }, path: 'tools[1]', web: { kind: 'search' } }]);
   });
 
   it('generation_config: thinking level and summaries, tool choice, max tokens; store is a hint', () => {

@@ -5,10 +5,12 @@
  * Hosted Google tools are `NativeTool`s: the ones `generateContent` also has (Google Search, code
  * execution, URL context, Maps, file search, retrieval, computer use) in that API's shape, dialect
  * `gemini` (`{"googleSearch": {…}}`), so a Gemini upstream of either API keeps them; the others
- * (`mcp_server`) as they came, dialect `gemini-interactions`. Any other upstream drops them with a
- * lossy warning naming `tools[i]` (refused in strict mode).
+ * (`mcp_server`) as they came, dialect `gemini-interactions`. Google Search and URL context are
+ * also web tools (`NativeTool.web`), which another vendor's upstream gets as its own hosted
+ * search or fetch; any other upstream drops the rest with a lossy warning naming `tools[i]`
+ * (refused in strict mode).
  */
-import type { NativeTool, ReasoningConfig, ResponseFormat, Tool, ToolChoice } from '../../src/canonical/index.ts';
+import type { NativeTool, ReasoningConfig, ResponseFormat, Tool, ToolChoice, WebTool } from '../../src/canonical/index.ts';
 import { invalid, isRecord, parseAt } from './decode-validate.ts';
 import {
   FUNCTION_TOOL_FIELDS,
@@ -19,6 +21,12 @@ import {
   ToolChoiceSchema,
   ToolHeadSchema,
 } from './wire.ts';
+import { decodeWebTool } from '../vendor/google/index.ts';
+
+function webOf(key: string): { web?: WebTool } {
+  const web = decodeWebTool(key);
+  return web ? { web } : {};
+}
 
 export function decodeTools(raw: readonly unknown[] | null | undefined): { tools?: Tool[]; nativeTools?: NativeTool[] } {
   if (!raw) return {};
@@ -32,7 +40,7 @@ export function decodeTools(raw: readonly unknown[] | null | undefined): { tools
       const key = HOSTED_TOOL_KEYS[type];
       nativeTools.push(
         key
-          ? { dialect: 'gemini', definition: { [key]: options }, path: at }
+          ? { dialect: 'gemini', definition: { [key]: options }, path: at, ...webOf(key) }
           : { dialect: 'gemini-interactions', definition: t as Record<string, unknown>, path: at },
       );
       return;

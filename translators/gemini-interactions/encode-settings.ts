@@ -13,7 +13,6 @@ import {
   nativeToolLabel,
   toolExtrasFor,
   type ChatRequest,
-  type NativeTool,
   type ReasoningConfig,
   type ReasoningEffort,
   type ResponseFormat,
@@ -21,6 +20,7 @@ import {
   type Warning,
 } from '../../src/canonical/index.ts';
 import { HOSTED_TOOL_KEYS, type GenerationConfig, type InteractionsTool, type InteractionsToolChoice, type ThinkingLevel } from './wire.ts';
+import { encodeWebTool } from '../vendor/google/index.ts';
 
 const LEVEL_BUDGETS: Array<[ThinkingLevel, number]> = [
   ['minimal', 512],
@@ -34,8 +34,8 @@ const TYPE_OF_KEY: Record<string, string> = Object.fromEntries(Object.entries(HO
 const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** A generateContent built-in (`{"googleSearch": {…}}`) → its hosted tool here, if it has one. */
-function fromGenerateContent(t: NativeTool): InteractionsTool | undefined {
-  const entries = Object.entries(t.definition);
+function fromGenerateContent(definition: Record<string, unknown>): InteractionsTool | undefined {
+  const entries = Object.entries(definition);
   if (entries.length !== 1) return undefined;
   const [key, options] = entries[0]!;
   const type = TYPE_OF_KEY[key];
@@ -61,7 +61,12 @@ export function encodeTools(req: ChatRequest, warnings: Warning[]): Interactions
     };
   });
   (req.nativeTools ?? []).forEach((t, i) => {
-    const hosted = t.dialect === 'gemini-interactions' ? (t.definition as InteractionsTool) : t.dialect === 'gemini' ? fromGenerateContent(t) : undefined;
+    const hosted =
+      t.dialect === 'gemini-interactions'
+        ? (t.definition as InteractionsTool)
+        : t.dialect === 'gemini'
+          ? fromGenerateContent(t.definition)
+          : t.web && fromGenerateContent(encodeWebTool(t.web, t.path ?? `nativeTools[${i}]`, warnings));
     if (hosted) out.push(hosted);
     else warnings.push({ code: 'dropped', path: t.path ?? `nativeTools[${i}]`, detail: nativeToolLabel(t), lossy: true });
   });

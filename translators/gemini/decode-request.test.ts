@@ -212,9 +212,9 @@ describe('decodeRequest: fields', () => {
     });
     expect(value.tools).toEqual([{ name: 'search', parameters: schema }]);
     expect(value.nativeTools).toEqual([
-      { dialect: 'gemini', definition: { googleSearch: {} } },
-      { dialect: 'gemini', definition: { codeExecution: {} } },
-      { dialect: 'gemini', definition: { urlContext: {} } },
+      { dialect: 'gemini', definition: { googleSearch: {} }, path: 'tools[1].googleSearch', web: { kind: 'search' } },
+      { dialect: 'gemini', definition: { codeExecution: {} }, path: 'tools[2].codeExecution' },
+      { dialect: 'gemini', definition: { urlContext: {} }, path: 'tools[3].urlContext', web: { kind: 'fetch' } },
     ]);
     expect(value.toolChoice).toEqual({ type: 'tool', name: 'search' });
   });

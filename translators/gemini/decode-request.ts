@@ -29,6 +29,7 @@ import { isRecord } from './json.ts';
 import { normalizeRequest } from './keys.ts';
 import { geminiSchemaToJsonSchema } from './decode-schema.ts';
 import { GeminiGenerateContentRequestSchema, issuePath, type GeminiGenerateContentRequest } from './wire.ts';
+import { decodeWebTool } from '../vendor/google/index.ts';
 
 const invalid = (message: string, param: string) => new ProxyError('invalid-request', message, { param });
 
@@ -129,7 +130,8 @@ function decodeTools(
     for (const [key, value] of Object.entries(tool)) {
       if (value === undefined) continue;
       if (key !== 'functionDeclarations') {
-        nativeTools.push({ dialect: 'gemini', definition: { [key]: value } });
+        const web = decodeWebTool(key);
+        nativeTools.push({ dialect: 'gemini', definition: { [key]: value }, path: `tools[${ti}].${key}`, ...(web ? { web } : {}) });
         continue;
       }
       (tool.functionDeclarations ?? []).forEach((fd, fi) => {

@@ -28,6 +28,7 @@ import { encodeContents } from './encode-contents.ts';
 import { compileSchema } from './schema.ts';
 import { requiresCallSignatures } from './signatures.ts';
 import type { GeminiOutContent } from './wire.ts';
+import { encodeWebTool } from '../vendor/google/index.ts';
 
 export const EFFORT_BUDGET: Record<ReasoningEffort, number> = {
   minimal: 512,
@@ -101,6 +102,7 @@ export function encodeBody(req: ChatRequest, model: string): Converted<GeminiReq
   }
   for (const native of req.nativeTools ?? []) {
     if (native.dialect === 'gemini') tools.push(native.definition);
+    else if (native.web) tools.push(encodeWebTool(native.web, native.path ?? `tools.${nativeToolLabel(native)}`, warnings));
     else {
       const label = nativeToolLabel(native);
       warnings.push(native.path ? { code: 'dropped', path: native.path, detail: label, lossy: true } : { code: 'dropped', path: `tools.${label}`, lossy: true });

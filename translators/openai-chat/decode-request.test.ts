@@ -284,6 +284,14 @@ describe('decodeRequest: parameters', () => {
       tools: [{ name: 'f', description: 'd', parameters: { type: 'object' }, strict: false }],
       toolChoice: { type: 'required' },
       responseFormat: { type: 'json' },
+      nativeTools: [
+        {
+          dialect: 'openai-chat',
+          definition: { web_search_options: { search_context_size: 'low' } },
+          path: 'web_search_options',
+          web: { kind: 'search', contextSize: 'low' },
+        },
+      ],
     });
     expect(value.extras).toEqual({
       dialect: 'openai-chat',
@@ -293,7 +301,6 @@ describe('decodeRequest: parameters', () => {
         store: true,
         prediction: { type: 'content', content: 'x' },
         audio: { format: 'wav', voice: 'alloy' },
-        web_search_options: { search_context_size: 'low' },
         some_future_field: 1,
         stream_options: { include_obfuscation: false },
       },

@@ -23,6 +23,7 @@ import {
   OpenAIChatToolSchema,
   type OpenAIChatRequest,
 } from './wire-request.ts';
+import { decodeWebSearchOptions } from './web-tools.ts';
 
 function invalid(message: string, param: string): ProxyError {
   return new ProxyError('invalid-request', message, { param });
@@ -148,6 +149,8 @@ export function decodeRequest(input: CallerInput, ctx: TranslateContext): Conver
   const req: ChatRequest = { model: wire.model, system, messages, stream };
   if (tools) req.tools = tools;
   if (toolChoice) req.toolChoice = toolChoice;
+  const webSearch = decodeWebSearchOptions((body as Record<string, unknown>)['web_search_options']);
+  if (webSearch) req.nativeTools = [webSearch];
   if (wire.parallel_tool_calls != null) req.parallelToolCalls = wire.parallel_tool_calls;
   const maxOutput = wire.max_completion_tokens ?? wire.max_tokens;
   if (maxOutput != null) req.maxOutputTokens = maxOutput;
@@ -170,7 +173,7 @@ export function decodeRequest(input: CallerInput, ctx: TranslateContext): Conver
   if (wire.metadata != null) req.metadata = wire.metadata;
 
   // Everything without a canonical home (logit_bias, service_tier, store, prediction, audio,
-  // web_search_options, unknown fields) rides in extras, replayed only to an OpenAI upstream.
+  // unknown fields) rides in extras, replayed only to an OpenAI upstream.
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     if (!KNOWN_REQUEST_FIELDS.has(key) && value != null) fields[key] = value;

@@ -19,6 +19,7 @@ import type { CallerInput, UpstreamHttpRequest, UpstreamTarget } from '../types.
 import { encodeMessages } from './encode-messages.ts';
 import { adaptBody, adaptsBody, fitFields } from './host-quirks.ts';
 import { bearerJsonHeaders } from '../vendor/openai/index.ts';
+import { encodeWebSearchOptions, searchesTheWeb } from './web-tools.ts';
 
 
 export function upstreamHeaders(target: UpstreamTarget): Record<string, string> {
@@ -111,7 +112,15 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
     warnings.push({ code: 'dropped', path: 'tool_choice', detail: 'no tools', lossy: true });
   }
   for (const [i, t] of (req.nativeTools ?? []).entries()) {
-    warnings.push({ code: 'dropped', path: t.path ?? `nativeTools[${i}]`, detail: nativeToolLabel(t), lossy: true });
+    const path = t.path ?? `nativeTools[${i}]`;
+    const options =
+      t.dialect === 'openai-chat'
+        ? t.definition['web_search_options']
+        : t.web && searchesTheWeb(target.model) && !body['web_search_options']
+          ? encodeWebSearchOptions(t.web, path, warnings)
+          : undefined;
+    if (options) body['web_search_options'] = options;
+    else warnings.push({ code: 'dropped', path, detail: nativeToolLabel(t), lossy: true });
   }
 
   if (req.maxOutputTokens !== undefined) body[o.maxTokensField ?? 'max_completion_tokens'] = req.maxOutputTokens;

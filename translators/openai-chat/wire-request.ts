@@ -65,6 +65,7 @@ export type OpenAIChatRequest = v.InferOutput<typeof OpenAIChatRequestSchema>;
 /** Top-level fields the decoder maps to canonical; every other field rides in `extras`. */
 export const KNOWN_REQUEST_FIELDS = new Set([
   'model',
+  'web_search_options',
   'messages',
   'temperature',
   'top_p',

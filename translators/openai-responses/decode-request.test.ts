@@ -53,7 +53,7 @@ describe('decodeRequest: what Codex sends', () => {
     expect(req.tools!.map((t) => t.name)).toEqual(['shell', 'apply_patch']);
     expect(req.tools![0]).toMatchObject({ strict: false, parameters: { type: 'object' } });
     expect(req.tools![1]!.custom).toEqual({ format: { type: 'grammar', syntax: 'lark', definition: expect.stringContaining('*** Begin Patch') } });
-    expect(req.nativeTools).toEqual([{ dialect: 'openai-responses', definition: { type: 'web_search' }, path: 'tools[2]' }]);
+    expect(req.nativeTools).toEqual([{ dialect: 'openai-responses', definition: { type: 'web_search' }, path: 'tools[2]', web: { kind: 'search' } }]);
     expect(req.toolChoice).toEqual({ type: 'auto' });
     expect(req.parallelToolCalls).toBe(false);
   });

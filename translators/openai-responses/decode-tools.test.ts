@@ -24,10 +24,10 @@ describe('decodeTools', () => {
   });
 
   it('built-ins are native tools with their place; an empty list is an empty tool list', () => {
-    expect(decodeTools([{ type: 'web_search' }])).toEqual({ nativeTools: [{ dialect: 'openai-responses', definition: { type: 'web_search' }, path: 'tools[0]' }] });
+    expect(decodeTools([{ type: 'web_search' }])).toEqual({ nativeTools: [{ dialect: 'openai-responses', definition: { type: 'web_search' }, path: 'tools[0]', web: { kind: 'search' } }] });
     expect(decodeTools([{ type: 'function', name: 'f' }, { type: 'web_search' }])).toEqual({
       tools: [{ name: 'f' }],
-      nativeTools: [{ dialect: 'openai-responses', definition: { type: 'web_search' }, path: 'tools[1]' }],
+      nativeTools: [{ dialect: 'openai-responses', definition: { type: 'web_search' }, path: 'tools[1]', web: { kind: 'search' } }],
     });
     expect(decodeTools([])).toEqual({ tools: [] });
     expect(decodeTools(null)).toEqual({});

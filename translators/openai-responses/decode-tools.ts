@@ -14,6 +14,7 @@ import {
   HostedToolSchema,
   ToolChoiceSchema,
 } from './wire.ts';
+import { decodeWebTool } from './web-tools.ts';
 
 function ownFields(raw: Record<string, unknown>, known: Set<string>): Tool['extras'] {
   const fields: Record<string, unknown> = {};
@@ -50,7 +51,8 @@ export function decodeTools(raw: readonly unknown[] | null | undefined): { tools
         ...(extras ? { extras } : {}),
       });
     } else {
-      nativeTools.push({ dialect: 'openai-responses', definition: t as Record<string, unknown>, path: at });
+      const web = decodeWebTool(t as Record<string, unknown>);
+      nativeTools.push({ dialect: 'openai-responses', definition: t as Record<string, unknown>, path: at, ...(web ? { web } : {}) });
     }
   });
   return { ...(tools.length > 0 || nativeTools.length === 0 ? { tools } : {}), ...(nativeTools.length > 0 ? { nativeTools } : {}) };

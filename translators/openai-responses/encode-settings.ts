@@ -14,6 +14,7 @@ import {
   type ToolChoice,
   type Warning,
 } from '../../src/canonical/index.ts';
+import { encodeWebTool } from './web-tools.ts';
 
 export type Wire = Record<string, unknown>;
 
@@ -45,7 +46,8 @@ function encodeTool(t: Tool, i: number, warnings: Warning[]): Wire {
 export function encodeTools(req: ChatRequest, warnings: Warning[]): Wire[] {
   const out = (req.tools ?? []).map((t, i) => encodeTool(t, i, warnings));
   (req.nativeTools ?? []).forEach((t, i) => {
-    if (t.dialect === 'openai-responses') out.push(t.definition);
+    const web = t.dialect === 'openai-responses' ? t.definition : t.web && encodeWebTool(t.web, t.path ?? `nativeTools[${i}]`, warnings);
+    if (web) out.push(web);
     else warnings.push({ code: 'dropped', path: t.path ?? `nativeTools[${i}]`, detail: nativeToolLabel(t), lossy: true });
   });
   return out;
