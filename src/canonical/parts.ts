@@ -1,5 +1,6 @@
 import type { CacheHint } from './logprobs.ts';
 import type { Citation } from './citation.ts';
+import type { DialectId } from './chat.ts';
 
 /**
  * Content parts: the building blocks of every message, response choice and tool result.
@@ -103,7 +104,38 @@ export interface RefusalPart {
   text: string;
 }
 
+/**
+ * A web search or page fetch the upstream ran itself (a hosted tool), with what it found:
+ * Anthropic `server_tool_use` + `web_search_tool_result`, a Responses `web_search_call`, Gemini's
+ * `groundingMetadata` queries and chunks. The text that uses it cites it (`TextPart.citations`).
+ * `raw` keeps it as its dialect wrote it (encrypted results and all), replayed only to that
+ * dialect; another dialect shows it in its own shape, never with the first one's opaque values.
+ */
+export interface WebSearchPart {
+  type: 'web-search';
+  /** The call's id (made by the decoder where the wire has none). */
+  id: string;
+  kind: 'search' | 'fetch';
+  /** What was searched, in order (Gemini may run several queries for one answer). */
+  queries?: string[];
+  /** The page read, for a fetch. */
+  url?: string;
+  /** The pages found or read, in order. */
+  results: WebResult[];
+  /** The search failed: the vendor's error code (Anthropic `max_uses_exceeded`, `unavailable`…). */
+  error?: string;
+  raw?: { dialect: DialectId; value: unknown };
+}
+
+export interface WebResult {
+  url: string;
+  title?: string;
+  /** How old the page is, as the vendor says it (`"2 days ago"`, a date). */
+  pageAge?: string;
+}
+
 export type Part =
+  | WebSearchPart
   | TextPart
   | ImagePart
   | AudioPart
@@ -125,4 +157,13 @@ export function textOf(parts: readonly Part[]): string {
   let out = '';
   for (const p of parts) if (p.type === 'text') out += p.text;
   return out;
+}
+
+/**
+ * A hosted search in a conversation's history, for an upstream of `dialect`: its own blocks or
+ * item when it ran there (replayed as they were), else nothing (another vendor's search cannot be
+ * replayed: the answer that used it stays, and the encoder reports the search dropped).
+ */
+export function ownWebSearch(part: WebSearchPart, dialect: DialectId): unknown {
+  return part.raw?.dialect === dialect ? part.raw.value : undefined;
 }

@@ -9,7 +9,7 @@
 import type { FinishReason, Usage } from './chat.ts';
 import type { ProxyError } from './errors.ts';
 import type { Logprobs } from './logprobs.ts';
-import type { Signature } from './parts.ts';
+import type { Signature, WebSearchPart } from './parts.ts';
 
 export type StreamEvent =
   | { type: 'message-start'; id: string; model: string; created: number }
@@ -35,6 +35,8 @@ export type StreamEvent =
     }
   | { type: 'tool-call-delta'; choice?: number; index: number; argumentsDelta: string }
   | { type: 'tool-call-end'; choice?: number; index: number }
+  /** A hosted web search or fetch the upstream ran, whole, once it has its results. */
+  | { type: 'web-search'; choice?: number; part: WebSearchPart }
   /** Log probabilities for the tokens just emitted, replayed where supported. */
   | { type: 'logprobs'; choice?: number; logprobs: Logprobs }
   | { type: 'usage'; usage: Usage }

@@ -42,6 +42,13 @@ export function genAiParts(parts: readonly Part[]): GenAiPart[] {
         return media('audio', p);
       case 'file':
         return media('file', p);
+      case 'web-search':
+        return {
+          type: 'server_tool_call',
+          id: p.id,
+          name: p.kind === 'search' ? 'web_search' : 'web_fetch',
+          server_tool_call: { type: p.kind === 'search' ? 'web_search' : 'web_fetch', ...(p.queries ? { queries: p.queries } : {}), ...(p.url ? { url: p.url } : {}), results: p.results.map((r) => r.url) },
+        };
     }
   });
 }

@@ -14,6 +14,7 @@ import {
   type Part,
   type StreamEvent,
   type Usage,
+  type WebSearchPart,
 } from '../../src/canonical/index.ts';
 import { chatDialects } from '../../translators/index.ts';
 import type { ChatDialect } from '../../translators/types.ts';
@@ -122,6 +123,12 @@ const richParts: Part[] = [
 ];
 
 /** Hand-built responses: every finish reason, all part kinds, refusals, a blocked prompt, n=2. */
+/** What a Gemini upstream's grounding decodes to: a search (two queries, two pages) and a page read. */
+const webSearches: Part[] = [
+  { type: 'web-search', id: 'g_0_search', kind: 'search', queries: ['euro 2024 winner', 'euro 2024 final'], results: [{ url: 'https://uefa.com/x', title: 'UEFA' }, { url: 'https://bbc.co.uk/y', pageAge: '2 days ago' }] },
+  { type: 'web-search', id: 'g_0_fetch0', kind: 'fetch', url: 'https://uefa.com/x', results: [{ url: 'https://uefa.com/x' }] },
+];
+
 export function scenarioResponses(): Sample<ChatResponse>[] {
   const res = (content: Part[], finishReason: FinishReason, over: Partial<ChatResponse> = {}): ChatResponse => ({
     id: 'resp-1',
@@ -143,6 +150,11 @@ export function scenarioResponses(): Sample<ChatResponse>[] {
       name: 'text with an OpenAI url_citation annotation',
       req: baseRequest(),
       value: res([{ type: 'text', text: 'See the docs.', citations: [{ url: 'https://example.com/docs', title: 'Docs', span: { start: 4, end: 12 }, raw: { dialect: 'openai-chat', value: { type: 'url_citation', url_citation: { start_index: 4, end_index: 12, url: 'https://example.com/docs', title: 'Docs' } } } }] }], { unified: 'stop' }),
+    },
+    {
+      name: 'a web search and a fetch another vendor ran, text citing a page',
+      req: baseRequest(),
+      value: res([...webSearches, { type: 'text', text: 'Spain won Euro 2024 – see UEFA.', citations: [{ url: 'https://uefa.com/x', title: 'UEFA', span: { start: 0, end: 19 }, quote: 'Spain won Euro 2024' }] }], { unified: 'stop' }),
     },
     { name: 'empty content, no usage', req: baseRequest(), value: res([], { unified: 'stop' }, { usage: undefined }) },
     { name: 'prompt blocked', req: baseRequest(), value: res([], { unified: 'content-filter' }, { choices: [], promptBlocked: { reason: 'PROHIBITED_CONTENT' } }) },
@@ -227,6 +239,11 @@ export function scenarioStreams(): Sample<StreamEvent[]>[] {
     { name: 'reasoning, signatures, parallel tool calls', req, value: rich },
     { name: 'refusal', req, value: [start, { type: 'refusal-start' }, { type: 'refusal-delta', text: 'No.' }, { type: 'refusal-end' }, { type: 'finish', reason: { unified: 'refusal' } }] },
     { name: 'prompt blocked', req, value: [start, { type: 'prompt-blocked', reason: 'SAFETY' }] },
+    {
+      name: 'text, then the searches that grounded it',
+      req,
+      value: [start, { type: 'text-start' }, { type: 'text-delta', text: 'Spain won.' }, { type: 'text-end' }, ...webSearches.map((part) => ({ type: 'web-search' as const, part: part as WebSearchPart })), { type: 'usage', usage }, { type: 'finish', reason: { unified: 'stop' } }],
+    },
     { name: 'error midway', req, value: [start, { type: 'text-start' }, { type: 'text-delta', text: 'Hel' }, { type: 'error', error: new ProxyError('overloaded', 'Overloaded', { requestId: 'req_1' }) }] },
     { name: 'nothing at all', req, value: [] },
     ...reasons.map((r) => ({ name: `finish ${r.unified}${r.raw ? ` (${r.raw})` : ''}`, req, value: text(r) })),

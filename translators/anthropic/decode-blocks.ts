@@ -13,7 +13,7 @@ import {
   type Warning,
 } from '../../src/canonical/index.ts';
 import { decodeCallerToolId } from './tool-id.ts';
-import { utf8ToBase64 } from '../../src/kit/index.ts';
+import { isJsonObject as isRecord, utf8ToBase64 } from '../../src/kit/index.ts';
 import { decodeCache } from './cache.ts';
 import { invalid, parseWire } from './validate.ts';
 import {
@@ -21,6 +21,7 @@ import {
   AnthropicBlockTypeSchema,
 } from './wire.ts';
 import { decodeCitation } from './citations.ts';
+import { decodeWebSearch, isWebToolUse } from './web-search.ts';
 
 /** Blocks that only mean something to Anthropic itself (server tools): skipped with a warning. */
 const SERVER_BLOCK =
@@ -38,7 +39,16 @@ export function decodeContent(content: unknown, path: string, warnings: Warning[
   if (typeof content === 'string') return content === '' ? [] : [{ type: 'text', text: content }];
   if (!Array.isArray(content)) throw invalid(path, 'Input should be a valid string or list');
   const parts: Part[] = [];
+  const consumed = new Set<unknown>();
   content.forEach((block, i) => {
+    if (consumed.has(block)) return;
+    if (isRecord(block) && isWebToolUse(block)) {
+      // A web search or fetch and its result in the history: one part (web-search.ts).
+      const result = content.find((b) => isRecord(b) && b.tool_use_id === block.id && b !== block);
+      if (result) consumed.add(result);
+      parts.push(decodeWebSearch(block, result as Record<string, unknown> | undefined));
+      return;
+    }
     const part = decodeBlock(block, `${path}.${i}`, warnings);
     if (!part) return;
     // A Gemini thought signature on a text part travels as an empty thinking block right after

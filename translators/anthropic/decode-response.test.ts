@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProxyError } from '../../src/canonical/index.ts';
+import { ProxyError, type Citation, type WebSearchPart } from '../../src/canonical/index.ts';
 import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
 import { decodeResponse } from './decode-response.ts';
 import { encodeResponse } from './encode-response.ts';
@@ -64,12 +64,16 @@ describe('anthropic decodeResponse: fixtures', () => {
     expect(r.choices[0]!.extras?.fields.stop_details).toMatchObject({ category: 'cyber' });
   });
 
-  it('server-tool-web-search-citations: server blocks kept aside, citations on text', () => {
+  it('server-tool-web-search-citations: the search and its results one part, citations on text', () => {
     const r = decode('server-tool-web-search-citations.json');
     const c = r.choices[0]!;
-    expect(c.content.map((p) => p.type)).toEqual(['text', 'text', 'text']);
-    expect((c.content[0] as { citations?: unknown[] }).citations).toHaveLength(1);
-    expect((c.extras?.fields.serverBlocks as Array<{ index: number }>).map((s) => s.index)).toEqual([0, 1]);
+    expect(c.content.map((p) => p.type)).toEqual(['web-search', 'text', 'text', 'text']);
+    const search = c.content[0] as WebSearchPart;
+    expect(search).toMatchObject({ id: 'srvtoolu_01JCzA8PXrZDNPK9pSt8KCE9', kind: 'search', queries: ['San Francisco weather today'] });
+    expect(search.results[0]).toEqual({ url: 'https://www.accuweather.com/en/us/san-francisco/94103/weather-forecast/347629', title: 'San Francisco, CA Weather Forecast | AccuWeather', pageAge: '6 hours ago' });
+    expect(search.results.every((x) => x.url.startsWith('https://'))).toBe(true);
+    expect((c.content[1] as { citations?: Citation[] }).citations![0]).toMatchObject({ url: search.results[0]!.url, quote: expect.stringContaining('San Francisco') });
+    expect(c.extras?.fields.serverBlocks).toBeUndefined();
     // Back to an Anthropic caller: the same blocks in the same order.
     const again = encodeResponse(r, REQ, testContext());
     // (a text block without citations gets the `citations: null` the OpenAPI document requires)

@@ -1,7 +1,8 @@
 /**
  * Upstream side: an Anthropic Message → canonical ChatResponse.
- * Server-tool blocks (`server_tool_use`, `*_tool_result`) have no canonical part: they are kept
- * in the choice's Anthropic `extras.serverBlocks` with their position, and skipped otherwise.
+ * A web search or fetch (`server_tool_use` and its result block) is a web-search part
+ * (web-search.ts). Other server-tool blocks (code execution, MCP…) have no canonical part: they
+ * are kept in the choice's Anthropic `extras.serverBlocks` with their position, and skipped otherwise.
  * A `json_response` tool call answering a structured-output request becomes the message text.
  */
 import * as v from 'valibot';
@@ -21,6 +22,7 @@ import { answerOf, JSON_TOOL, jsonToolMode } from './structured-output.ts';
 import { decodeUsage } from './usage.ts';
 import { AnthropicMessageResponseSchema } from './wire.ts';
 import { decodeCitation } from './citations.ts';
+import { decodeWebSearch, isWebToolUse } from './web-search.ts';
 
 export function decodeBlock(block: Record<string, unknown> & { type: string }): Part | undefined {
   switch (block.type) {
@@ -65,7 +67,16 @@ export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateCo
   const serverBlocks: Array<{ index: number; block: unknown }> = [];
   const jsonTool = jsonToolMode(req);
   let answered = false;
+  const consumed = new Set<unknown>();
   m.content.forEach((block, index) => {
+    if (consumed.has(block)) return;
+    if (isWebToolUse(block)) {
+      // A web search or fetch and its result: one part (web-search.ts), the result not repeated.
+      const result = m.content.find((b) => b.tool_use_id === block.id && b !== block);
+      if (result) consumed.add(result);
+      content.push(decodeWebSearch(block, result));
+      return;
+    }
     if (jsonTool && block.type === 'tool_use' && block.name === JSON_TOOL) {
       // The forced structured-output tool (structured-output.ts): its input is the answer.
       content.push({ type: 'text', text: answerOf(block.input, jsonTool.wrapped) });

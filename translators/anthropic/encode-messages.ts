@@ -17,6 +17,8 @@ import {
   type Message,
   type Part,
   type Warning,
+  type WebSearchPart,
+  ownWebSearch,
 } from '../../src/canonical/index.ts';
 import { base64ToUtf8, parseDataUrl } from '../../src/kit/index.ts';
 import { type CacheHint } from '../../src/canonical/index.ts';
@@ -150,9 +152,19 @@ function encodePart(part: Part, path: string, warnings: Warning[]): AnthropicBlo
       else if (part.text) warnings.push({ code: 'dropped', path, detail: 'unsigned reasoning' });
       return undefined;
     }
+    case 'web-search':
+      return undefined; // only in a turn (webSearchBlocks), never inside a tool result
     default:
       return assertNever(part, 'part');
   }
+}
+
+/** A hosted search in the history: Anthropic's own two blocks, replayed; another vendor's, dropped. */
+function webSearchBlocks(part: WebSearchPart, path: string, warnings: Warning[]): AnthropicBlockParam[] {
+  const own = ownWebSearch(part, 'anthropic');
+  if (Array.isArray(own)) return own as AnthropicBlockParam[];
+  warnings.push({ code: 'dropped', path, detail: 'web-search' });
+  return [];
 }
 
 export function encodeMessages(messages: readonly Message[], warnings: Warning[]): AnthropicMessageParam[] {
@@ -161,6 +173,7 @@ export function encodeMessages(messages: readonly Message[], warnings: Warning[]
     const path = `messages[${i}]`;
     const content: AnthropicBlockParam[] = [];
     m.content.forEach((p, j) => {
+      if (p.type === 'web-search') return content.push(...webSearchBlocks(p, `${path}.content[${j}]`, warnings));
       const b = encodePart(p, `${path}.content[${j}]`, warnings);
       if (b) content.push(b);
     });

@@ -111,13 +111,18 @@ describe('anthropic encodeResponse', () => {
     expect(out.stop_reason).toBe('tool_use');
   });
 
-  it('citations: the ones Anthropic wrote kept as written, another dialect\'s (an OpenAI url_citation) dropped, none → null', () => {
+  it('citations: the ones Anthropic wrote kept as written, another dialect\'s as a web_search_result_location, none → null', () => {
     const anthropicCitation = { type: 'web_search_result_location', cited_text: 'x', url: 'https://a', title: 'A', encrypted_index: 'e' };
     const openaiCitation = { url: 'https://b', title: 'B', span: { start: 0, end: 1 }, raw: { dialect: 'openai-chat' as const, value: { type: 'url_citation', url_citation: { start_index: 0, end_index: 1, url: 'https://b', title: 'B' } } } };
     const text = (citations: Citation[]) =>
       encodeResponse(res({ choices: [{ index: 0, content: [{ type: 'text', text: 't', citations }], finishReason: { unified: 'stop' } }] }), REQ, testContext()).content[0];
     expect(text([decodeCitation(anthropicCitation), openaiCitation])).toEqual({ type: 'text', text: 't', citations: [anthropicCitation] });
-    expect(text([openaiCitation])).toEqual({ type: 'text', text: 't', citations: null });
+    expect(text([])).toEqual({ type: 'text', text: 't', citations: null });
+    const foreign = text([openaiCitation]) as { citations: Array<Record<string, unknown>> };
+    expect(foreign).toMatchObject({ type: 'text', text: 't' });
+    expect(foreign.citations).toEqual([{ type: 'web_search_result_location', url: 'https://b', title: 'B', cited_text: 't', encrypted_index: expect.any(String) }]);
+    // Never Anthropic's own index: our origin-tagged carrier of the page.
+    expect(decodeSignature(foreign.citations[0]!.encrypted_index as string)).toEqual({ origin: 'openai', value: 'https://b' });
   });
 
   it('prompt blocked → refusal with no content', () => {

@@ -17,7 +17,7 @@ import { callerToolId } from './tool-id.ts';
 import { compactionBlock, encodeAppliedEdits } from './context-management.ts';
 import { encodeUsage } from './usage.ts';
 import { DIRECT_CALLER, type AnthropicMessage, type AnthropicResponseBlock } from './wire.ts';
-import { encodeCitations } from './citations.ts';
+import { citedTextBlocks, encodeWebSearch, serverToolUse } from './web-search.ts';
 
 /** A signature as the caller must echo it: raw for Anthropic's own, a carrier for others. */
 export function wireSignature(sig: Signature): string {
@@ -53,9 +53,7 @@ export function encodeBlocks(parts: readonly Part[]): AnthropicResponseBlock[] {
   for (const p of lendCallSignatures(parts)) {
     switch (p.type) {
       case 'text':
-        if (p.text !== '') {
-          blocks.push({ type: 'text', text: p.text, citations: encodeCitations(p.citations) });
-        }
+        if (p.text !== '') blocks.push(...citedTextBlocks(p));
         if (p.signature) blocks.push({ type: 'thinking', thinking: '', signature: wireSignature(p.signature) });
         break;
       case 'refusal':
@@ -79,6 +77,9 @@ export function encodeBlocks(parts: readonly Part[]): AnthropicResponseBlock[] {
           input: inputOf(p.arguments),
           caller: DIRECT_CALLER,
         });
+        break;
+      case 'web-search':
+        blocks.push(...encodeWebSearch(p));
         break;
       case 'image':
       case 'audio':
@@ -120,10 +121,16 @@ export function encodeResponse(res: ChatResponse, req: ChatRequest, ctx: Transla
     stop_details: choice?.extras?.dialect === 'anthropic' ? (choice.extras.fields.stop_details ?? null) : null,
     container: null,
     diagnostics: null,
-    usage: encodeUsage(res.usage),
+    usage: withServerToolUse(encodeUsage(res.usage), parts),
     // What the proxy's context editing cleared (an Anthropic upstream's own goes by passthrough).
     ...(req.appliedEdits && { context_management: encodeAppliedEdits(req.appliedEdits) }),
   };
+}
+
+/** The usage with the searches and fetches the answer holds (Claude Code counts them from it). */
+export function withServerToolUse<U extends { server_tool_use: unknown }>(usage: U, parts: readonly Part[]): U {
+  const counted = serverToolUse(parts);
+  return counted ? { ...usage, server_tool_use: counted } : usage;
 }
 
 /** Unix seconds → RFC 3339 without fractional seconds, as the Models API writes it. */

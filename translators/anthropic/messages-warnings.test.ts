@@ -135,17 +135,15 @@ describe('anthropic upstream: system', () => {
 });
 
 describe('anthropic caller: content blocks', () => {
-  it('server-tool blocks are dropped and reported by type; the rest decodes', () => {
-    const { parts, warnings } = dec([
+  it('a web search and its result are one part; other server-tool blocks are dropped and reported by type', () => {
+    const use = { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'q?' } };
+    const result = { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: 'https://a', title: 'A', encrypted_content: 'Eq', page_age: '1 day' }] };
+    const { parts, warnings } = dec([{ type: 'text', text: 'q' }, use, result, { type: 'mcp_tool_use', id: 'm', name: 'n', server_name: 's', input: {} }]);
+    expect(parts).toEqual([
       { type: 'text', text: 'q' },
-      { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} },
-      { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] },
-      { type: 'mcp_tool_use', id: 'm', name: 'n', server_name: 's', input: {} },
+      { type: 'web-search', id: 'srvtoolu_1', kind: 'search', queries: ['q?'], results: [{ url: 'https://a', title: 'A', pageAge: '1 day' }], raw: { dialect: 'anthropic', value: [use, result] } },
     ]);
-    expect(parts).toEqual([{ type: 'text', text: 'q' }]);
     expect(warnings).toEqual([
-      { code: 'dropped', path: 'messages.0.content.1', detail: 'server_tool_use', lossy: true },
-      { code: 'dropped', path: 'messages.0.content.2', detail: 'web_search_tool_result', lossy: true },
       { code: 'dropped', path: 'messages.0.content.3', detail: 'mcp_tool_use', lossy: true },
     ]);
   });

@@ -9,7 +9,8 @@
  * - Thinking ends with its signature (`signature_delta`) on `reasoning-end`.
  * - Usage: `message_start` usage merged with `message_delta` usage (cumulative; older streams
  *   repeat only `output_tokens`); every change is emitted as a full `usage` event.
- * - Server-tool blocks (`server_tool_use`, `*_tool_result`) are skipped with their deltas.
+ * - A web search or fetch (`server_tool_use` and its result block) is one `web-search` event
+ *   when its result ends (web-search.ts); other server-tool blocks are skipped with their deltas.
  * - A `json_response` tool answering a structured-output request streams as text.
  * - `event: error` → an `error` event (kind by error type, e.g. overloaded_error → overloaded).
  * - A frame that is not an event (no `type`, fields of the wrong type) → an `error` event.
@@ -32,6 +33,7 @@ import { errorOfEnvelope } from './errors.ts';
 import { decodeStopReason } from './finish-reason.ts';
 import { answerOf, JSON_TOOL, jsonToolMode } from './structured-output.ts';
 import { decodeUsage } from './usage.ts';
+import { decodeWebSearch, isWebToolUse } from './web-search.ts';
 import { AnthropicStreamEventSchema, type AnthropicUsageIn } from './wire.ts';
 
 type Open =
@@ -40,6 +42,8 @@ type Open =
   | { kind: 'redacted' }
   | { kind: 'tool'; index: number; hasArgs: boolean }
   | { kind: 'json'; wrapped: boolean; buffer: string }
+  | { kind: 'server-use'; block: Record<string, unknown>; json: string }
+  | { kind: 'server-result'; block: Record<string, unknown> }
   | { kind: 'skip' };
 
 export class AnthropicStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
@@ -50,6 +54,8 @@ export class AnthropicStreamDecoder implements StreamStep<SseEvent, StreamEvent>
   private toolCount = 0;
   private usage: AnthropicUsageIn = {};
   private answered = false;
+  /** Web search and fetch tool uses, by id, until their result block comes. */
+  private readonly serverUses = new Map<unknown, Record<string, unknown>>();
   private readonly jsonTool: { wrapped: boolean } | undefined;
 
   constructor(
@@ -198,8 +204,12 @@ export class AnthropicStreamDecoder implements StreamStep<SseEvent, StreamEvent>
         if (initial) out.push({ type: 'tool-call-delta', index, argumentsDelta: initial });
         break;
       }
+      case 'web_search_tool_result':
+      case 'web_fetch_tool_result':
+        this.open = { kind: 'server-result', block };
+        break;
       default:
-        this.open = { kind: 'skip' };
+        this.open = isWebToolUse(block) ? { kind: 'server-use', block, json: '' } : { kind: 'skip' };
     }
   }
 
@@ -223,6 +233,8 @@ export class AnthropicStreamDecoder implements StreamStep<SseEvent, StreamEvent>
         if (open.kind === 'tool') {
           open.hasArgs = true;
           out.push({ type: 'tool-call-delta', index: open.index, argumentsDelta: d.partial_json });
+        } else if (open.kind === 'server-use') {
+          open.json += d.partial_json;
         } else if (open.kind === 'json') {
           // Streamed as text unless the schema was wrapped (then unwrapped whole at the end).
           open.buffer += d.partial_json;
@@ -267,6 +279,23 @@ export class AnthropicStreamDecoder implements StreamStep<SseEvent, StreamEvent>
         }
         if (text) out.push({ type: 'text-delta', text });
         out.push({ type: 'text-end' });
+        break;
+      }
+      case 'server-use': {
+        let input = open.block.input;
+        try {
+          if (open.json) input = JSON.parse(open.json);
+        } catch {
+          // Cut short: the start block's input stands.
+        }
+        this.serverUses.set(open.block.id, { ...open.block, input });
+        break;
+      }
+      case 'server-result': {
+        const use = this.serverUses.get(open.block.tool_use_id);
+        if (!use) break;
+        this.serverUses.delete(open.block.tool_use_id);
+        out.push({ type: 'web-search', part: decodeWebSearch(use, open.block) });
         break;
       }
       case 'skip':

@@ -24,6 +24,7 @@ import {
   type StreamFrame,
   type StreamStep,
   type Usage,
+  type WebSearchPart,
 } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { messageId, wireSignature } from './encode-response.ts';
@@ -32,6 +33,7 @@ import { encodeErrorBody } from './errors.ts';
 import { encodeStopReason } from './finish-reason.ts';
 import { callerToolId } from './tool-id.ts';
 import { encodeDeltaUsage, encodeUsage } from './usage.ts';
+import { encodeWebSearch, serverToolUse } from './web-search.ts';
 import { DIRECT_CALLER } from './wire.ts';
 
 type OpenBlock = { kind: 'text' } | { kind: 'thinking' } | { kind: 'tool'; index: number };
@@ -57,6 +59,9 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
   private open: OpenBlock | null = null;
   private pending: PendingTool[] = [];
   private finishedTools = new Set<number>();
+  /** Searches waiting for the open tool call to end, and the ones written (for the usage). */
+  private searches: WebSearchPart[] = [];
+  private searched: WebSearchPart[] = [];
 
   /** What the proxy's context editing cleared, for `message_delta`. */
   private readonly appliedEdits?: AppliedEdit[];
@@ -140,6 +145,7 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
         if (this.open?.kind === 'tool' && this.open.index === e.index) {
           this.closeOpen(out);
           this.flushTools(out, false);
+          if (this.open === null) this.flushSearches(out);
         } else {
           const t = this.pending.find((p) => p.index === e.index);
           if (t) t.ended = true;
@@ -152,11 +158,17 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
         this.reason = e.reason;
         this.closeOpen(out);
         this.flushTools(out, true);
+        this.flushSearches(out);
         break;
       case 'prompt-blocked':
         this.reason = { unified: 'refusal', raw: e.reason };
         break;
       case 'logprobs':
+        break;
+      case 'web-search':
+        // One block open at a time: after a streaming tool call, the search waits for its end.
+        this.searches.push(e.part);
+        if (this.open?.kind !== 'tool') this.flushSearches(out);
         break;
       case 'error':
         // The real service ends a failed stream with `event: error` and nothing after it.
@@ -175,13 +187,14 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
     this.ensureStarted(out);
     this.closeOpen(out);
     this.flushTools(out, true);
+    this.flushSearches(out);
     this.done = true;
     const { stop_reason, stop_sequence } = encodeStopReason(this.reason, this.hasToolCalls);
     out.push(
       frame('message_delta', {
         type: 'message_delta',
         delta: { stop_reason, stop_sequence, stop_details: null, container: null },
-        usage: encodeDeltaUsage(this.usage),
+        usage: { ...encodeDeltaUsage(this.usage), server_tool_use: serverToolUse(this.searched) ?? null },
         ...(this.appliedEdits && { context_management: encodeAppliedEdits(this.appliedEdits) }),
       }),
     );
@@ -249,6 +262,26 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
     out.push(frame('content_block_stop', { type: 'content_block_stop', index: this.nextIndex }));
     this.nextIndex++;
     this.open = null;
+  }
+
+  /** A web search's blocks as the service streams them: the tool use with its input as one delta, then the result whole. */
+  private flushSearches(out: StreamFrame[]): void {
+    if (this.searches.length === 0) return;
+    this.closeOpen(out);
+    this.ensureStarted(out);
+    for (const part of this.searches.splice(0)) {
+      this.searched.push(part);
+      for (const block of encodeWebSearch(part)) {
+        const index = this.nextIndex++;
+        const { input, ...head } = block as Record<string, unknown>;
+        const start = block.type === 'server_tool_use' ? { ...head, input: {} } : block;
+        out.push(frame('content_block_start', { type: 'content_block_start', index, content_block: start }));
+        if (block.type === 'server_tool_use') {
+          out.push(frame('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(input ?? {}) } }));
+        }
+        out.push(frame('content_block_stop', { type: 'content_block_stop', index }));
+      }
+    }
   }
 
   /** Open queued tool calls in order; with `all`, also close the ones still streaming. */

@@ -166,6 +166,10 @@ export function encodeInput(req: ChatRequest, warnings: Warning[]): { system_ins
           steps.push({ type: 'thought', signature: sig.value, ...(p.text ? { summary: [{ type: 'text', text: p.text }] } : {}) });
           return;
         }
+        case 'web-search':
+          // Another vendor's search, or Gemini's grounding (never replayed as a step): the answer stays.
+          warnings.push({ code: 'dropped', path, detail: 'web-search' });
+          return;
         default:
           return assertNever(p, 'part');
       }

@@ -139,6 +139,8 @@ export function stepsOf(given: readonly Part[], summaries: boolean): AnyStep[] {
       }
       case 'tool-result':
         break; // never part of an answer
+      case 'web-search':
+        break; // a search the upstream ran: its text is the answer (no hosted-tool steps written yet)
       default:
         assertNever(p, 'part');
     }

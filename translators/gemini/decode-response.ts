@@ -18,6 +18,7 @@ import { decodeLogprobs } from './logprobs.ts';
 import { syntheticCallId } from './ids.ts';
 import { hasUsage, decodeUsage } from './usage.ts';
 import { GeminiGenerateContentResponseSchema, type GeminiGenerateContentResponse, type GeminiPart } from './wire.ts';
+import { decodeGrounding } from './grounding.ts';
 
 /**
  * A generateContent body, checked once: an object with at least one candidate, or with none
@@ -77,6 +78,8 @@ export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateCo
     for (const part of c.content?.parts ?? []) {
       content.push(...decodeResponsePart(part, () => syntheticCallId(turn, calls++, index)));
     }
+    // Google Search and URL context: web search parts and citations (grounding.ts).
+    decodeGrounding(c as Record<string, unknown>, content, `${out.id}_${index}`);
     const hasToolCalls = content.some((p) => p.type === 'tool-call');
     const choice: Choice = { index, content, finishReason: decodeFinishReason(c.finishReason, hasToolCalls) };
     const logprobs = decodeLogprobs((c as Record<string, unknown>).logprobsResult);

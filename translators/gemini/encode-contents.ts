@@ -215,6 +215,10 @@ export function encodeContents(messages: Message[], model: string, warnings: War
           parts.push(...media);
           return;
         }
+        case 'web-search':
+          // Grounding is no part of Gemini's history; another vendor's search cannot be replayed.
+          warnings.push({ code: 'dropped', path, detail: 'web-search' });
+          return;
         default:
           assertNever(part, 'part');
       }

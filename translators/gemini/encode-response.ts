@@ -13,6 +13,7 @@ import { redactedToWire, signatureToWire } from './signatures.ts';
 import { encodeUsage, type GeminiUsageOut } from './usage.ts';
 import { mediaToWire } from './encode-contents.ts';
 import type { GeminiOutPart } from './wire.ts';
+import { encodeGrounding } from './grounding.ts';
 
 /** Tool-call argument text → the object a Gemini caller expects. */
 export function argsObject(args: string, name: string): Record<string, unknown> {
@@ -50,6 +51,7 @@ export function encodePart(part: Part): GeminiOutPart | undefined {
     case 'file':
       return mediaToWire(part.source, 'application/octet-stream');
     case 'tool-result':
+    case 'web-search': // the candidate's groundingMetadata (grounding.ts)
       return undefined;
     default:
       return assertNever(part, 'part');
@@ -72,7 +74,7 @@ export function encodeCandidate(choice: Choice): GeminiCandidateOut {
   };
   if (choice.extras?.dialect === 'gemini') {
     for (const [k, v] of Object.entries(choice.extras.fields)) if (v !== undefined) candidate[k] = v;
-  }
+  } else Object.assign(candidate, encodeGrounding(choice.content));
   const logprobs = encodeLogprobs(choice.logprobs);
   if (logprobs) candidate.logprobsResult = logprobs;
   return candidate;

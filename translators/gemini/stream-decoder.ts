@@ -19,7 +19,7 @@
  * - A stream that ends before every candidate had its `finishReason` (and without a
  *   `promptFeedback.blockReason`) is incomplete: `finish()` reports an `error`.
  */
-import { incompleteStream, ProxyError, type ChatRequest, type SseEvent, type StreamEvent, type StreamStep, type Usage, type Signature } from '../../src/canonical/index.ts';
+import { incompleteStream, ProxyError, type ChatRequest, type SseEvent, type StreamEvent, type StreamStep, type Usage, type Signature, type Part } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { proxyErrorOf, parseGeminiError } from './errors.ts';
 import { codeFence, outputFence } from './decode-contents.ts';
@@ -30,6 +30,7 @@ import { isRecord, type Json } from './json.ts';
 import { applyPartials, type StreamingCall } from './partial-args.ts';
 import { decodeUsage, hasUsage } from './usage.ts';
 import type { GeminiCandidate, GeminiPart, GeminiUsageMetadata } from './wire.ts';
+import { decodeGrounding } from './grounding.ts';
 
 interface ChoiceState {
   open: 'text' | 'reasoning' | undefined;
@@ -38,6 +39,8 @@ interface ChoiceState {
   calls: number;
   streaming: StreamingCall | undefined;
   finished: boolean;
+  /** The last candidate that carried grounding (Gemini sends it with the last chunks). */
+  grounding?: Record<string, unknown>;
 }
 
 function unexpected(raw: string): ProxyError {
@@ -165,12 +168,14 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
       for (const part of parts) if (isRecord(part)) this.part(index, state, part, out);
       const logprobs = decodeLogprobs(c.logprobsResult);
       if (logprobs && logprobs.content.length > 0) out.push({ type: 'logprobs', ...(index ? { choice: index } : {}), logprobs });
+      if (isRecord(c.groundingMetadata) || isRecord(c.urlContextMetadata)) state.grounding = c as Record<string, unknown>;
       if (typeof c.finishReason === 'string') {
         finishing.push({ index, raw: c.finishReason, ...(typeof c.finishMessage === 'string' ? { message: c.finishMessage } : {}) });
       }
     });
     if (finishing.length === 0) return;
     for (const f of finishing) this.closeAll(f.index, this.state(f.index), out);
+    for (const f of finishing) this.ground(f.index, this.state(f.index), out);
     this.emitUsage(out);
     for (const f of finishing) {
       const state = this.state(f.index);
@@ -186,6 +191,15 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
       }
       out.push({ type: 'finish', ...(f.index ? { choice: f.index } : {}), reason });
     }
+  }
+
+  /** A finishing candidate's searches and pages read, once (grounding.ts); its citations need the whole text. */
+  private ground(index: number, state: ChoiceState, out: StreamEvent[]): void {
+    if (!state.grounding || state.finished) return;
+    const found: Part[] = [];
+    decodeGrounding(state.grounding, found, `gemini_${this.turn}_${index}`);
+    state.grounding = undefined;
+    for (const part of found) if (part.type === 'web-search') out.push({ type: 'web-search', ...(index ? { choice: index } : {}), part });
   }
 
   private emitUsage(out: StreamEvent[]): void {

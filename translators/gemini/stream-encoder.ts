@@ -20,7 +20,8 @@ import { encodeLogprobs } from './logprobs.ts';
 import { redactedToWire, signatureToWire } from './signatures.ts';
 import { encodeUsage } from './usage.ts';
 import type { GeminiOutPart } from './wire.ts';
-import { assertNever, ProxyError } from '../../src/canonical/index.ts';
+import { assertNever, ProxyError, type WebSearchPart } from '../../src/canonical/index.ts';
+import { encodeGrounding } from './grounding.ts';
 
 interface HeldCall {
   choice: number;
@@ -35,6 +36,8 @@ export class GeminiStreamEncoder implements StreamStep<StreamEvent, StreamFrame>
   private model: string;
   private usage: Usage | undefined;
   private readonly reasons = new Map<number, FinishReason>();
+  /** The web searches of each choice, for its final chunk. */
+  private readonly searches = new Map<number, WebSearchPart[]>();
   private readonly seen = new Set<number>();
   private readonly calls = new Map<string, HeldCall>();
   private done = false;
@@ -81,6 +84,10 @@ export class GeminiStreamEncoder implements StreamStep<StreamEvent, StreamFrame>
       case 'text-start':
       case 'refusal-start':
       case 'refusal-end':
+        return [];
+      case 'web-search':
+        // On the final chunk, as Gemini sends its own (grounding.ts); citations need the whole text.
+        (this.searches.get(choice) ?? this.searches.set(choice, []).get(choice)!).push(event.part);
         return [];
       case 'logprobs': {
         // Attached to a chunk of its own (Gemini sends logprobsResult beside the content).
@@ -177,6 +184,7 @@ export class GeminiStreamEncoder implements StreamStep<StreamEvent, StreamFrame>
       content: { parts: [{ text: '' }], role: 'model' },
       finishReason: encodeFinishReason(this.reasons.get(index) ?? { unified: 'other' }),
       index,
+      ...encodeGrounding(this.searches.get(index) ?? []),
     }));
     return [
       this.frame({

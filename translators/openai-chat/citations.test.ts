@@ -12,6 +12,11 @@ describe('Chat Completions annotations ⇄ canonical citations', () => {
   it('no span without both indexes; an annotation of another kind is kept, unread', () => {
     expect(decodeAnnotation({ type: 'url_citation', url_citation: { url: 'u', start_index: 1 } })).toEqual({ url: 'u', title: undefined, raw: expect.anything() });
     expect(decodeAnnotation({ type: 'other' })).toEqual({ raw: { dialect: 'openai-chat', value: { type: 'other' } } });
-    expect(encodeAnnotations([{ url: 'u', raw: { dialect: 'openai-responses', value: {} } }])).toEqual([]);
+    // Another vendor's citation of a page: a url_citation, its span moved to where the part starts.
+    expect(encodeAnnotations([{ url: 'u', span: { start: 1, end: 3 }, raw: { dialect: 'openai-responses', value: {} } }], 10, 5)).toEqual([
+      { type: 'url_citation', url_citation: { start_index: 11, end_index: 13, url: 'u', title: 'u' } },
+    ]);
+    expect(encodeAnnotations([{ url: 'u', title: 'U' }], 4, 6)).toEqual([{ type: 'url_citation', url_citation: { start_index: 4, end_index: 10, url: 'u', title: 'U' } }]);
+    expect(encodeAnnotations([{ title: 'no page' }])).toEqual([]);
   });
 });

@@ -17,7 +17,18 @@ export function decodeAnnotation(a: unknown): Citation {
   return { url: str(c['url']), title: str(c['title']), ...(start !== undefined && end !== undefined ? { span: { start, end } } : {}), raw };
 }
 
-/** A text part's citations as the message's annotations: the ones Chat Completions wrote. */
-export function encodeAnnotations(citations: readonly Citation[] | undefined): unknown[] {
-  return ownCitations(citations, 'openai-chat');
+/**
+ * A text part's citations as the message's annotations: the ones Chat Completions wrote, else
+ * another vendor's citations of pages as `url_citation`s, their spans moved to where the part's
+ * text starts in the message (`offset`); one without a span covers the part's whole text.
+ */
+export function encodeAnnotations(citations: readonly Citation[] | undefined, offset = 0, length = 0): unknown[] {
+  const own = ownCitations(citations, 'openai-chat');
+  if (own.length > 0) return own;
+  return (citations ?? [])
+    .filter((c) => c.url)
+    .map((c) => ({
+      type: 'url_citation',
+      url_citation: { start_index: offset + (c.span?.start ?? 0), end_index: offset + (c.span?.end ?? length), url: c.url, title: c.title ?? c.url },
+    }));
 }

@@ -71,6 +71,9 @@ function encodeUserPart(part: Part, path: string, warnings: Warning[]): WirePart
       return undefined;
     case 'tool-result':
       return undefined; // handled by the caller: becomes a `tool` message
+    case 'web-search':
+      warnings.push({ code: 'dropped', path, detail: 'web-search' });
+      return undefined;
     default:
       return assertNever(part, 'part');
   }
@@ -154,6 +157,10 @@ function encodeAssistant(m: Message, at: string, e: Encoding): OpenAIChatWireMes
       case 'file':
       case 'tool-result':
         warnings.push({ code: 'dropped', path, detail: `${part.type} in an assistant message`, lossy: true });
+        break;
+      case 'web-search':
+        // Chat has no search in its history: the answer that used it stays.
+        warnings.push({ code: 'dropped', path, detail: 'web-search' });
         break;
       default:
         assertNever(part, 'part');

@@ -48,11 +48,19 @@ function encodeChoice(
   const calls: ToolCallPart[] = [];
   let audio: Record<string, unknown> | undefined;
   const extras = sameDialect(choice.extras);
+  let apart = false;
   for (const p of choice.content) {
     switch (p.type) {
+      case 'web-search':
+        // The text before a search and the text after it are two paragraphs, not one sentence.
+        apart = true;
+        break;
       case 'text': {
+        if (apart && text && p.text) text += '\n\n';
+        if (p.text) apart = false;
+        const offset = (text ?? '').length;
         text = (text ?? '') + p.text;
-        annotations.push(...encodeAnnotations(p.citations));
+        annotations.push(...encodeAnnotations(p.citations, offset, p.text.length));
         const signed = textSignature(p);
         if (signed) textSignatures.push(signed);
         break;

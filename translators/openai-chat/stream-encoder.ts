@@ -70,6 +70,10 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
     this.wantsLogprobs = req.logprobs === true;
   }
 
+  /** Choices that have said text, and those whose next text comes after a search. */
+  private readonly spoke = new Set<number>();
+  private readonly apart = new Set<number>();
+
   push(e: StreamEvent): StreamFrame[] {
     if (this.closed) return [];
     const out: StreamFrame[] = [];
@@ -92,7 +96,10 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
         this.role(idx, 'text', out);
         break;
       case 'text-delta':
-        if (e.text) this.delta(idx, { content: e.text }, out, true);
+        if (!e.text) break;
+        // The text before a search and the text after it are two paragraphs (encode-response.ts).
+        this.delta(idx, { content: this.apart.delete(idx) && this.spoke.has(idx) ? `\n\n${e.text}` : e.text }, out, true);
+        this.spoke.add(idx);
         break;
       case 'text-end':
         // A Gemini signature on the answer text (see reasoning.ts textSignature).
@@ -146,6 +153,9 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
         } else {
           this.delta(idx, { tool_calls: [{ index: e.index, function: { arguments: e.argumentsDelta } }] }, out);
         }
+        break;
+      case 'web-search':
+        this.apart.add(idx); // Chat shows a search only by its text's annotations
         break;
       case 'logprobs':
         if (this.wantsLogprobs) out.push(this.chunk([{ index: idx, delta: {}, logprobs: encodeLogprobs(e.logprobs), finish_reason: null }]));

@@ -18,7 +18,14 @@ export function decodeAnnotation(a: unknown): Citation {
   return { title: str(c['filename']), ...span, raw };
 }
 
-/** A text part's citations as `output_text.annotations`: the ones the Responses API wrote. */
-export function encodeAnnotations(citations: readonly Citation[] | undefined): unknown[] {
-  return ownCitations(citations, 'openai-responses');
+/**
+ * A text part's citations as `output_text.annotations`: the ones the Responses API wrote, else
+ * another vendor's citations of pages as `url_citation`s (one without a span covers the whole text).
+ */
+export function encodeAnnotations(citations: readonly Citation[] | undefined, length = 0): unknown[] {
+  const own = ownCitations(citations, 'openai-responses');
+  if (own.length > 0) return own;
+  return (citations ?? [])
+    .filter((c) => c.url)
+    .map((c) => ({ type: 'url_citation', start_index: c.span?.start ?? 0, end_index: c.span?.end ?? length, url: c.url, title: c.title ?? c.url }));
 }

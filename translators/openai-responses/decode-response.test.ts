@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProxyError, type ChatRequest } from '../../src/canonical/index.ts';
+import { ProxyError, type ChatRequest, type WebSearchPart } from '../../src/canonical/index.ts';
 import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
 import { decodeResponse } from './decode-response.ts';
 
@@ -33,16 +33,15 @@ describe('decodeResponse', () => {
     expect(res.usage).toMatchObject({ cachedInputTokens: 4864, reasoningTokens: 192 });
   });
 
-  it('built-in tool items are kept, with their place, for a Responses caller; annotations as citations', () => {
+  it('web searches are parts in their place (the item kept for a Responses caller); annotations as citations', () => {
     const res = decode('web-search-hosted-tool-annotations.json');
     const choice = res.choices[0]!;
-    const hosted = choice.extras?.fields['hosted'] as Array<{ at: number; item: { type: string } }>;
-    expect(choice.extras?.dialect).toBe('openai-responses');
-    expect(hosted.map((h) => [h.at, h.item.type])).toEqual([
-      [1, 'web_search_call'],
-      [2, 'web_search_call'],
-      [3, 'web_search_call'],
-    ]);
+    expect(choice.extras).toBeUndefined();
+    expect(choice.content.map((p) => (p.type === 'web-search' ? p.kind : p.type))).toEqual(['reasoning', 'search', 'reasoning', 'fetch', 'reasoning', 'fetch', 'reasoning', 'text']);
+    const search = choice.content[1] as WebSearchPart;
+    const item = fixtureJson('openai-responses', 'web-search-hosted-tool-annotations.json').output[1];
+    expect(search).toMatchObject({ id: item.id, kind: 'search', queries: [item.action.query], raw: { dialect: 'openai-responses', value: item } });
+    expect(search.results.map((r) => r.url)).toEqual(item.action.sources.map((s: { url: string }) => s.url));
     const text = choice.content.find((p) => p.type === 'text')!;
     expect(text.citations?.length).toBeGreaterThan(0);
     const first = text.citations![0]!;

@@ -28,6 +28,7 @@ import { decodeLogprobs } from './logprobs.ts';
 import { decodeUsage } from './usage.ts';
 import { OutputItemSchema, ResponseBodySchema, type ResponsesOutputItem } from './wire.ts';
 import { decodeAnnotation } from './citations.ts';
+import { decodeWebSearchCall } from './web-search.ts';
 
 /** Built-in tool items of a response, each with the number of canonical parts before it. */
 export interface HostedItem {
@@ -77,6 +78,11 @@ export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateCo
   const hosted: HostedItem[] = [];
   const tokens: TokenLogprob[] = [];
   for (const raw of r.output) {
+    const search = decodeWebSearchCall(raw);
+    if (search) {
+      content.push(search);
+      continue;
+    }
     const item = v.safeParse(OutputItemSchema, raw);
     const parts = item.success ? partsOfItem(item.output) : undefined;
     if (!parts) {

@@ -12,6 +12,7 @@
  */
 import {
   assertNever,
+  ownWebSearch,
   ProxyError,
   type ChatRequest,
   type Part,
@@ -55,6 +56,9 @@ function inputPart(p: Part, path: string, warnings: Warning[]): Wire | undefined
     case 'reasoning':
     case 'tool-result':
       warnings.push({ code: 'dropped', path, detail: `${p.type} in a user message`, lossy: true });
+      return undefined;
+    case 'web-search':
+      warnings.push({ code: 'dropped', path, detail: 'web-search' });
       return undefined;
     default:
       return assertNever(p, 'part');
@@ -149,6 +153,14 @@ function assistantItems(content: readonly Part[], at: string, warnings: Warning[
       case 'tool-result':
         warnings.push({ code: 'dropped', path, detail: `${p.type} in an assistant message`, lossy: true });
         return;
+      case 'web-search': {
+        const own = ownWebSearch(p, 'openai-responses');
+        if (own) {
+          message = undefined;
+          items.push(own as Wire);
+        } else warnings.push({ code: 'dropped', path, detail: 'web-search' });
+        return;
+      }
       default:
         assertNever(p, 'part');
     }

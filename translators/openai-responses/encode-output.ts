@@ -28,6 +28,7 @@ import type { HostedItem } from './decode-response.ts';
 import type { Wire } from './encode-settings.ts';
 import { encodeLogprobs } from './logprobs.ts';
 import { encodeAnnotations } from './citations.ts';
+import { webSearchItem } from './web-search.ts';
 
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 
@@ -139,7 +140,7 @@ export function outputOf(given: readonly Part[], hosted: readonly HostedItem[], 
     }
     switch (p.type) {
       case 'text':
-        (message ??= []).push(outputText(p.text, encodeAnnotations(p.citations), []));
+        (message ??= []).push(outputText(p.text, encodeAnnotations(p.citations, p.text.length), []));
         if (p.signature) pendingTextSignature = p.signature;
         return;
       case 'refusal':
@@ -148,6 +149,10 @@ export function outputOf(given: readonly Part[], hosted: readonly HostedItem[], 
       case 'reasoning':
         close();
         reasoning(p);
+        return;
+      case 'web-search':
+        close();
+        push(webSearchItem(p, ctx));
         return;
       case 'tool-call':
         close();

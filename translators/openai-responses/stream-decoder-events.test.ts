@@ -124,6 +124,8 @@ describe('Responses stream decoder, event by event', () => {
       { type: 'text-end' },
       { type: 'text-start' },
       { type: 'text-delta', text: 'C' },
+      // The finished web search: one event, whole, when its item is done.
+      { type: 'web-search', part: { type: 'web-search', id: 'ws', kind: 'search', results: [], raw: { dialect: 'openai-responses', value: { type: 'web_search_call', id: 'ws', status: 'completed' } } } },
       { type: 'text-end' },
       stop,
     ]);

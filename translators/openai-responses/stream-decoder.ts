@@ -31,6 +31,7 @@ import { decodeFinishReason } from './finish-reason.ts';
 import { decodeLogprobs } from './logprobs.ts';
 import { decodeUsage } from './usage.ts';
 import { StreamEventSchema, type ResponsesOutputItem, type ResponsesStreamEvent } from './wire.ts';
+import { decodeWebSearchCall } from './web-search.ts';
 
 type Block = 'text' | 'refusal';
 
@@ -342,8 +343,11 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
         this.toolWhole(at, (doneItem.type === 'custom_tool_call' ? doneItem.input : doneItem.arguments) ?? '', out);
         out.push({ type: 'tool-call-end', index: item.index });
         break;
-      case 'other':
+      case 'other': {
+        const search = decodeWebSearchCall(doneItem);
+        if (search) out.push({ type: 'web-search', part: search });
         break;
+      }
     }
     this.items.delete(at);
     this.finished.add(at);

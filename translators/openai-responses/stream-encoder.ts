@@ -27,6 +27,7 @@ import {
   type StreamStep,
   type TokenLogprob,
   type Usage,
+  type WebSearchPart,
 } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
 import {
@@ -48,6 +49,7 @@ import { readForwarded } from './forwarded.ts';
 import { encodeLogprobs } from './logprobs.ts';
 import type { KeptResponse } from './state.ts';
 import { KeptStreamOutput } from './stream-kept.ts';
+import { webSearchItem } from './web-search.ts';
 
 interface Part {
   kind: 'text' | 'refusal';
@@ -81,6 +83,8 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
   private open?: Open;
   private readonly output: Wire[] = [];
   private readonly pending: Pending[] = [];
+  /** Web searches waiting for the open tool call to end. */
+  private readonly searches: WebSearchPart[] = [];
   private readonly ended = new Set<number>();
   private reason?: FinishReason;
   private usage?: Usage;
@@ -162,10 +166,16 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
         if (this.open?.kind === 'tool' && this.open.call.index === e.index) {
           this.closeOpen(out);
           this.flushPending(out, false);
+          if (this.open === undefined) this.flushSearches(out);
         } else {
           const p = this.pending.find((x) => x.call.index === e.index);
           if (p) p.ended = true;
         }
+        break;
+      case 'web-search':
+        // One item at a time: a search waits for a streaming tool call (and the queued ones) to end.
+        this.searches.push(e.part);
+        if (this.open?.kind !== 'tool' && this.pending.length === 0) this.flushSearches(out);
         break;
       case 'logprobs':
         if (this.opts.logprobs && this.open?.kind === 'message' && this.open.part?.kind === 'text') this.open.part.logprobs.push(...e.logprobs.content);
@@ -220,6 +230,7 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
     const status: ItemStatus = end.status === 'completed' ? 'completed' : 'incomplete';
     this.closeOpen(out, status);
     this.flushPending(out, true);
+    this.flushSearches(out);
     this.terminal(end, out);
     return out;
   }
@@ -286,6 +297,19 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
     this.output.push(item); // placeholder until done; sliced off if never done
     out.push(this.frame('response.output_item.added', { output_index: at, item }));
     return at;
+  }
+
+  /** Each waiting web search as the API streams one: added in progress, searching, completed, done. */
+  private flushSearches(out: StreamFrame[]): void {
+    if (this.searches.length === 0) return;
+    this.closeOpen(out);
+    for (const part of this.searches.splice(0)) {
+      const item = webSearchItem(part, this.ctx);
+      const at = this.added({ id: item['id'], type: 'web_search_call', status: 'in_progress' }, out);
+      const where = { item_id: item['id'], output_index: at };
+      for (const phase of ['in_progress', 'searching', 'completed']) out.push(this.frame(`response.web_search_call.${phase}`, where));
+      this.done(at, item, out);
+    }
   }
 
   // ---- messages -------------------------------------------------------------------------------
