@@ -81,7 +81,13 @@ export type ToolChoice =
   /** Force this one function. */
   | { type: 'tool'; name: string }
   /** Gemini `ANY` with `allowedFunctionNames`: must call one of these. */
-  | { type: 'allowed'; names: string[]; mode: 'auto' | 'required' };
+  | { type: 'allowed'; names: string[]; mode: 'auto' | 'required' }
+  /**
+   * Use the hosted web search or fetch (a `NativeTool.web`), as Claude Code's WebSearch forces
+   * Anthropic's `web_search` by name. Vendors that cannot force their hosted tool search when
+   * asked to (the request says why); their encoders approximate.
+   */
+  | { type: 'web'; kind: 'search' | 'fetch' };
 
 export type ResponseFormat =
   | { type: 'text' }

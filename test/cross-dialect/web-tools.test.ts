@@ -121,3 +121,45 @@ describe('where no form exists', () => {
     expect(tokens(out.warnings)).toContain('dropped:tools[0].codeExecution!');
   });
 });
+
+describe('a hosted search forced by name (Claude Code\'s WebSearch)', () => {
+  // What Claude Code's WebSearch tool sends: the server tool alone, forced by tool_choice.
+  const claudeCode = {
+    model: 'm',
+    max_tokens: 9,
+    messages: [{ role: 'user', content: 'Perform a web search for the query: rust 2026' }],
+    tools: [{ type: 'web_search_20250305', name: 'web_search', allowed_domains: ['rust-lang.org'], max_uses: 8 }],
+    tool_choice: { type: 'tool', name: 'web_search' },
+  };
+
+  it('is a web tool choice, not a function to call', () => {
+    expect(decode('anthropic', claudeCode, A).toolChoice).toEqual({ type: 'web', kind: 'search' });
+  });
+
+  it('Gemini: no function-calling config (Google Search cannot be forced), approximated', () => {
+    const out = send('anthropic', claudeCode, 'gemini', 'm', A);
+    expect(out.body.toolConfig).toBeUndefined();
+    expect(out.body.tools).toEqual([{ googleSearch: {} }]);
+    expect(out.warnings).toContainEqual({ code: 'approximated', path: 'tool_choice', detail: 'web search→auto' });
+    expect(out.warnings.filter((w) => w.path === 'tool_choice' && w.lossy)).toEqual([]);
+  });
+
+  it('Responses: required, the web search its only tool; Interactions: auto', () => {
+    expect(send('anthropic', claudeCode, 'openai-responses', 'm', A).body.tool_choice).toBe('required');
+    expect(send('anthropic', claudeCode, 'gemini-interactions', 'm', A).body.generation_config?.tool_choice ?? 'auto').toBe('auto');
+  });
+
+  it('Chat: a search model searches on its own; no lossy drop of the tool choice', () => {
+    const out = send('anthropic', claudeCode, 'openai', 'gpt-4o-search-preview', A);
+    expect(out.body.tool_choice).toBeUndefined();
+    expect(out.body.web_search_options).toEqual({});
+    expect(out.warnings.filter((w) => w.lossy && w.path === 'tool_choice')).toEqual([]);
+  });
+
+  it('Anthropic: as sent; a Responses caller forcing web_search_preview forces web_search', () => {
+    expect(send('anthropic', claudeCode, 'anthropic', 'm', A).body.tool_choice).toEqual({ type: 'tool', name: 'web_search' });
+    const r = send('openai-responses', { model: 'm', input: 'news', tools: [{ type: 'web_search_preview' }], tool_choice: { type: 'web_search_preview' } }, 'anthropic');
+    expect(r.body.tool_choice).toEqual({ type: 'tool', name: 'web_search' });
+    expect(r.body.tools).toEqual([{ type: 'web_search_20250305', name: 'web_search' }]);
+  });
+});

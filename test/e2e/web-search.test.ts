@@ -96,6 +96,16 @@ describe.each(TARGETS)('%s: web search across vendors', (target) => {
     expect(message.usage.server_tool_use).toEqual({ web_search_requests: 1, web_fetch_requests: 0 });
   });
 
+  it('Claude Code\'s WebSearch request (the server tool forced by tool_choice, streamed) toward Gemini: a search, counted', async () => {
+    h.mock.reply(geminiGroundedStream);
+    const message = await anthropic.messages.stream({ ...ask, tools: [{ ...searchTool, max_uses: 8 }], tool_choice: { type: 'tool', name: 'web_search' } }).finalMessage();
+    const sent = h.mock.requests[0]!.json;
+    expect(sent.toolConfig).toBeUndefined(); // Google Search cannot be forced; no function to force
+    expect(sent.tools).toEqual([{ googleSearch: {} }]);
+    expect(message.content.filter((b) => b.type === 'web_search_tool_result')).toHaveLength(1);
+    expect(message.usage.server_tool_use?.web_search_requests).toBe(1);
+  });
+
   it('the search comes back in the next turn: toward Gemini it is no lossy drop, and its text stays', async () => {
     h.mock.reply(geminiGrounded);
     const first = await anthropic.messages.create(ask);

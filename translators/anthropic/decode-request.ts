@@ -114,7 +114,7 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
   if (body.tools) Object.assign(req, decodeTools(body.tools));
   if (body.tool_choice) {
     const tc = parseWire(AnthropicToolChoiceSchema, body.tool_choice, 'tool_choice');
-    req.toolChoice = decodeToolChoice(tc);
+    req.toolChoice = decodeToolChoice(tc, req.nativeTools);
     if ('disable_parallel_tool_use' in tc && tc.disable_parallel_tool_use) {
       req.parallelToolCalls = false;
     }
@@ -196,12 +196,15 @@ function decodeTools(tools: Record<string, unknown>[]): Pick<ChatRequest, 'tools
   return { ...(out.length ? { tools: out } : {}), ...(native.length ? { nativeTools: native } : {}) };
 }
 
-function decodeToolChoice(tc: { type: string; name?: string }): ToolChoice {
+function decodeToolChoice(tc: { type: string; name?: string }, native: readonly NativeTool[] = []): ToolChoice {
   switch (tc.type) {
     case 'any':
       return { type: 'required' };
-    case 'tool':
-      return { type: 'tool', name: tc.name ?? '' };
+    case 'tool': {
+      // A hosted web tool forced by its name (Claude Code's WebSearch: `web_search`).
+      const web = native.find((t) => t.web && t.definition.name === tc.name)?.web;
+      return web ? { type: 'web', kind: web.kind } : { type: 'tool', name: tc.name ?? '' };
+    }
     case 'none':
       return { type: 'none' };
     default:

@@ -225,6 +225,12 @@ function encodeToolChoice(
     case 'tool':
       out = { type: 'tool', name: tc.name, ...noParallel };
       break;
+    case 'web': {
+      // The hosted tool by its name: the caller's own, else the one encodeWebTool wrote.
+      const own = req.nativeTools?.find((t) => t.dialect === 'anthropic' && t.web?.kind === tc.kind)?.definition.name;
+      out = { type: 'tool', name: typeof own === 'string' ? own : tc.kind === 'search' ? 'web_search' : 'web_fetch', ...noParallel };
+      break;
+    }
     case 'allowed':
       // No allow-list in Anthropic's tool_choice: all tools stay callable.
       warnings.push({ code: 'approximated', path: 'tool_choice', detail: 'allowed_tools' });

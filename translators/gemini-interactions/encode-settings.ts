@@ -85,6 +85,8 @@ export function encodeToolChoice(choice: ToolChoice): InteractionsToolChoice {
     case 'allowed':
       // As generateContent: names are honoured with `any` (must call) or `validated` (may call).
       return { allowed_tools: { mode: choice.mode === 'required' ? 'any' : 'validated', tools: choice.names } };
+    case 'web':
+      return 'auto'; // Google Search cannot be forced: the model searches when the prompt asks it
     default:
       return assertNever(choice, 'tool choice');
   }

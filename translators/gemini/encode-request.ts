@@ -112,7 +112,7 @@ export function encodeBody(req: ChatRequest, model: string): Converted<GeminiReq
 
   if (req.toolChoice) {
     const tc = req.toolChoice;
-    let config: Record<string, unknown>;
+    let config: Record<string, unknown> | undefined;
     switch (tc.type) {
       case 'auto':
         config = { mode: 'AUTO' };
@@ -130,8 +130,13 @@ export function encodeBody(req: ChatRequest, model: string): Converted<GeminiReq
         // allowedFunctionNames is only honoured with ANY (must call) or VALIDATED (may call).
         config = { mode: tc.mode === 'required' ? 'ANY' : 'VALIDATED', allowedFunctionNames: tc.names };
         break;
+      case 'web':
+        // Google Search cannot be forced: the model searches when the prompt asks it.
+        config = undefined;
+        warnings.push({ code: 'approximated', path: 'tool_choice', detail: 'web search→auto' });
+        break;
     }
-    body.toolConfig = { functionCallingConfig: config };
+    if (config) body.toolConfig = { functionCallingConfig: config };
   }
   if (req.parallelToolCalls === false) warnings.push({ code: 'dropped', path: 'parallel_tool_calls' });
 

@@ -40,6 +40,10 @@ function encodeToolChoice(choice: ToolChoice, warnings: Warning[]): unknown {
       }
       warnings.push({ code: 'approximated', path: 'tool_choice', detail: `allowed→${choice.mode}` });
       return choice.mode;
+    case 'web':
+      // A search model searches on its own; no tool choice names web_search_options.
+      warnings.push({ code: 'approximated', path: 'tool_choice', detail: 'web search→auto' });
+      return 'auto';
     default:
       return assertNever(choice, 'tool choice');
   }
@@ -108,6 +112,8 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
     });
     if (req.toolChoice) body['tool_choice'] = encodeToolChoice(req.toolChoice, warnings);
     if (req.parallelToolCalls !== undefined) body['parallel_tool_calls'] = req.parallelToolCalls;
+  } else if (req.toolChoice?.type === 'web') {
+    warnings.push({ code: 'approximated', path: 'tool_choice', detail: 'web search→auto' });
   } else if (req.toolChoice && req.toolChoice.type !== 'none' && req.toolChoice.type !== 'auto') {
     warnings.push({ code: 'dropped', path: 'tool_choice', detail: 'no tools', lossy: true });
   }

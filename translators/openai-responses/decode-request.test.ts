@@ -278,8 +278,12 @@ describe('decodeRequest: tool choice, reasoning, text, include', () => {
     expect(decode({ ...base, tools, tool_choice: { type: 'custom', name: 'patch' } }).value.toolChoice).toEqual({ type: 'tool', name: 'patch' });
     expect(decode({ ...base, tools, tool_choice: { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'f' }] } }).value.toolChoice).toEqual({ type: 'allowed', mode: 'required', names: ['f'] });
     const hosted = decode({ ...base, tools: [...tools, { type: 'web_search_preview' }], tool_choice: { type: 'web_search_preview' } }).value;
-    expect(hosted.toolChoice).toBeUndefined();
-    expect(hosted.extras?.fields['tool_choice']).toEqual({ type: 'web_search_preview' });
+    // A forced web search: neutral for other vendors, kept as written (a hint) for this one.
+    expect(hosted.toolChoice).toEqual({ type: 'web', kind: 'search' });
+    expect(hosted.extras?.hints?.['tool_choice']).toEqual({ type: 'web_search_preview' });
+    const other = decode({ ...base, tools: [...tools, { type: 'file_search' }], tool_choice: { type: 'file_search' } }).value;
+    expect(other.toolChoice).toBeUndefined();
+    expect(other.extras?.fields['tool_choice']).toEqual({ type: 'file_search' });
   });
 
   it('effort none turns reasoning off; xhigh is approximated and kept as a hint', () => {

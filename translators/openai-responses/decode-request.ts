@@ -142,6 +142,8 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
     (HINT_FIELDS.has(key) ? hints : fields)[key] = value;
   }
   if (toolChoice.native !== undefined) fields['tool_choice'] = toolChoice.native;
+  // A forced web search: neutral for other upstreams, as written for a Responses one.
+  if (toolChoice.hint !== undefined) hints['tool_choice'] = toolChoice.hint;
   if (wire.user != null && wire.safety_identifier != null) hints['safety_identifier'] = wire.safety_identifier;
   if (wire.top_logprobs != null && !logprobs) hints['top_logprobs'] = wire.top_logprobs;
   const otherIncludes = include.filter((x) => x !== INCLUDE_ENCRYPTED && x !== INCLUDE_LOGPROBS);

@@ -64,7 +64,7 @@ export function decodeTools(raw: readonly unknown[] | null | undefined): { tools
  * (`{type:'web_search_preview'}`, `mcp`, `shell`…) or an allow-list with built-ins has no
  * canonical form: it is returned as `native`, kept in extras for an openai-responses upstream.
  */
-export function decodeToolChoice(raw: unknown, hasTools: boolean): { choice?: ToolChoice; native?: unknown } {
+export function decodeToolChoice(raw: unknown, hasTools: boolean): { choice?: ToolChoice; native?: unknown; hint?: unknown } {
   if (raw == null) return {};
   const c = parseAt(ToolChoiceSchema, raw, 'tool_choice');
   if (typeof c === 'string') return { choice: { type: c } };
@@ -72,6 +72,8 @@ export function decodeToolChoice(raw: unknown, hasTools: boolean): { choice?: To
     if (!hasTools) throw invalid(`Invalid value for 'tool_choice': no tool named '${c.name}' was given in 'tools'.`, 'tool_choice');
     return { choice: { type: 'tool', name: c.name } };
   }
+  // A hosted web search forced by its type.
+  if (typeof c.type === 'string' && /^web_search(_preview)?(_\d{4}_\d{2}_\d{2})?$/.test(c.type)) return { choice: { type: 'web', kind: 'search' }, hint: raw };
   if (c.type === 'allowed_tools' && 'tools' in c && Array.isArray(c.tools)) {
     const entries = c.tools as Array<{ type: string; name?: string }>;
     if (entries.every((t) => (t.type === 'function' || t.type === 'custom') && t.name)) {

@@ -42,7 +42,8 @@ export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<
 
   const tools = encodeTools(req, warnings);
   if (tools.length > 0) body['tools'] = tools;
-  if (req.toolChoice) {
+  // A caller's own forced web search (a hint, replayed as written) stands over the neutral choice.
+  if (req.toolChoice && !(req.toolChoice.type === 'web' && extraFields['tool_choice'] !== undefined)) {
     if (tools.length > 0 || req.toolChoice.type === 'none' || req.toolChoice.type === 'auto') body['tool_choice'] = encodeToolChoice(req.toolChoice, req.tools ?? []);
     else warnings.push({ code: 'dropped', path: 'tool_choice', detail: 'no tools', lossy: true });
   }

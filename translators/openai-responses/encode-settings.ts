@@ -64,6 +64,9 @@ export function encodeToolChoice(choice: ToolChoice, tools: readonly Tool[]): un
       return { type: kindOf(choice.name), name: choice.name };
     case 'allowed':
       return { type: 'allowed_tools', mode: choice.mode, tools: choice.names.map((name) => ({ type: kindOf(name), name })) };
+    case 'web':
+      // With no function to call instead, `required` leaves the model the hosted search alone.
+      return tools.length === 0 ? 'required' : 'auto';
     default:
       return assertNever(choice, 'tool choice');
   }
