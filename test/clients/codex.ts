@@ -7,11 +7,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run } from '../support/processes.ts';
+import { proxyEnv, startTrap } from './trap.ts';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CODEX_BIN = path.join(ROOT, 'node_modules/.bin/codex');
@@ -39,21 +39,6 @@ export function readmeCodexConfig(proxyUrl: string): string {
 /** The documented config's `model`: one Codex offers its freeform `apply_patch` tool to. */
 export const CODEX_MODEL = /^model = "([^"]+)"/m.exec(readmeCodexConfig(''))?.[1] ?? 'missing model in the documented Codex config';
 
-/** A listener that accepts any proxied connection, records its request line and closes it. */
-async function startTrap(): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
-  const seen: string[] = [];
-  const server = net.createServer((s) => {
-    s.once('data', (d) => {
-      seen.push(d.toString('utf8').split('\r\n')[0] ?? '');
-      s.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
-    });
-    s.on('error', () => {});
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as net.AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
 /**
  * `codex exec` with `prompt` in `cwd` through the proxy at `proxyUrl`, sandboxed to writes in
  * `cwd` with no approvals; `--strict-config` makes an unknown config key an error.
@@ -70,14 +55,7 @@ export async function runCodex(proxyUrl: string, apiKey: string, cwd: string, pr
       CODEX_HOME: home,
       TMPDIR: os.tmpdir(),
       INTERLINGUA_KEY: apiKey,
-      HTTP_PROXY: trap.url,
-      HTTPS_PROXY: trap.url,
-      ALL_PROXY: trap.url,
-      http_proxy: trap.url,
-      https_proxy: trap.url,
-      all_proxy: trap.url,
-      NO_PROXY: '127.0.0.1',
-      no_proxy: '127.0.0.1',
+      ...proxyEnv(trap.url),
       RUST_LOG: 'error',
     };
     const args = ['exec', '--strict-config', '--skip-git-repo-check', '--color', 'never', '-C', cwd, prompt];

@@ -1,0 +1,103 @@
+/**
+ * Claude Code (`claude -p`, the real binary from npm) through Interlingua to a Gemini upstream,
+ * its WebSearch tool included: the model calls WebSearch; Claude Code then sends its own request
+ * with Anthropic's `web_search_20250305` server tool forced by `tool_choice`; the proxy asks
+ * Gemini with Google Search, and gives Claude Code the search back as `server_tool_use` and
+ * `web_search_tool_result` blocks — which it turns into the "Links" of the tool's result for the
+ * main loop. Behind translating proxies this search is the one that prints "Did 0 searches".
+ * Claude Code must exit 0 and reach no host but 127.0.0.1.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { MockReply, ReceivedRequest } from '../support/mock-upstream.ts';
+import { run } from '../support/processes.ts';
+import type { TargetKind } from '../support/proxy.ts';
+import { INBOUND_KEY, clientsConfig, useClientsHarness } from './harness.ts';
+import { proxyEnv, startTrap } from './trap.ts';
+
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const CLAUDE_BIN = path.join(ROOT, 'node_modules/.bin/claude');
+const MODEL = 'claude-sonnet-4-5';
+
+const FOUND = 'Spain won Euro 2024, beating England 2–1 in the final.';
+const PAGE = { uri: 'https://www.uefa.com/euro2024/news/final-report', title: 'Spain crowned champions | UEFA EURO 2024' };
+const DONE = 'Spain won Euro 2024 (source: UEFA).';
+const usageMetadata = { promptTokenCount: 12, candidatesTokenCount: 9, totalTokenCount: 21 };
+const bytes = (s: string) => new TextEncoder().encode(s).length;
+
+const sse = (chunks: unknown[]): MockReply => ({ status: 200, headers: { 'content-type': 'text/event-stream' }, chunks: chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`) });
+const answer = (parts: unknown[], extra: Record<string, unknown> = {}) => sse([{ candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0, ...extra }], usageMetadata, modelVersion: 'gemini-2.5-flash' }]);
+
+/** What a Gemini model would answer each of Claude Code's requests. */
+function gemini(req: ReceivedRequest): MockReply {
+  if (req.method === 'GET') return { status: 404, body: '{}' };
+  const tools = JSON.stringify(req.json?.tools ?? []);
+  if (tools.includes('googleSearch')) {
+    // The WebSearch tool's own request: Google Search grounding, as Gemini reports it.
+    return answer([{ text: FOUND }], {
+      groundingMetadata: {
+        webSearchQueries: ['who won euro 2024'],
+        groundingChunks: [{ web: PAGE }],
+        groundingSupports: [{ segment: { startIndex: 0, endIndex: bytes(FOUND), text: FOUND }, groundingChunkIndices: [0] }],
+      },
+    });
+  }
+  const answered = JSON.stringify(req.json?.contents ?? []).includes('functionResponse');
+  return answered ? answer([{ text: DONE }]) : answer([{ functionCall: { name: 'WebSearch', args: { query: 'who won euro 2024' } } }]);
+}
+
+const RUNS: TargetKind[] = ['node', 'worker'];
+
+describe.each(RUNS)('Claude Code → Interlingua (%s) → Gemini upstream: WebSearch', (kind) => {
+  const h = useClientsHarness((mockUrl) => clientsConfig(mockUrl, { 'claude-*': { upstream: 'gemini', model: 'gemini-2.5-flash' } }), kind);
+
+  it('the search runs on Gemini and its links reach the main loop; claude exits 0', { timeout: 120_000 }, async () => {
+    h.mock.reply(gemini);
+    const cwd = await mkdtemp(path.join(os.tmpdir(), 'claude-work-'));
+    const home = await mkdtemp(path.join(os.tmpdir(), 'claude-home-'));
+    const trap = await startTrap();
+    try {
+      const env = {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: home,
+        TMPDIR: os.tmpdir(),
+        ANTHROPIC_BASE_URL: h.proxy.url,
+        ANTHROPIC_API_KEY: INBOUND_KEY,
+        DISABLE_TELEMETRY: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        // Every tool in the request (not deferred behind ToolSearch), so the model can call WebSearch.
+        ENABLE_TOOL_SEARCH: 'false',
+        ...proxyEnv(trap.url),
+      };
+      const args = ['-p', 'Search the web: who won Euro 2024?', '--model', MODEL, '--allowedTools', 'WebSearch', '--output-format', 'json'];
+      const r = await run(CLAUDE_BIN, args, { cwd, env, timeoutMs: 90_000, stdin: 'ignore' });
+      const detail = `exit ${r.status}\n--- stdout\n${r.stdout.slice(-3000)}\n--- stderr\n${r.stderr.slice(-3000)}`;
+      expect(r.status, detail).toBe(0);
+      expect(JSON.parse(r.stdout).result, detail).toContain(DONE);
+
+      const posts = h.mock.requests.filter((q) => q.method === 'POST');
+      const search = posts.find((q) => JSON.stringify(q.json.tools).includes('googleSearch'));
+      expect(search, detail).toBeDefined();
+      // Anthropic's server tool as Gemini's own; its forced tool_choice no function-calling config.
+      expect(search!.json.tools).toEqual([{ googleSearch: {} }]);
+      expect(search!.json.toolConfig).toBeUndefined();
+      // Claude Code read our web_search_tool_result: the page is in the WebSearch result it sent back.
+      const last = posts.at(-1)!.json.contents.at(-1);
+      const result = JSON.stringify(last.parts[0].functionResponse);
+      expect(last.parts[0].functionResponse.name).toBe('WebSearch');
+      expect(result).toContain(PAGE.uri);
+      expect(result).toContain(PAGE.title);
+      expect(result).toContain('Spain won Euro 2024');
+      expect(trap.seen, detail).toEqual([]);
+    } finally {
+      await trap.close();
+      await rm(cwd, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});
