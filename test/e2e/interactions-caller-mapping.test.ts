@@ -158,19 +158,32 @@ describe.each(TARGETS)('%s: @google/genai interactions.create → Interlingua: p
     expect(parts).toContainEqual(expect.objectContaining({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF } }));
   });
 
-  it('a hosted Google tool is kept for a Gemini upstream, dropped with a loss warning toward Anthropic', async () => {
-    const tools = [weatherFn, { type: 'google_search' as const }];
+  it('Google Search is kept for a Gemini upstream and is Anthropic\'s web search toward Anthropic', async () => {
+    const gemini = UPSTREAMS.find((x) => x.name === 'gemini')!;
+    h.mock.reply(gemini.text('Searched.', false));
+    await ai.interactions.create({ model: 'to-gemini', input: 'News?', tools: [{ type: 'google_search' }], store: false });
+    expect(JSON.stringify(sentTo(h.mock.requests, gemini).json.tools)).toMatch(/google_?search/i);
+    h.mock.requests.length = 0;
+    const anthropic = UPSTREAMS.find((x) => x.name === 'anthropic')!;
+    h.mock.reply(anthropic.text('Searched.', false));
+    const res = await ai.interactions.create({ model: 'to-anthropic', input: 'News?', tools: [weatherFn, { type: 'google_search' }], store: false });
+    expect(sentTo(h.mock.requests, anthropic).json.tools.map((t: { name: string }) => t.name)).toEqual(['get_weather', 'web_search']);
+    expect(res.sdkHttpResponse?.headers?.['x-interlingua-warnings'] ?? '').not.toMatch(/tools\[1\]/);
+  });
+
+  it('a hosted Google tool with no peer is kept for a Gemini upstream, dropped with a loss warning toward Anthropic', async () => {
+    const tools = [weatherFn, { type: 'code_execution' as const }];
     const gemini = UPSTREAMS.find((x) => x.name === 'gemini')!;
     h.mock.reply(gemini.text('Searched.', false));
     await ai.interactions.create({ model: 'to-gemini', input: 'News?', tools, store: false });
     const geminiTools = sentTo(h.mock.requests, gemini).json.tools;
-    expect(JSON.stringify(geminiTools)).toMatch(/google_?search/i);
+    expect(JSON.stringify(geminiTools)).toMatch(/code_?execution/i);
 
     h.mock.requests.length = 0;
     const anthropic = UPSTREAMS.find((x) => x.name === 'anthropic')!;
-    h.mock.reply(anthropic.text('No search.', false));
+    h.mock.reply(anthropic.text('No code.', false));
     const res = await ai.interactions.create({ model: 'to-anthropic', input: 'News?', tools, store: false });
     expect(Object.keys(anthropic.toolsSent(sentTo(h.mock.requests, anthropic).json))).toEqual(['get_weather']);
-    expect(res.sdkHttpResponse?.headers?.['x-interlingua-warnings']).toMatch(/dropped:tools\[1\]=google_?search/i);
+    expect(res.sdkHttpResponse?.headers?.['x-interlingua-warnings']).toMatch(/dropped:tools\[1\]=code_?execution/i);
   });
 });

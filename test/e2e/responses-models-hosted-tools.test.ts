@@ -35,22 +35,29 @@ describe.each(TARGETS)('%s: Codex model discovery and hosted-tool losses', (targ
     expect(entry.supported_reasoning_levels.map((l: { effort: string }) => l.effort)).toEqual(['low', 'medium', 'high']);
   });
 
-  it.each(UPSTREAMS.filter((u) => u.name !== 'responses'))('web_search toward $name: dropped:tools[1]=web_search, and a strict 400 naming it', async (u) => {
-    h.mock.reply(u.text('No search here.', false));
+  it.each(UPSTREAMS.filter((u) => u.name !== 'responses'))('code_interpreter toward $name: dropped:tools[1]=code_interpreter, and a strict 400 naming it', async (u) => {
+    h.mock.reply(u.text('No code here.', false));
     // A function every upstream takes without loss, then the hosted tool: the only loss is tools[1].
-    const tools = [{ type: 'function' as const, name: 'noop', parameters: { type: 'object', properties: { q: { type: 'string' } } }, strict: false }, { type: 'web_search' as const }];
+    const tools = [{ type: 'function' as const, name: 'noop', parameters: { type: 'object', properties: { q: { type: 'string' } } }, strict: false }, { type: 'code_interpreter' as const, container: { type: 'auto' as const } }];
     const { data, response } = await client.responses.create({ model: u.model, input: 'News?', tools }).withResponse();
-    expect(data.output_text).toBe('No search here.');
-    expect(response.headers.get('x-interlingua-warnings')).toContain('dropped:tools[1]=web_search');
-    expect(JSON.stringify(h.mock.requests[0]!.json)).not.toContain('web_search');
+    expect(data.output_text).toBe('No code here.');
+    expect(response.headers.get('x-interlingua-warnings')).toContain('dropped:tools[1]=code_interpreter');
+    expect(JSON.stringify(h.mock.requests[0]!.json)).not.toContain('code_interpreter');
 
     h.mock.requests.length = 0;
     const err = await client.responses.create({ model: u.model, input: 'News?', tools }, { headers: { 'x-interlingua-strict': 'true' } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.BadRequestError);
     const e = err as InstanceType<typeof OpenAI.BadRequestError>;
     expect(e.error).toMatchObject({ param: 'tools[1]', code: 'strict_mode_violation' });
-    expect(e.message).toContain('tools[1]=web_search');
+    expect(e.message).toContain('tools[1]=code_interpreter');
     expect(h.mock.requests).toHaveLength(0);
+  });
+
+  it.each(UPSTREAMS.filter((u) => u.name === 'anthropic' || u.name === 'gemini'))('web_search toward $name: its own hosted search, no loss', async (u) => {
+    h.mock.reply(u.text('Searched.', false));
+    const { response } = await client.responses.create({ model: u.model, input: 'News?', tools: [{ type: 'web_search' }], store: false }).withResponse();
+    expect(response.headers.get('x-interlingua-warnings') ?? '').not.toContain('tools');
+    expect(h.mock.requests[0]!.json.tools).toEqual(u.name === 'anthropic' ? [{ type: 'web_search_20250305', name: 'web_search' }] : [{ googleSearch: {} }]);
   });
 
   it('toward an openai-responses upstream the hosted tool goes through, with no warning', async () => {
