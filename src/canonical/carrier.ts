@@ -45,7 +45,8 @@ import { anyBase64ToBytes, base64UrlToBytes, bytesToBase64, bytesToBase64Url } f
 import { asciiFinder } from '../kit/http.ts';
 import type { ChatRequest, Converted, Warning } from './chat.ts';
 import type { ProxyError } from './errors.ts';
-import type { Part, Signature, Vendor } from './parts.ts';
+import type { Vendor } from './dialects.ts';
+import type { Part, Signature } from './parts.ts';
 
 const letterOf: Record<Vendor, string> = { openai: 'o', anthropic: 'a', gemini: 'g' };
 const vendorOf: Record<string, Vendor> = { o: 'openai', a: 'anthropic', g: 'gemini' };

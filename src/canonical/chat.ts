@@ -2,11 +2,10 @@
  * The neutral conversation model every dialect decodes into and encodes from.
  */
 import type { CacheHint, Logprobs } from './logprobs.ts';
-import type { Part, Vendor } from './parts.ts';
+import type { DialectId, Vendor } from './dialects.ts';
+import type { Part } from './parts.ts';
 import type { WebTool } from './web-tools.ts';
 
-/** Dialect ids. An `openai` upstream serves both `openai-chat` and `openai-images`. */
-export type DialectId = 'openai-chat' | 'openai-images' | 'openai-embeddings' | 'gemini' | 'anthropic' | 'openai-responses' | 'gemini-interactions';
 
 export interface Message {
   role: 'user' | 'assistant';

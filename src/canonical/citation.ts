@@ -5,7 +5,7 @@
  * wrote it (`raw`), so that the same dialect gets it back unchanged. Encoders replay `raw` to the
  * dialect that wrote it; they never guess a vendor from a citation's shape.
  */
-import type { DialectId } from './chat.ts';
+import type { DialectId } from './dialects.ts';
 
 export interface Citation {
   url?: string;

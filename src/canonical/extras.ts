@@ -1,5 +1,6 @@
 /** Helpers for `extras`: fields of one dialect with no canonical home. */
-import type { ChatRequest, DialectId, Tool, Warning } from './chat.ts';
+import type { ChatRequest, Tool, Warning } from './chat.ts';
+import type { DialectId } from './dialects.ts';
 
 /**
  * The caller-dialect fields to replay to an upstream speaking `target` (`fields` and `hints`

@@ -4,6 +4,7 @@
  * of the model itself (carried signatures, extras, hints). No vendor's wire shape, no byte
  * machinery (src/kit), no flow's transforms (src/flows).
  */
+export * from './dialects.ts';
 export * from './parts.ts';
 export * from './citation.ts';
 export * from './chat.ts';

@@ -1,14 +1,12 @@
 import type { CacheHint } from './logprobs.ts';
 import type { Citation } from './citation.ts';
-import type { DialectId } from './chat.ts';
+import type { DialectId, Vendor } from './dialects.ts';
 
 /**
  * Content parts: the building blocks of every message, response choice and tool result.
  * Discriminant is always `type`; values are kebab-case.
  */
 
-/** Which vendor issued an opaque value (a reasoning signature, a redacted block). */
-export type Vendor = 'openai' | 'anthropic' | 'gemini';
 
 /**
  * An opaque, vendor-issued value that must be replayed unchanged to the vendor that issued it

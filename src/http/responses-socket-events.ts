@@ -3,8 +3,9 @@
  * event as the service sends one over a socket, a route's error reply as one, and the answer to a
  * warm-up (`generate: false`).
  */
+import { isJsonObject as isRecord } from '../kit/index.ts';
+
 type Wire = Record<string, unknown>;
-const isRecord = (x: unknown): x is Wire => !!x && typeof x === 'object' && !Array.isArray(x);
 
 /** An `error` event as the service sends it over a socket: the HTTP status and the error, nested and at the top. */
 export function socketError(status: number, error: { type?: string; code?: string | null; message: string; param?: string | null }, headers?: Record<string, string>): string {

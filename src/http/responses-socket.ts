@@ -24,6 +24,7 @@ import { PipeBody } from '../sse/byte-step.ts';
 import { createSseChunkParser } from '../sse/parse.ts';
 import { tooLarge, type CallerRequest } from './inbound.ts';
 import { errorEventOf, safeJson, socketError } from './responses-socket-events.ts';
+import { isJsonObject as isRecord } from '../kit/index.ts';
 
 /** The caller's end of the socket, as the runtime drives it. */
 export interface SocketPeer {
@@ -64,7 +65,6 @@ const MAX_QUEUED = 16;
 const SOCKET_HEADERS = /^(?:upgrade|connection|sec-websocket-.*|content-length|content-type|transfer-encoding|x-request-id)$/;
 
 type Wire = Record<string, unknown>;
-const isRecord = (x: unknown): x is Wire => !!x && typeof x === 'object' && !Array.isArray(x);
 
 /** The socket's most recent answer: the whole input it answered and its output. */
 interface Kept {

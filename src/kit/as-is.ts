@@ -10,8 +10,9 @@
  * order may differ from valibot's copy (which puts the schema's keys first); nothing reads it.
  *
  * Each schema is turned once into a tree of small check functions (kept per schema object), which
- * walk the value without allocating. Imports nothing: it reads the schema objects' plain fields.
+ * walk the value without allocating. Imports only the kit's JSON test: it reads the schema objects' plain fields.
  */
+import { isJsonObject as isObject } from './json.ts';
 
 /** The parts of a valibot schema or action this reads. */
 interface Described {
@@ -37,7 +38,6 @@ type Check = (value: unknown) => boolean;
 const has = Object.prototype.hasOwnProperty;
 /** Keys valibot leaves out of its copy of an object or record. */
 const dropped = (key: string) => key === '__proto__' || key === 'prototype' || key === 'constructor';
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const never: Check = () => false;
 const always: Check = () => true;
 

@@ -54,4 +54,4 @@ export function parseAt<S extends v.GenericSchema>(schema: S, value: unknown, pr
   throw invalid(`Invalid value at '${param}': expected ${expected}, got ${issue.received}.`, param);
 }
 
-export const isRecord = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
+export { isJsonObject as isRecord } from '../../src/kit/index.ts';

@@ -21,10 +21,10 @@ import { ProxyError, type StreamFrame } from '../../src/canonical/index.ts';
 import type { DialectState, StateReference } from '../types.ts';
 import { collectInteraction } from './stream-answer.ts';
 import { MEDIA_CONTENT_TYPES } from './wire.ts';
+import { isJsonObject as isRecord } from '../../src/kit/index.ts';
 
 type Wire = Record<string, unknown>;
 
-const isRecord = (x: unknown): x is Wire => !!x && typeof x === 'object' && !Array.isArray(x);
 
 const interactionKey = (id: string) => `interaction:${id}`;
 

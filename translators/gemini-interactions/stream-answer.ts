@@ -10,10 +10,10 @@
  * summary, the signature set, argument fragments concatenated and parsed at the end).
  */
 import type { StreamFrame } from '../../src/canonical/index.ts';
+import { isJsonObject as isRecord } from '../../src/kit/index.ts';
 
 type Wire = Record<string, unknown>;
 
-const isRecord = (x: unknown): x is Wire => !!x && typeof x === 'object' && !Array.isArray(x);
 
 function parse(data: string): Wire | undefined {
   if (!data.startsWith('{')) return undefined;

@@ -39,6 +39,7 @@ import { decodeStatus } from './status.ts';
 import { decodeUsage, hasUsage } from './usage.ts';
 import { DONE, ErrorEventSchema, LifecycleSchema, StepDeltaSchema, StepStartSchema, StepStopSchema } from './wire-events.ts';
 import { FunctionCallStepSchema } from './wire.ts';
+import { isJsonObject as isObject } from '../../src/kit/index.ts';
 
 type Step =
   | { kind: 'output'; open: boolean }
@@ -46,7 +47,6 @@ type Step =
   | { kind: 'call'; call: number; args: 'none' | 'streamed' | 'whole' }
   | { kind: 'other' };
 
-const isObject = (x: unknown): x is Record<string, unknown> => !!x && typeof x === 'object' && !Array.isArray(x);
 
 function unexpected(raw: string, why: string): ProxyError {
   return new ProxyError('upstream', `The upstream sent a stream frame that is not an Interactions event (${why}).`, { raw: raw.slice(0, 2000) });

@@ -4,6 +4,7 @@
  * request (encode-request.ts, encode-messages.ts) and a same-dialect passthrough (`adaptBody`).
  */
 import type { UpstreamOptions } from '../types.ts';
+import { isJsonObject as isRecord } from '../../src/kit/index.ts';
 
 /** Mistral's rule for tool-call ids: "must be a-z, A-Z, 0-9, with a length of 9". */
 const ALPHANUMERIC_9 = /^[A-Za-z0-9]{9}$/;
@@ -67,7 +68,6 @@ export function joinTexts(texts: readonly string[]): string {
 
 type Json = Record<string, unknown>;
 
-const isRecord = (x: unknown): x is Json => !!x && typeof x === 'object' && !Array.isArray(x);
 
 /**
  * A content array of bare text parts only, as its texts; undefined for anything else (a part with

@@ -8,8 +8,8 @@
 import { decodeOpenAITokenLogprobs, encodeOpenAITokenLogprobs } from '../vendor/openai/index.ts';
 import { type Logprobs, type TokenLogprob } from '../../src/canonical/index.ts';
 import type { OpenAIChatOutLogprobs } from './wire.ts';
+import { isJsonObject as isRecord } from '../../src/kit/index.ts';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A choice's (or chunk choice's) `logprobs` → canonical; undefined when it holds no tokens. */
 export function decodeLogprobs(wire: unknown): Logprobs | undefined {

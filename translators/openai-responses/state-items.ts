@@ -8,10 +8,10 @@
  */
 import type { TranslateContext } from '../types.ts';
 import { ITEM_PREFIX } from './encode-output.ts';
+import { isJsonObject as isRecord } from '../../src/kit/index.ts';
 
 type Wire = Record<string, unknown>;
 
-const isRecord = (x: unknown): x is Wire => !!x && typeof x === 'object' && !Array.isArray(x);
 
 /** Id prefixes of input items, as the API and its clients write them. */
 const PREFIX: Record<string, string> = {

@@ -16,10 +16,10 @@
 import { ProxyError, type StreamFrame } from '../../src/canonical/index.ts';
 import type { DialectState, StateReference, TranslateContext } from '../types.ts';
 import { listedItem } from './state-items.ts';
+import { isJsonObject as isRecord } from '../../src/kit/index.ts';
 
 type Wire = Record<string, unknown>;
 
-const isRecord = (x: unknown): x is Wire => !!x && typeof x === 'object' && !Array.isArray(x);
 const isArray = (x: unknown): x is unknown[] => Array.isArray(x);
 
 const responseKey = (id: string) => `resp:${id}`;

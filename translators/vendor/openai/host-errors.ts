@@ -10,6 +10,7 @@
  * (github.com/mistralai/platform-docs-public/issues/7 and /212, github.com/cline/cline/issues/582,
  * github.com/Gitlawb/openclaude/issues/739.)
  */
+import { isJsonObject as isRecord } from '../../../src/kit/index.ts';
 
 export interface HostErrorDetail {
   message: string;
@@ -18,10 +19,6 @@ export interface HostErrorDetail {
   type?: string;
   code?: string;
 }
-
-type Json = Record<string, unknown>;
-
-const isRecord = (x: unknown): x is Json => !!x && typeof x === 'object' && !Array.isArray(x);
 
 /** A JSON string holding an object or a list (Mistral once sent its detail that way). */
 function parsedString(x: unknown): unknown {

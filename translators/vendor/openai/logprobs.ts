@@ -5,6 +5,7 @@
  * also when the logprobs came from a vendor that sends none (Gemini).
  */
 import type { TokenAlternative, TokenLogprob } from '../../../src/canonical/logprobs.ts';
+import { isJsonObject as isRecord } from '../../../src/kit/index.ts';
 
 export interface OpenAITokenAlternative {
   token: string;
@@ -16,7 +17,6 @@ export interface OpenAITokenLogprob extends OpenAITokenAlternative {
   top_logprobs: OpenAITokenAlternative[];
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function decodeAlternative(t: Record<string, unknown>): TokenAlternative {
   const out: TokenAlternative = { token: typeof t.token === 'string' ? t.token : '', logprob: typeof t.logprob === 'number' ? t.logprob : 0 };
