@@ -5,7 +5,8 @@
  * Gemini with Google Search, and gives Claude Code the search back as `server_tool_use` and
  * `web_search_tool_result` blocks — which it turns into the "Links" of the tool's result for the
  * main loop. Behind translating proxies this search is the one that prints "Did 0 searches".
- * Claude Code must exit 0 and reach no host but 127.0.0.1.
+ * Every turn also carries Claude Code's context editing (`context_management`), which the proxy
+ * applies toward Gemini without a loss. Claude Code must exit 0 and reach no host but 127.0.0.1.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -93,6 +94,15 @@ describe.each(RUNS)('Claude Code → Interlingua (%s) → Gemini upstream: WebSe
       expect(result).toContain(PAGE.uri);
       expect(result).toContain(PAGE.title);
       expect(result).toContain('Spain won Euro 2024');
+      // Claude Code sends Anthropic context editing (clear_thinking_20251015) with every turn: toward
+      // Gemini the proxy applies it (src/flows/context-edits.ts), never drops it with a warning.
+      const lines = h.proxy.logs.map((l) => JSON.parse(l) as { route?: string; upstream?: string; warnings?: string[] }).filter((l) => l.route === 'messages');
+      expect(lines.length, detail).toBeGreaterThanOrEqual(3);
+      expect(lines.every((l) => l.upstream === 'gemini')).toBe(true);
+      const warnings = lines.flatMap((l) => l.warnings ?? []);
+      expect(warnings.filter((w) => /context.management/.test(w) || /^dropped:tools\[\d+\](=|$)/.test(w))).toEqual([]);
+      // The search's use limit has no Gemini field: reported, as each option the upstream cannot carry.
+      expect(warnings).toContain('dropped:tools[0].maxUses');
       expect(trap.seen, detail).toEqual([]);
     } finally {
       await trap.close();
