@@ -199,6 +199,7 @@ export function decodeText(
     throw new ProxyError('upstream', `Upstream ${name} returned a response of an unexpected shape.`);
   }
   scope.usage(response.usage);
+  scope.searched(response.choices.reduce((n, c) => n + c.content.filter((p) => p.type === 'web-search').length, 0));
   scope.trace?.response(response);
   scope.dump?.(`upstream response ← ${name}`, body);
   if (failOnErrorFinish && response.choices.length > 0 && response.choices.every((c) => c.finishReason.unified === 'error')) {

@@ -41,6 +41,8 @@ export interface LogEntry {
   cost?: number;
   /** The model sent upstream, when it has no price: the cost is not known (never taken as 0). */
   unpriced?: string;
+  /** Hosted web searches and page fetches the upstream ran for the answer (docs/hosted-tools.md). */
+  webSearches?: number;
   /** The key's limit that refused the request (`requestsPerMinute`, `tokensPerDay`…). */
   limit?: string;
   warnings?: string[];

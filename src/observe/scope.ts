@@ -214,6 +214,11 @@ export class RequestScope implements TranslateContext, Cancel {
     }
   }
 
+  /** The upstream ran hosted web searches or fetches for the answer: counted on the log line. */
+  searched(n = 1): void {
+    if (n > 0) this.log.webSearches = (this.log.webSearches ?? 0) + n;
+  }
+
   /** A warning for the log line only (`code:path`): the operator's, not the caller's. */
   note(token: string): void {
     (this.#notes ??= []).push(token);

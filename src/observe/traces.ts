@@ -157,6 +157,7 @@ export class RequestTrace {
       'interlingua.cost_usd': entry.cost !== undefined ? { double: entry.cost } : undefined,
       'interlingua.unpriced': entry.unpriced,
       'interlingua.tokens_estimated': entry.tokensEstimated,
+      'interlingua.web_searches': entry.webSearches,
     };
     const content: Attrs = this.content
       ? {

@@ -194,6 +194,7 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
       // What the upstream has said so far: the estimate of a stream cut before its usage (docs/team.md).
       else if (ev.type === 'text-delta' || ev.type === 'reasoning-delta' || ev.type === 'refusal-delta') scope.streamedChars += ev.text.length;
       else if (ev.type === 'tool-call-delta') scope.streamedChars += ev.argumentsDelta.length;
+      else if (ev.type === 'web-search') scope.searched();
       if (o.passthrough) continue;
       const out = fanIn ? fanIn.route(lane, ev) : ev;
       if (out) frames.push(...encoder.push(out));

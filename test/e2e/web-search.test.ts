@@ -56,6 +56,16 @@ describe.each(TARGETS)('%s: web search across vendors', (target) => {
     genai = new GoogleGenAI({ apiKey: INBOUND_KEY, httpOptions: { baseUrl: h.proxy.url } });
   });
 
+  /** The proxy's log line of the next request of `route` (it is written once the answer is over). */
+  async function nextLine(route: string, after: number): Promise<Record<string, unknown>> {
+    for (let i = 0; i < 100; i++) {
+      const line = h.proxy.logs.slice(after).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.route === route);
+      if (line) return line;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`no log line for ${route}`);
+  }
+
   const searchTool = { type: 'web_search_20250305' as const, name: 'web_search' as const, max_uses: 5 };
   const ask = { model: 'to-gemini', max_tokens: 1024, messages: [{ role: 'user' as const, content: 'Who won Euro 2024?' }], tools: [searchTool] };
 
@@ -76,15 +86,18 @@ describe.each(TARGETS)('%s: web search across vendors', (target) => {
 
   it('Anthropic caller, Gemini upstream: Google Search asked; the search, its results and cited text in Anthropic blocks', async () => {
     h.mock.reply(geminiGrounded);
+    const logged = h.proxy.logs.length;
     const res = await anthropic.messages.create(ask);
     expect(h.mock.requests[0]!.json.tools).toEqual([{ googleSearch: {} }]);
     expect(h.mock.requests[0]!.headers['x-interlingua-warnings'] ?? '').not.toContain('tools');
     expectAnthropicSearch(res.content);
     expect(res.usage.server_tool_use).toEqual({ web_search_requests: 1, web_fetch_requests: 0 });
+    expect(await nextLine('messages', logged)).toMatchObject({ upstream: 'gemini', webSearches: 1 });
   });
 
   it('Anthropic caller, Gemini upstream, streamed: the same blocks from the stream, the search counted in the usage', async () => {
     h.mock.reply(geminiGroundedStream);
+    const logged = h.proxy.logs.length;
     const stream = anthropic.messages.stream(ask);
     const message = await stream.finalMessage();
     // Gemini says what it searched with its last chunk, after the text it streamed: the blocks follow it.
@@ -94,6 +107,7 @@ describe.each(TARGETS)('%s: web search across vendors', (target) => {
     expect(((result as Anthropic.WebSearchToolResultBlock).content as Anthropic.WebSearchResultBlock[]).map((r) => r.url)).toEqual(PAGES.map((p) => p.web.uri));
     expect(message.content.filter((b) => b.type === 'text').map((b) => (b as Anthropic.TextBlock).text).join('')).toBe(SENTENCE + CAFE);
     expect(message.usage.server_tool_use).toEqual({ web_search_requests: 1, web_fetch_requests: 0 });
+    expect(await nextLine('messages', logged)).toMatchObject({ webSearches: 1 });
   });
 
   it('Claude Code\'s WebSearch request (the server tool forced by tool_choice, streamed) toward Gemini: a search, counted', async () => {
