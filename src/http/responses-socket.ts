@@ -75,6 +75,91 @@ interface Kept {
 const inputItems = (input: unknown): unknown[] =>
   typeof input === 'string' ? [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: input }] }] : Array.isArray(input) ? input : [];
 
+/** A turn as the POST it stands for: the socket's headers (less its own) and the message as the body. */
+function turnRequest(body: Wire, o: SocketOptions, headers: Record<string, string>, onGone: (fn: () => void) => void): CallerRequest {
+  const bytes = new TextEncoder().encode(JSON.stringify(body));
+  const read = async (limit: number) => {
+    if (bytes.byteLength > limit) throw tooLarge(limit);
+    return bytes;
+  };
+  return {
+    method: 'POST',
+    path: '/v1/responses',
+    origin: o.upgrade.origin,
+    headers: { ...headers, 'content-length': String(bytes.byteLength) },
+    query: {},
+    bytes: read,
+    text: async (limit) => new TextDecoder().decode(await read(limit)),
+    onGone,
+    waitUntil: o.upgrade.waitUntil,
+    socket: o.socketId,
+  };
+}
+
+/** What relaying a turn's reply needs of its socket. */
+interface Relay {
+  send(text: string): void;
+  isOpen(): boolean;
+  /** Register what to call when the caller goes away. */
+  onGone(fn: () => void): void;
+  drained?: () => Promise<void> | undefined;
+  maxSseBufferBytes: number;
+}
+
+/** Send a reply's events, one message each; the answer's response object when it completed. */
+async function relay(reply: Reply, r: Relay): Promise<Wire | undefined> {
+  const { body } = reply;
+  const parser = createSseChunkParser(r.maxSseBufferBytes);
+  let done: Wire | undefined;
+  const each = (events: Array<{ event?: string; data: string }>) => {
+    for (const e of events) {
+      if (e.data === '[DONE]') continue;
+      r.send(e.data);
+      const type = e.event ?? (e.data.includes('"response.') ? (safeJson(e.data) as Wire | undefined)?.['type'] : undefined);
+      if (type === 'response.completed' || type === 'response.incomplete') {
+        const response = (safeJson(e.data) as Wire | undefined)?.['response'];
+        if (isRecord(response)) done = response;
+      }
+    }
+  };
+  if (!(body instanceof PipeBody)) {
+    const text = typeof body === 'string' ? body : body ? new TextDecoder().decode(body) : '';
+    if (reply.status >= 400 || reply.status < 200) {
+      r.send(errorEventOf(reply.status, text, reply.headers));
+      return undefined;
+    }
+    // A whole stream made at once (a compaction the proxy made, src/flows/compaction.ts).
+    if (reply.headers['content-type']?.startsWith('text/event-stream')) {
+      each(parser.push(new TextEncoder().encode(text)));
+      each(parser.finish());
+      return done;
+    }
+    // An answer as JSON (never asked for: every turn streams): sent as its terminal event.
+    const response = safeJson(text);
+    r.send(JSON.stringify({ type: 'response.completed', response, sequence_number: 0 }));
+    return isRecord(response) ? response : undefined;
+  }
+  const reader = body.toStream().getReader();
+  if (!r.isOpen()) {
+    await reader.cancel().catch(() => {});
+    return undefined;
+  }
+  r.onGone(() => void reader.cancel().catch(() => {}));
+  try {
+    for (;;) {
+      const { done: end, value } = await reader.read();
+      if (end) break;
+      each(parser.push(value));
+      const waiting = r.isOpen() ? r.drained?.() : undefined;
+      if (waiting) await waiting;
+    }
+    each(parser.finish());
+  } catch {
+    // The caller went away (the read was cancelled) or the pipe failed after its error event.
+  }
+  return done;
+}
+
 export function openResponsesSocket(o: SocketOptions, peer: SocketPeer): SocketSession {
   const encoder = new TextEncoder();
   const turnHeaders: Record<string, string> = {};
@@ -113,83 +198,6 @@ export function openResponsesSocket(o: SocketOptions, peer: SocketPeer): SocketS
   }, o.maxAgeMs);
   (timer as { unref?: () => void }).unref?.();
 
-  const turnRequest = (body: Wire): CallerRequest => {
-    const bytes = encoder.encode(JSON.stringify(body));
-    const read = async (limit: number) => {
-      if (bytes.byteLength > limit) throw tooLarge(limit);
-      return bytes;
-    };
-    return {
-      method: 'POST',
-      path: '/v1/responses',
-      origin: o.upgrade.origin,
-      headers: { ...turnHeaders, 'content-length': String(bytes.byteLength) },
-      query: {},
-      bytes: read,
-      text: async (limit) => new TextDecoder().decode(await read(limit)),
-      onGone: (fn) => {
-        if (open) gone.push(fn);
-        else fn();
-      },
-      waitUntil: o.upgrade.waitUntil,
-      socket: o.socketId,
-    };
-  };
-
-  /** Send a reply's events; the answer's response object when it completed. */
-  const relay = async (reply: Reply): Promise<Wire | undefined> => {
-    const { body } = reply;
-    const parser = createSseChunkParser(o.maxSseBufferBytes);
-    let done: Wire | undefined;
-    const each = (events: Array<{ event?: string; data: string }>) => {
-      for (const e of events) {
-        if (e.data === '[DONE]') continue;
-        send(e.data);
-        const type = e.event ?? (e.data.includes('"response.') ? (safeJson(e.data) as Wire | undefined)?.['type'] : undefined);
-        if (type === 'response.completed' || type === 'response.incomplete') {
-          const response = (safeJson(e.data) as Wire | undefined)?.['response'];
-          if (isRecord(response)) done = response;
-        }
-      }
-    };
-    if (!(body instanceof PipeBody)) {
-      const text = typeof body === 'string' ? body : body ? new TextDecoder().decode(body) : '';
-      if (reply.status >= 400 || reply.status < 200) {
-        send(errorEventOf(reply.status, text, reply.headers));
-        return undefined;
-      }
-      // A whole stream made at once (a compaction the proxy made, src/flows/compaction.ts).
-      if (reply.headers['content-type']?.startsWith('text/event-stream')) {
-        each(parser.push(new TextEncoder().encode(text)));
-        each(parser.finish());
-        return done;
-      }
-      // An answer as JSON (never asked for: every turn streams): sent as its terminal event.
-      const response = safeJson(text);
-      send(JSON.stringify({ type: 'response.completed', response, sequence_number: 0 }));
-      return isRecord(response) ? response : undefined;
-    }
-    const reader = body.toStream().getReader();
-    if (!open) {
-      await reader.cancel().catch(() => {});
-      return undefined;
-    }
-    gone.push(() => void reader.cancel().catch(() => {}));
-    try {
-      for (;;) {
-        const { done: end, value } = await reader.read();
-        if (end) break;
-        each(parser.push(value));
-        const waiting = open ? peer.drained?.() : undefined;
-        if (waiting) await waiting;
-      }
-      each(parser.finish());
-    } catch {
-      // The caller went away (the read was cancelled) or the pipe failed after its error event.
-    }
-    return done;
-  };
-
   const turn = async (text: string): Promise<void> => {
     const frame = safeJson(text);
     if (!isRecord(frame)) return send(socketError(400, { code: 'invalid_json', message: 'The message is not a JSON object.' }));
@@ -209,7 +217,7 @@ export function openResponsesSocket(o: SocketOptions, peer: SocketPeer): SocketS
     // Only a turn whose whole input is known here is kept (one resolved elsewhere stays there).
     const whole = typeof body['previous_response_id'] !== 'string' ? inputItems(body['input']) : undefined;
     gone = [];
-    const req = turnRequest(body);
+    const req = turnRequest(body, o, turnHeaders, (fn) => (open ? void gone.push(fn) : fn()));
     if (generate === false) {
       const reply = await o.warmup(req);
       const events = reply.status === 200 && typeof reply.body === 'string' ? (safeJson(reply.body) as unknown[]) : undefined;
@@ -219,7 +227,7 @@ export function openResponsesSocket(o: SocketOptions, peer: SocketPeer): SocketS
       if (typeof id === 'string' && whole) kept = { id, items: whole };
       return;
     }
-    const done = await relay(await o.dispatch(req));
+    const done = await relay(await o.dispatch(req), { send, isOpen: () => open, onGone: (fn) => gone.push(fn), drained: peer.drained && (() => peer.drained!()), maxSseBufferBytes: o.maxSseBufferBytes });
     if (done && typeof done['id'] === 'string') kept = whole ? { id: done['id'], items: [...whole, ...(Array.isArray(done['output']) ? done['output'] : [])] } : undefined;
   };
 
