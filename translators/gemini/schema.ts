@@ -95,18 +95,9 @@ function addType(types: string[], declared: string, path: string, ctx: Ctx): boo
   return false;
 }
 
-/** `inAllOf`: a branch of an allOf, whose required names may be properties of another branch. */
-function compile(node: unknown, path: string, ctx: Ctx, inAllOf = false): Json {
-  if (node === true || node === undefined) return {};
-  if (!isRecord(node)) {
-    ctx.warnings.push({ code: 'dropped', path, detail: 'not-a-schema' });
-    return {};
-  }
-  if (typeof node.$ref === 'string') return compileRef(node, path, ctx);
-
-  const out: Json = {};
+/** `type` (a list: 'null' makes it nullable), `const`/`enum` (into `out.enum`), or a type inferred. */
+function typesOf(node: Json, path: string, ctx: Ctx, out: Json): { types: string[]; nullable: boolean } {
   let nullable = node.nullable === true;
-
   // type: string | string[] ('null' makes it nullable; unknown types are dropped with a warning)
   const types: string[] = [];
   const declared = node.type;
@@ -141,9 +132,15 @@ function compile(node: unknown, path: string, ctx: Ctx, inAllOf = false): Json {
     if (isRecord(node.properties)) types.push('object');
     else if (node.items !== undefined) types.push('array');
   }
+  return { types, nullable };
+}
 
-  // anyOf / oneOf: null branches become `nullable`; one branch left is merged in (this schema's own
-  // keywords, copied below, win over the branch's).
+/**
+ * anyOf / oneOf: null branches become `nullable` (the return); one branch left is merged in (this
+ * schema's own keywords, copied later, win over the branch's).
+ */
+function compileBranches(node: Json, path: string, ctx: Ctx, out: Json): boolean {
+  let nullable = false;
   for (const key of BRANCHES) {
     const list = node[key];
     if (!Array.isArray(list)) continue;
@@ -161,55 +158,25 @@ function compile(node: unknown, path: string, ctx: Ctx, inAllOf = false): Json {
       out.anyOf = branches.map((b, i) => compile(b, `${path}.${key}[${i}]`, ctx));
     }
   }
+  return nullable;
+}
 
-  if (types.length > 1) {
-    // Several non-null types: one anyOf branch per type, each with its own keywords.
-    out.anyOf = types.map((t) => {
-      const own = t === 'object' ? { properties: node.properties, required: node.required } : t === 'array' ? { items: node.items } : {};
-      return compile({ type: t, ...own }, path, ctx);
-    });
-  } else if (types.length === 1) {
-    out.type = types[0]!.toUpperCase();
-  }
-
-  if (types.length > 1) {
-    // handled per branch above
-  } else if (isRecord(node.properties)) {
-    const props: Json = {};
-    const given = node.properties;
-    for (const name in given) props[name] = compile(given[name], `${path}.properties.${name}`, ctx);
-    out.properties = props;
-  }
-  // allOf: merged in (properties and required united; any other keyword from this schema itself,
-  // else from the first branch that has it). A branch's required names are checked here, against
-  // every property the merge defines.
-  if (Array.isArray(node.allOf)) {
-    if (node.allOf.length > 1) ctx.warnings.push({ code: 'approximated', path: `${path}.allOf`, detail: 'merged' });
-    node.allOf.forEach((b, i) => mergeInto(out, compile(b, `${path}.allOf[${i}]`, ctx, true)));
-  }
+/** `required`: the names `out` has properties for (or any, in an allOf branch), once each. */
+function compileRequired(node: Json, path: string, ctx: Ctx, out: Json, inAllOf: boolean): void {
   // (Neither list: nothing required, nothing to warn about; `out.required` is only ever a list.)
-  if (types.length <= 1 && (Array.isArray(node.required) || Array.isArray(out.required))) {
-    const named = [...(Array.isArray(node.required) ? node.required : []), ...(Array.isArray(out.required) ? out.required : [])];
-    const props = isRecord(out.properties) ? out.properties : {};
-    const required = named.filter((r): r is string => typeof r === 'string' && (inAllOf || r in props));
-    if (required.length !== named.length) {
-      ctx.warnings.push({ code: 'dropped', path: `${path}.required`, detail: 'unknown-property' });
-    }
-    delete out.required;
-    if (required.length > 0) out.required = [...new Set(required)];
+  if (!Array.isArray(node.required) && !Array.isArray(out.required)) return;
+  const named = [...(Array.isArray(node.required) ? node.required : []), ...(Array.isArray(out.required) ? out.required : [])];
+  const props = isRecord(out.properties) ? out.properties : {};
+  const required = named.filter((r): r is string => typeof r === 'string' && (inAllOf || r in props));
+  if (required.length !== named.length) {
+    ctx.warnings.push({ code: 'dropped', path: `${path}.required`, detail: 'unknown-property' });
   }
-  if (types.length <= 1 && node.items !== undefined) {
-    if (Array.isArray(node.items)) {
-      ctx.warnings.push({ code: 'approximated', path: `${path}.items`, detail: 'tuple' });
-      if (node.items.length > 0) out.items = compile(node.items[0], `${path}.items[0]`, ctx);
-    } else if (isRecord(node.items)) {
-      out.items = compile(node.items, `${path}.items`, ctx);
-    }
-  }
+  delete out.required;
+  if (required.length > 0) out.required = [...new Set(required)];
+}
 
-  // "format: Any value is allowed, but most do not trigger any special functionality."
-  if (typeof node.format === 'string') out.format = node.format;
-
+/** Every other keyword: kept, approximated (exclusive bounds as inclusive ones) or dropped, each reported. */
+function copyKeywords(node: Json, path: string, ctx: Ctx, out: Json): void {
   for (const key in node) {
     const value = node[key];
     if (CONSUMED.has(key) || value === undefined) continue;
@@ -226,6 +193,56 @@ function compile(node: unknown, path: string, ctx: Ctx, inAllOf = false): Json {
       ctx.warnings.push({ code: 'dropped', path: `${path}.${key}` });
     }
   }
+}
+
+/** `inAllOf`: a branch of an allOf, whose required names may be properties of another branch. */
+function compile(node: unknown, path: string, ctx: Ctx, inAllOf = false): Json {
+  if (node === true || node === undefined) return {};
+  if (!isRecord(node)) {
+    ctx.warnings.push({ code: 'dropped', path, detail: 'not-a-schema' });
+    return {};
+  }
+  if (typeof node.$ref === 'string') return compileRef(node, path, ctx);
+
+  const out: Json = {};
+  const { types, nullable: typedNullable } = typesOf(node, path, ctx, out);
+  const nullable = compileBranches(node, path, ctx, out) || typedNullable;
+
+  if (types.length > 1) {
+    // Several non-null types: one anyOf branch per type, each with its own keywords.
+    out.anyOf = types.map((t) => {
+      const own = t === 'object' ? { properties: node.properties, required: node.required } : t === 'array' ? { items: node.items } : {};
+      return compile({ type: t, ...own }, path, ctx);
+    });
+  } else {
+    if (types.length === 1) out.type = types[0]!.toUpperCase();
+    if (isRecord(node.properties)) {
+      const props: Json = {};
+      const given = node.properties;
+      for (const name in given) props[name] = compile(given[name], `${path}.properties.${name}`, ctx);
+      out.properties = props;
+    }
+  }
+  // allOf: merged in (properties and required united; any other keyword from this schema itself,
+  // else from the first branch that has it). A branch's required names are checked here, against
+  // every property the merge defines.
+  if (Array.isArray(node.allOf)) {
+    if (node.allOf.length > 1) ctx.warnings.push({ code: 'approximated', path: `${path}.allOf`, detail: 'merged' });
+    node.allOf.forEach((b, i) => mergeInto(out, compile(b, `${path}.allOf[${i}]`, ctx, true)));
+  }
+  if (types.length <= 1) compileRequired(node, path, ctx, out, inAllOf);
+  if (types.length <= 1 && node.items !== undefined) {
+    if (Array.isArray(node.items)) {
+      ctx.warnings.push({ code: 'approximated', path: `${path}.items`, detail: 'tuple' });
+      if (node.items.length > 0) out.items = compile(node.items[0], `${path}.items[0]`, ctx);
+    } else if (isRecord(node.items)) {
+      out.items = compile(node.items, `${path}.items`, ctx);
+    }
+  }
+
+  // "format: Any value is allowed, but most do not trigger any special functionality."
+  if (typeof node.format === 'string') out.format = node.format;
+  copyKeywords(node, path, ctx, out);
   // Gemini refuses an OBJECT whose `properties` is empty, at any depth ("should be non-empty for
   // OBJECT type"); without it the OBJECT is free-form, which is what `{}` meant (as the AI SDK's
   // Google provider sends it).
