@@ -25,6 +25,7 @@ import {
   type MediaSource,
   type Part,
   type Signature,
+  type ToolCallPart,
   type ToolResultPart,
   type Warning,
 } from '../../src/canonical/index.ts';
@@ -117,112 +118,132 @@ function withSignature(part: GeminiOutPart, sig: Signature | undefined, path: st
   return part;
 }
 
+/** What the conversation's encoding keeps from turn to turn. */
+interface Conversation {
+  model: string;
+  warnings: Warning[];
+  /** Calls of the latest model turn still waiting for their results. */
+  pending: Call[];
+  /** Every call's name by id (a result may answer a call of an earlier turn). */
+  names: Map<string, string>;
+  /** The results of the pending calls, put in call order when their turn is flushed. */
+  responses: Array<{ call: Call; part: GeminiOutPart }>;
+  responseTurn?: GeminiOutContent;
+}
+
+/** The turn being encoded: its role, its parts, whether a call has been seen in it yet. */
+interface Turn {
+  role: 'user' | 'model';
+  parts: GeminiOutPart[];
+  firstCall: boolean;
+}
+
+/** The pending calls' results, first in their turn, in call order (a missing one answered as such). */
+function flushResponses(c: Conversation): void {
+  if (!c.responseTurn) return;
+  const ordered: GeminiOutPart[] = [];
+  for (const call of c.pending) {
+    const hit = c.responses.find((r) => r.call === call);
+    if (hit) ordered.push(hit.part);
+    else {
+      c.warnings.push({ code: 'approximated', path: `tool_result.${call.id}`, detail: 'missing-result' });
+      ordered.push({ functionResponse: { name: call.name, response: { error: 'No result was provided for this call.' } } });
+    }
+  }
+  // Results for calls of earlier turns (unusual, but keep them) go after, in the order given.
+  for (const r of c.responses) if (!c.pending.includes(r.call)) ordered.push(r.part);
+  c.responseTurn.parts.unshift(...ordered);
+  c.responses = [];
+  c.responseTurn = undefined;
+  c.pending = [];
+}
+
+function encodeCall(part: ToolCallPart, path: string, c: Conversation, turn: Turn): void {
+  const id = plainId(part.id);
+  c.names.set(id, part.name);
+  const call: Call = { id, name: part.name };
+  if (turn.role === 'model') c.pending.push(call);
+  let wire = withSignature({ functionCall: { name: part.name, args: parseArgs(part.arguments, `${path}.arguments`, c.warnings) } }, part.signature, path, c.warnings);
+  if (turn.firstCall && !wire.thoughtSignature && requiresCallSignatures(c.model)) {
+    wire = { ...wire, thoughtSignature: SKIP_SIGNATURE_VALIDATOR };
+  }
+  turn.firstCall = false;
+  turn.parts.push(wire);
+}
+
+function encodeResult(part: ToolResultPart, path: string, c: Conversation, turn: Turn): void {
+  const id = plainId(part.callId);
+  const open = (x: Call) => !c.responses.some((r) => r.call === x);
+  let call = c.pending.find((x) => x.id === id && open(x));
+  if (!call && part.name) call = c.pending.find((x) => x.name === part.name && open(x));
+  const name = call?.name ?? c.names.get(id) ?? part.name;
+  if (!name) {
+    throw new ProxyError('invalid-request', `tool result '${part.callId}' does not answer any tool call in the conversation`, { param: path });
+  }
+  const { response, media } = toolResponseOf(part);
+  const wire: GeminiOutPart = { functionResponse: { name, response } };
+  c.responses.push({ call: call ?? { id, name }, part: wire });
+  turn.parts.push(...media);
+}
+
+function encodePart(part: Part, path: string, c: Conversation, turn: Turn): void {
+  const { warnings } = c;
+  switch (part.type) {
+    case 'text':
+      if (part.text === '' && !part.signature) return;
+      turn.parts.push(withSignature({ text: part.text }, part.signature, path, warnings));
+      return;
+    case 'refusal':
+      if (part.text) turn.parts.push({ text: part.text });
+      return;
+    case 'image':
+      turn.parts.push(mediaToWire(part.source, 'image/jpeg'));
+      return;
+    case 'audio':
+      turn.parts.push(mediaToWire(part.source, part.format ? `audio/${part.format === 'mp3' ? 'mp3' : part.format}` : 'audio/wav'));
+      return;
+    case 'file':
+      turn.parts.push(mediaToWire(part.source, 'application/pdf'));
+      return;
+    case 'reasoning': {
+      const sig = signatureFor(part.signature, 'gemini');
+      if (part.redacted || (part.signature && !sig)) {
+        warnings.push({ code: 'signature-not-replayed', path });
+        return;
+      }
+      if (!sig) {
+        if (part.text) warnings.push({ code: 'dropped', path, detail: 'reasoning' });
+        return;
+      }
+      turn.parts.push(part.text ? { text: part.text, thought: true, thoughtSignature: sig.value } : { text: '', thoughtSignature: sig.value });
+      return;
+    }
+    case 'tool-call':
+      return encodeCall(part, path, c, turn);
+    case 'tool-result':
+      return encodeResult(part, path, c, turn);
+    case 'web-search':
+      // Grounding is no part of Gemini's history; another vendor's search cannot be replayed.
+      warnings.push({ code: 'dropped', path, detail: 'web-search' });
+      return;
+    default:
+      assertNever(part, 'part');
+  }
+}
+
 export function encodeContents(messages: Message[], model: string, warnings: Warning[]): GeminiOutContent[] {
   const contents: GeminiOutContent[] = [];
-  // Calls of the latest model turn still waiting for their results.
-  let pending: Call[] = [];
-  const names = new Map<string, string>();
-  let responses: Array<{ call: Call; part: GeminiOutPart }> = [];
-  let responseTurn: GeminiOutContent | undefined;
-
-  const flushResponses = () => {
-    if (!responseTurn) return;
-    const ordered: GeminiOutPart[] = [];
-    for (const call of pending) {
-      const hit = responses.find((r) => r.call === call);
-      if (hit) ordered.push(hit.part);
-      else {
-        warnings.push({ code: 'approximated', path: `tool_result.${call.id}`, detail: 'missing-result' });
-        ordered.push({ functionResponse: { name: call.name, response: { error: 'No result was provided for this call.' } } });
-      }
-    }
-    // Results for calls of earlier turns (unusual, but keep them) go after, in the order given.
-    for (const r of responses) if (!pending.includes(r.call)) ordered.push(r.part);
-    responseTurn.parts.unshift(...ordered);
-    responses = [];
-    responseTurn = undefined;
-    pending = [];
-  };
+  const c: Conversation = { model, warnings, pending: [], names: new Map(), responses: [] };
 
   messages.forEach((message, mi) => {
     const role = message.role === 'assistant' ? 'model' : 'user';
     if (role === 'model') {
-      flushResponses();
-      pending = [];
+      flushResponses(c);
+      c.pending = [];
     }
-    const parts: GeminiOutPart[] = [];
-    let firstCall = true;
-    message.content.forEach((part, pi) => {
-      const path = `messages[${mi}].content[${pi}]`;
-      encodePart(part, path);
-    });
-
-    function encodePart(part: Part, path: string): void {
-      switch (part.type) {
-        case 'text':
-          if (part.text === '' && !part.signature) return;
-          parts.push(withSignature({ text: part.text }, part.signature, path, warnings));
-          return;
-        case 'refusal':
-          if (part.text) parts.push({ text: part.text });
-          return;
-        case 'image':
-          parts.push(mediaToWire(part.source, 'image/jpeg'));
-          return;
-        case 'audio':
-          parts.push(mediaToWire(part.source, part.format ? `audio/${part.format === 'mp3' ? 'mp3' : part.format}` : 'audio/wav'));
-          return;
-        case 'file':
-          parts.push(mediaToWire(part.source, 'application/pdf'));
-          return;
-        case 'reasoning': {
-          const sig = signatureFor(part.signature, 'gemini');
-          if (part.redacted || (part.signature && !sig)) {
-            warnings.push({ code: 'signature-not-replayed', path });
-            return;
-          }
-          if (!sig) {
-            if (part.text) warnings.push({ code: 'dropped', path, detail: 'reasoning' });
-            return;
-          }
-          parts.push(part.text ? { text: part.text, thought: true, thoughtSignature: sig.value } : { text: '', thoughtSignature: sig.value });
-          return;
-        }
-        case 'tool-call': {
-          const id = plainId(part.id);
-          names.set(id, part.name);
-          const call: Call = { id, name: part.name };
-          if (role === 'model') pending.push(call);
-          let wire = withSignature({ functionCall: { name: part.name, args: parseArgs(part.arguments, `${path}.arguments`, warnings) } }, part.signature, path, warnings);
-          if (firstCall && !wire.thoughtSignature && requiresCallSignatures(model)) {
-            wire = { ...wire, thoughtSignature: SKIP_SIGNATURE_VALIDATOR };
-          }
-          firstCall = false;
-          parts.push(wire);
-          return;
-        }
-        case 'tool-result': {
-          const id = plainId(part.callId);
-          let call = pending.find((c) => c.id === id && !responses.some((r) => r.call === c));
-          if (!call && part.name) call = pending.find((c) => c.name === part.name && !responses.some((r) => r.call === c));
-          const name = call?.name ?? names.get(id) ?? part.name;
-          if (!name) {
-            throw new ProxyError('invalid-request', `tool result '${part.callId}' does not answer any tool call in the conversation`, { param: path });
-          }
-          const { response, media } = toolResponseOf(part);
-          const wire: GeminiOutPart = { functionResponse: { name, response } };
-          responses.push({ call: call ?? { id, name }, part: wire });
-          parts.push(...media);
-          return;
-        }
-        case 'web-search':
-          // Grounding is no part of Gemini's history; another vendor's search cannot be replayed.
-          warnings.push({ code: 'dropped', path, detail: 'web-search' });
-          return;
-        default:
-          assertNever(part, 'part');
-      }
-    }
+    const turn: Turn = { role, parts: [], firstCall: true };
+    message.content.forEach((part, pi) => encodePart(part, `messages[${mi}].content[${pi}]`, c, turn));
+    const { parts } = turn;
 
     const hasResponses = message.content.some((p) => p.type === 'tool-result');
     if (role === 'model') {
@@ -232,18 +253,18 @@ export function encodeContents(messages: Message[], model: string, warnings: War
     if (hasResponses) {
       // One function-response turn: responses are put first, in call order, at flush time. (Until
       // the next model turn flushes it, the response turn is the last content.)
-      if (responseTurn) {
-        responseTurn.parts.push(...parts);
+      if (c.responseTurn) {
+        c.responseTurn.parts.push(...parts);
       } else {
-        responseTurn = { role: 'user', parts };
-        contents.push(responseTurn);
+        c.responseTurn = { role: 'user', parts };
+        contents.push(c.responseTurn);
       }
       return;
     }
     // A user turn right after the response turn joins it (both are the user's).
     if (parts.length > 0) appendContent(contents, { role, parts });
   });
-  flushResponses();
+  flushResponses(c);
   // No content is empty: turns are added with parts, and a flushed response turn has its responses.
   return contents;
 }
