@@ -9,24 +9,21 @@ import { PatternRouter } from 'hono/router/pattern-router';
 import { ProxyError } from './canonical/index.ts';
 import { type FetchLike } from './kit/index.ts';
 import { registry, type Registry } from '../translators/index.ts';
-import type { ChatCaller, EmbeddingCaller } from '../translators/types.ts';
+import type { ChatCaller } from '../translators/types.ts';
 import type { Config } from './config/load.ts';
-import { chatFlow } from './flows/chat.ts';
-import { compactRouteFlow } from './flows/compaction.ts';
 import type { FlowDeps } from './flows/context.ts';
-import { countTokensFlow } from './flows/count-tokens.ts';
-import { embeddingFlow } from './flows/embeddings.ts';
 import { hostedImageReply, imageFlow } from './flows/images.ts';
 import { storedFlow, type StoredOp } from './flows/stored.ts';
 import { createModelLister } from './flows/models.ts';
 import { errorReply, jsonReply, proxyHeaders, type Reply } from './flows/reply.ts';
 import { callerCredential, checkCallerKey } from './http/auth.ts';
 import { createCors } from './http/cors.ts';
-import { callerInput, chatCallOf, parseJsonBody, publicOrigin, readMultipart, webCallerRequest, type CallerRequest } from './http/inbound.ts';
+import { callerHandlers, type CallerHandlers } from './http/handlers.ts';
+import { callerInput, publicOrigin, readMultipart, webCallerRequest, type CallerRequest } from './http/inbound.ts';
 import { toResponse } from './http/respond.ts';
 import { openResponsesSocket, type SocketPeer, type SocketSession } from './http/responses-socket.ts';
 import { warmupEvents } from './http/responses-socket-events.ts';
-import { createServe, type Handler } from './http/serve.ts';
+import { createServe, type Serve } from './http/serve.ts';
 import { Metrics } from './observe/metrics.ts';
 
 /** Metrics of several processes as one, for the Node entry's `--workers` (observe/metrics.ts). */
@@ -124,7 +121,8 @@ type Route = (req: CallerRequest, params: Record<string, string>) => Promise<Rep
 /** The routes that call a model upstream: the ones a key's limits govern (docs/team.md "Limits"). */
 const METERED = { metered: true } as const;
 
-export function createProxy(o: AppOptions): Proxy {
+/** What the flows are given (FlowDeps) and what serves around them, built once from the options. */
+function services(o: AppOptions) {
   const now = o.now ?? Date.now;
   const reg = o.registry ?? registry;
   const { config } = o;
@@ -145,6 +143,11 @@ export function createProxy(o: AppOptions): Proxy {
   const meter = createMeter({ config, counters, now });
   const serve = createServe({ config, now, log: o.log, metrics, debugLog, tracer, inspector: o.inspector, meter });
   const cors = config.cors ? createCors(config.cors.origins) : undefined;
+  return { now, reg, config, deps, metrics, tracer, counters, serve, cors };
+}
+
+export function createProxy(o: AppOptions): Proxy {
+  const { now, reg, config, deps, metrics, tracer, counters, serve, cors } = services(o);
 
   const openai = reg.chatCallers['openai-chat'];
   const anthropic = reg.chatCallers.anthropic;
@@ -153,46 +156,8 @@ export function createProxy(o: AppOptions): Proxy {
   const interactions = reg.chatCallers['gemini-interactions'];
   const images = reg.imageCaller;
 
-  const readJson = async (req: CallerRequest, scope: RequestScope) => {
-    const raw = await req.text(config.limits.maxBodyBytes);
-    scope.dump?.(`caller request ${req.method} ${req.path}`, raw);
-    return { raw, body: parseJsonBody(raw) };
-  };
-  const chat =
-    (caller: ChatCaller, params?: Record<string, string>): Handler =>
-    async (scope, req, inbound) => {
-      // The body's bytes: decoded and parsed only if the flow needs them (src/flows/forward.ts).
-      const bytes = await (req.parts ?? req.bytes)(config.limits.maxBodyBytes);
-      scope.requestBytes = bytes.byteLength;
-      const call = chatCallOf(caller, inbound, bytes, params);
-      scope.dump?.(`caller request ${req.method} ${req.path}`, call.rawBody);
-      return chatFlow(deps, scope, call);
-    };
-  // Responses `POST /responses/compact`: a create-like body, answered by a compaction.
-  const compact =
-    (caller: ChatCaller): Handler =>
-    async (scope, req, inbound) => {
-      const bytes = await (req.parts ?? req.bytes)(config.limits.maxBodyBytes);
-      scope.requestBytes = bytes.byteLength;
-      const call = chatCallOf(caller, inbound, bytes, { method: 'compact' });
-      scope.dump?.(`caller request ${req.method} ${req.path}`, call.rawBody);
-      return compactRouteFlow(deps, scope, call);
-    };
-  const countTokens =
-    (caller: ChatCaller, params?: Record<string, string>): Handler =>
-    async (scope, req, inbound) => {
-      const { body } = await readJson(req, scope);
-      return countTokensFlow(deps, scope, caller, callerInput(inbound, body, params), inbound.credential);
-    };
+  const { readJson, chat, compact, countTokens, embed } = callerHandlers(deps);
 
-  const embed =
-    (caller: EmbeddingCaller, params?: Record<string, string>): Handler =>
-    async (scope, req, inbound) => {
-      const { body } = await readJson(req, scope);
-      return embeddingFlow(deps, scope, { caller, input: callerInput(inbound, body, params), callerKey: inbound.credential });
-    };
-
-  const listCaller = (req: CallerRequest) => listCallerOf(reg, req);
   const pathCaller = (req: CallerRequest) => pathCallerOf(reg, req);
 
   // Gemini: `/v1beta/models/{model}:{method}` (SDK 2.x) and `/v1/models/{model}:{method}` (3.x).
@@ -226,40 +191,8 @@ export function createProxy(o: AppOptions): Proxy {
       return imageFlow(deps, scope, { input: callerInput(inbound, body), op, origin: publicOrigin(req), callerKey: inbound.credential });
     }, METERED);
 
-  // Model lists, in the shape of the dialect the caller speaks.
-  const lister = createModelLister(config, reg, o.fetch, now);
-  const listModels: Route = (req) =>
-    serve('models', listCaller(req).encodeError, async (scope) => {
-      const all = await lister.list();
-      return jsonReply(scope, listCaller(req).encodeModelList?.(all) ?? { data: all });
-    })(req);
-  const getModel: Route = (req, params) =>
-    serve('models.get', listCaller(req).encodeError, async (scope) => {
-      const id = decodedParam(params.id!).replace(/^models\//, '');
-      const found = lister.find(id);
-      if (!found) throw new ProxyError('not-found', `The model '${id}' does not exist.`, { code: 'model_not_found' });
-      const list = listCaller(req).encodeModelList?.([found]) as { data?: unknown[]; models?: unknown[] } | undefined;
-      return jsonReply(scope, list?.data?.[0] ?? list?.models?.[0] ?? found);
-    })(req);
-
-  // Hosted images: no key needed, the unguessable URL is the capability.
-  const hosted: Route = (req, params) =>
-    serve('images.hosted', images.encodeError, async (scope) => {
-      return hostedImageReply(deps, scope, params.name!, now());
-    }, { auth: false })(req);
-
-  const health: Route = async () => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"status":"ok"}' });
-  // Probes: load balancers send `HEAD /health`, Claude Code sends `HEAD /` before its first call.
-  const probe: Route = async () => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: null });
-  const metricsRoute: Route = async (req) => {
-    try {
-      checkCallerKey(config.keys, callerCredential(req.headers, req.query));
-    } catch {
-      return { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'unauthorized\n' };
-    }
-    return { status: 200, headers: { 'content-type': 'text/plain; version=0.0.4' }, body: o.gatherMetrics ? await o.gatherMetrics() : metricsText() };
-  };
   const metricsText = () => (metrics ? metrics.render() + (tracer?.renderMetrics() ?? '') : '');
+  const { listModels, getModel, hosted, health, probe, metricsRoute } = serviceRoutes({ o, reg, deps, serve, now, metricsText });
 
   // The one route table.
   const router = new PatternRouter<Route>();
@@ -320,14 +253,78 @@ export function createProxy(o: AppOptions): Proxy {
     return cors ? cors.decorate(req, reply) : reply;
   };
 
-  // The Responses WebSocket: the key is checked (and the upgrade logged) once here, and again with
-  // every turn, which is served as a POST through the route table.
+  const openSocket = socketOpener({ config, now, serve, dispatch, readJson, responses });
+
+  const app = new Hono();
+  app.all('*', async (c) => {
+    const req = webCallerRequest(c.req.raw);
+    // Workers: a trace is exported, and counters written, after the reply, kept alive by the request's `waitUntil`.
+    if (tracer || counters) req.waitUntil = waitUntilOf(c);
+    return toResponse(await dispatch(req));
+  });
+  return { dispatch, app, flush: () => tracer?.flush() ?? Promise.resolve(), metricsText, openSocket, openWebSocket: (r, w) => openWeb(openSocket, r, w) };
+}
+
+/** The routes that call no model: model lists, hosted images, health probes, /metrics. */
+function serviceRoutes(s: { o: AppOptions; reg: Registry; deps: FlowDeps; serve: Serve; now: () => number; metricsText: () => string }) {
+  const { o, reg, deps, serve, now } = s;
+  const { config } = o;
+  const listCaller = (req: CallerRequest) => listCallerOf(reg, req);
+  // Model lists, in the shape of the dialect the caller speaks.
+  const lister = createModelLister(config, reg, o.fetch, now);
+  const listModels: Route = (req) =>
+    serve('models', listCaller(req).encodeError, async (scope) => {
+      const all = await lister.list();
+      return jsonReply(scope, listCaller(req).encodeModelList?.(all) ?? { data: all });
+    })(req);
+  const getModel: Route = (req, params) =>
+    serve('models.get', listCaller(req).encodeError, async (scope) => {
+      const id = decodedParam(params.id!).replace(/^models\//, '');
+      const found = lister.find(id);
+      if (!found) throw new ProxyError('not-found', `The model '${id}' does not exist.`, { code: 'model_not_found' });
+      const list = listCaller(req).encodeModelList?.([found]) as { data?: unknown[]; models?: unknown[] } | undefined;
+      return jsonReply(scope, list?.data?.[0] ?? list?.models?.[0] ?? found);
+    })(req);
+
+  // Hosted images: no key needed, the unguessable URL is the capability.
+  const hosted: Route = (req, params) =>
+    serve('images.hosted', reg.imageCaller.encodeError, async (scope) => {
+      return hostedImageReply(deps, scope, params.name!, now());
+    }, { auth: false })(req);
+
+  const health: Route = async () => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"status":"ok"}' });
+  // Probes: load balancers send `HEAD /health`, Claude Code sends `HEAD /` before its first call.
+  const probe: Route = async () => ({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: null });
+  const metricsRoute: Route = async (req) => {
+    try {
+      checkCallerKey(config.keys, callerCredential(req.headers, req.query));
+    } catch {
+      return { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'unauthorized\n' };
+    }
+    return { status: 200, headers: { 'content-type': 'text/plain; version=0.0.4' }, body: o.gatherMetrics ? await o.gatherMetrics() : s.metricsText() };
+  };
+  return { listModels, getModel, hosted, health, probe, metricsRoute };
+}
+
+/**
+ * The Responses WebSocket: the key is checked (and the upgrade logged) once here, and again with
+ * every turn, which is served as a POST through the route table (`dispatch`).
+ */
+function socketOpener(o: {
+  config: Config;
+  now: () => number;
+  serve: Serve;
+  dispatch: (req: CallerRequest) => Promise<Reply>;
+  readJson: CallerHandlers['readJson'];
+  responses: ChatCaller;
+}): Proxy['openSocket'] {
+  const { config, serve, dispatch, readJson, responses, now } = o;
   const upgrade = serve('responses.socket', responses.encodeError, async (scope) => ({ status: 101, headers: proxyHeaders(scope), body: null }));
   const warmup = serve('responses.warmup', responses.encodeError, async (scope, req) => {
     const { body } = await readJson(req, scope);
     return jsonReply(scope, warmupEvents(body, scope.newId('resp_'), now()));
   });
-  const openSocket = async (req: CallerRequest): Promise<SocketOpening> => {
+  return async (req) => {
     if (req.method !== 'GET' || req.path !== '/v1/responses') {
       return { refused: await dispatch(req) };
     }
@@ -339,15 +336,6 @@ export function createProxy(o: AppOptions): Proxy {
       accept: (peer) => openResponsesSocket({ dispatch, warmup, upgrade: req, socketId: reply.headers['x-request-id'] ?? '', maxMessageBytes: limits.maxBodyBytes, maxSseBufferBytes: limits.maxSseBufferBytes, maxAgeMs: limits.socketMaxAgeSeconds * 1000 }, peer),
     };
   };
-
-  const app = new Hono();
-  app.all('*', async (c) => {
-    const req = webCallerRequest(c.req.raw);
-    // Workers: a trace is exported, and counters written, after the reply, kept alive by the request's `waitUntil`.
-    if (tracer || counters) req.waitUntil = waitUntilOf(c);
-    return toResponse(await dispatch(req));
-  });
-  return { dispatch, app, flush: () => tracer?.flush() ?? Promise.resolve(), metricsText, openSocket, openWebSocket: (r, w) => openWeb(openSocket, r, w) };
 }
 
 async function openWeb(open: Proxy['openSocket'], request: Request, waitUntil?: (p: Promise<unknown>) => void): ReturnType<Proxy['openWebSocket']> {
