@@ -10,7 +10,7 @@ import type { Proxy } from '../app.ts';
 import type { Config } from '../config/load.ts';
 import { callerCredential, checkCallerKey } from '../http/auth.ts';
 import { queryRecord, type CallerRequest } from '../http/inbound.ts';
-import { Recorder, type ExchangeSummary, type PlanEntry } from '../observe/inspector/recorder.ts';
+import { Recorder, type Exchange, type ExchangeSummary, type PlanEntry } from '../observe/inspector/recorder.ts';
 import { resolveModel } from '../upstream/resolve.ts';
 import { SECRET_HEADER_NAMES, configSecretValues, redactHeaders, scrubText } from '../upstream/secrets.ts';
 import { INSPECTOR_PAGE } from './inspector-page.ts';
@@ -47,6 +47,50 @@ function send(res: ServerResponse, status: number, body: string, type = 'applica
 
 const json = (res: ServerResponse, status: number, value: unknown, extra?: Record<string, string>) => send(res, status, JSON.stringify(value), undefined, extra);
 
+/** Who the inspector does not answer: a remote caller or a remote name (unless allowed), a wrong key. */
+function refusal(req: IncomingMessage, credential: string | undefined, allowRemote: boolean, config: Config): { status: number; error: string } | undefined {
+  if (!allowRemote && !isLoopback(req.socket.remoteAddress)) {
+    return { status: 403, error: 'The inspector answers loopback callers only (inspector.allowRemote is off).' };
+  }
+  // A page of another site whose name was made to resolve to 127.0.0.1 (DNS rebinding) would
+  // otherwise read the exchanges as same-origin: loopback names only.
+  if (!allowRemote && !isLoopbackHost(req.headers.host)) {
+    return { status: 403, error: 'The inspector answers requests addressed to a loopback name only (localhost, 127.0.0.1, [::1]).' };
+  }
+  try {
+    checkCallerKey(config.keys, credential);
+  } catch (e) {
+    return { status: 401, error: `${(e as Error).message} The inspector takes the inbound key as a header or ?key=.` };
+  }
+  return undefined;
+}
+
+/** An exchange's caller request again, as a dry run, with the inspector's own key and none of its secrets; none without a whole body. */
+function replayRequest(ex: Exchange, credential: string | undefined): CallerRequest | undefined {
+  const body = ex.caller.body;
+  if (body === undefined || (body && typeof body === 'object' && (body as { truncated?: boolean }).truncated)) return undefined;
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(ex.caller.headers)) {
+    if (SECRET_HEADER_NAMES.has(k) || k === 'content-length' || k === 'host' || k === 'connection') continue;
+    headers[k] = v;
+  }
+  headers['x-interlingua-dry-run'] = 'true';
+  if (credential) headers.authorization = `Bearer ${credential}`;
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const query = { ...ex.caller.query };
+  delete query.key;
+  return {
+    method: ex.caller.method,
+    path: ex.caller.path,
+    origin: 'http://127.0.0.1',
+    headers,
+    query,
+    bytes: async () => new TextEncoder().encode(text),
+    text: async () => text,
+    onGone: () => {},
+  };
+}
+
 export function createInspector(config: Config): Inspector {
   const opts = config.inspector ?? { maxExchanges: 200, allowRemote: false };
   const clients = new Set<ServerResponse>();
@@ -71,30 +115,8 @@ export function createInspector(config: Config): Inspector {
   const replay = async (id: string, credential: string | undefined, res: ServerResponse) => {
     const ex = recorder.get(id);
     if (!ex) return json(res, 404, { error: `No exchange '${id}'.` });
-    const body = ex.caller.body;
-    if (body === undefined || (body && typeof body === 'object' && (body as { truncated?: boolean }).truncated)) {
-      return json(res, 409, { error: 'This exchange has no complete caller body to replay.' });
-    }
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(ex.caller.headers)) {
-      if (SECRET_HEADER_NAMES.has(k) || k === 'content-length' || k === 'host' || k === 'connection') continue;
-      headers[k] = v;
-    }
-    headers['x-interlingua-dry-run'] = 'true';
-    if (credential) headers.authorization = `Bearer ${credential}`;
-    const text = typeof body === 'string' ? body : JSON.stringify(body);
-    const query = { ...ex.caller.query };
-    delete query.key;
-    const req: CallerRequest = {
-      method: ex.caller.method,
-      path: ex.caller.path,
-      origin: 'http://127.0.0.1',
-      headers,
-      query,
-      bytes: async () => new TextEncoder().encode(text),
-      text: async () => text,
-      onGone: () => {},
-    };
+    const req = replayRequest(ex, credential);
+    if (!req) return json(res, 409, { error: 'This exchange has no complete caller body to replay.' });
     const reply = await proxy!.dispatch(req);
     const out = typeof reply.body === 'string' ? reply.body : reply.body instanceof Uint8Array ? new TextDecoder().decode(reply.body) : '';
     let parsed: unknown = out;
@@ -111,20 +133,9 @@ export function createInspector(config: Config): Inspector {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const query = q < 0 ? {} : queryRecord(url);
-    if (!opts.allowRemote && !isLoopback(req.socket.remoteAddress)) {
-      return json(res, 403, { error: 'The inspector answers loopback callers only (inspector.allowRemote is off).' });
-    }
-    // A page of another site whose name was made to resolve to 127.0.0.1 (DNS rebinding) would
-    // otherwise read the exchanges as same-origin: loopback names only.
-    if (!opts.allowRemote && !isLoopbackHost(req.headers.host)) {
-      return json(res, 403, { error: 'The inspector answers requests addressed to a loopback name only (localhost, 127.0.0.1, [::1]).' });
-    }
     const credential = callerCredential(req.headers as Record<string, string>, query);
-    try {
-      checkCallerKey(config.keys, credential);
-    } catch (e) {
-      return json(res, 401, { error: `${(e as Error).message} The inspector takes the inbound key as a header or ?key=.` });
-    }
+    const refused = refusal(req, credential, opts.allowRemote, config);
+    if (refused) return json(res, refused.status, { error: refused.error });
     const method = req.method ?? 'GET';
     if (method === 'GET' && (path === INSPECTOR_PATH || path === `${INSPECTOR_PATH}/`)) {
       return send(res, 200, INSPECTOR_PAGE, 'text/html; charset=utf-8', {
