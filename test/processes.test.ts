@@ -24,6 +24,15 @@ const g = spawn('sleep', ['60'], { stdio: 'ignore' });
 console.log('grandchild ' + g.pid);
 setInterval(() => {}, 1000);`;
 
+/** A process's command line, as /proc has it ('' once it is gone). */
+const commandOf = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return '';
+  }
+};
+
 describe('test processes', () => {
   it('no test starts a process but through test/support/processes.ts', () => {
     const bad = [...files(join(ROOT, 'test')), ...files(join(ROOT, 'src')), ...files(join(ROOT, 'translators'))]
@@ -73,6 +82,9 @@ describe('test processes', () => {
     const pid = Number((await shell.waitFor(/(\d+)/))[1]);
     await shell.exited;
     expect(alive(pid)).toBe(true);
+    // Until the forked shell child has become `sleep` (execve done), /proc may show it no
+    // environment: on a loaded machine the scan could come that early and find nothing.
+    await expect.poll(() => commandOf(pid), { timeout: 5_000 }).toBe('sleep 60');
     await expect(teardown()).rejects.toThrow(new RegExp(`tests left 1 process\\(es\\) running \\(now killed\\):\\n  ${pid} sleep 60`));
     await expect.poll(() => alive(pid)).toBe(false);
   }, 15_000);
