@@ -19,6 +19,7 @@ import type {
   ImageResponse,
   ProxyError,
   ReasoningEffort,
+  SettingNames,
   SseEvent,
   StreamEvent,
   StreamFrame,
@@ -181,6 +182,12 @@ export interface CallerStreamEncoder extends StreamStep<StreamEvent, StreamFrame
 /** The caller side of a chat dialect: what it accepts from apps, and what it sends back. */
 export interface ChatCaller {
   readonly id: DialectId;
+  /**
+   * How this dialect's wire names the canonical settings (`topK` → `top_k`): an upstream encoder
+   * reports what it could not carry by the canonical name, and the flow renames it with these so
+   * the caller reads its own field (`inCallerTerms`).
+   */
+  readonly settingNames: SettingNames;
   /** Wire → canonical. Throws `ProxyError` (invalid-request) naming the parameter at fault. */
   decodeRequest(input: CallerInput, ctx: TranslateContext): Converted<ChatRequest>;
   /** Canonical → the dialect's JSON response body. */

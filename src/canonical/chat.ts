@@ -301,6 +301,48 @@ export interface Warning {
   lossy?: boolean;
 }
 
+/**
+ * The request settings an upstream encoder reports by their canonical name when it cannot carry
+ * them (`dropped:topK`, `clamped:topLogprobs=20`): the encoder does not know who asked. Each caller
+ * dialect says how its wire spells them (`ChatCaller.settingNames`: `top_k`,
+ * `generationConfig.topK`), and `inCallerTerms` renames the report so the caller reads its own field.
+ */
+export type SettingName =
+  | 'toolChoice'
+  | 'parallelToolCalls'
+  | 'maxOutputTokens'
+  | 'temperature'
+  | 'topP'
+  | 'topK'
+  | 'stop'
+  | 'seed'
+  | 'presencePenalty'
+  | 'frequencyPenalty'
+  | 'candidateCount'
+  | 'logprobs'
+  | 'topLogprobs'
+  | 'responseFormat'
+  | 'responseFormat.strict'
+  | 'reasoning'
+  | 'reasoning.enabled'
+  | 'reasoning.effort'
+  | 'reasoning.budgetTokens'
+  | 'reasoning.includeThoughts'
+  | 'modalities'
+  | 'user'
+  | 'metadata';
+
+/** How one dialect's wire names the settings it has (a setting its wire lacks cannot come from its callers). */
+export type SettingNames = Readonly<Partial<Record<SettingName, string>>>;
+
+/** The warnings with every canonical setting name replaced by the caller's own (others unchanged). */
+export function inCallerTerms(warnings: readonly Warning[], names: SettingNames): Warning[] {
+  return warnings.map((w) => {
+    const name = Object.hasOwn(names, w.path) ? names[w.path as SettingName] : undefined;
+    return name === undefined ? w : { ...w, path: name };
+  });
+}
+
 /** Render a warning as its header token, e.g. `dropped:logit_bias`. */
 export function warningToken(w: Warning): string {
   return w.detail ? `${w.code}:${w.path}=${w.detail}` : `${w.code}:${w.path}`;

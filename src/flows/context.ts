@@ -12,6 +12,7 @@ import {
 import {
   ProxyError,
   chainSteps,
+  inCallerTerms,
   mayCarrySignatures,
   type ChatRequest,
   type ChatResponse,
@@ -128,7 +129,8 @@ export function planChat(
     const same = o.allowPassthrough && upstream.id === call.caller.id && sameFraming && !mayCarrySignatures(call.rawBody);
     if (same) {
       const warnings: Warning[] = [];
-      return { request: withTargetHeaders(upstream.encodePassthrough(call.input, call.rawBody, target, warnings), target.options.headers), warnings, passthrough: true };
+      const request = withTargetHeaders(upstream.encodePassthrough(call.input, call.rawBody, target, warnings), target.options.headers);
+      return { request, warnings: inCallerTerms(warnings, call.caller.settingNames), passthrough: true };
     }
     refuseSealed(req, upstream.id, t.upstream.name);
     // Context editing, to an upstream of another dialect (a fallback: the first target's is
@@ -137,7 +139,9 @@ export function planChat(
     // Freeform tools, to an upstream that has none: functions taking one string (raised back on the way out).
     const lowered = upstream.customTools ? { value: edited, warnings: [] } : lowerCustomTools(edited);
     const enc = upstream.encodeRequest(lowered.value, target, scope);
-    return { request: withTargetHeaders(enc.value, target.options.headers), warnings: [...lowered.warnings, ...enc.warnings], passthrough: false };
+    // The encoder names what it could not carry canonically (`topK`); the caller reads its own field (`top_k`).
+    const warnings = inCallerTerms([...lowered.warnings, ...enc.warnings], call.caller.settingNames);
+    return { request: withTargetHeaders(enc.value, target.options.headers), warnings, passthrough: false };
   });
 }
 

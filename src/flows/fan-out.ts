@@ -3,7 +3,7 @@
  * choices by index (usage summed, tool-call ids kept unique). Streams go through the one pipeline,
  * which merges the n upstream streams as their events arrive (sse/fan-in.ts).
  */
-import { sumUsage, type ChatRequest, type ChatResponse } from '../canonical/index.ts';
+import { inCallerTerms, sumUsage, type ChatRequest, type ChatResponse } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import type { ResolvedRoute } from '../upstream/resolve.ts';
 import { assertEventStream, callPlanned, chatUpstreamOf, planChat, readResponse, streamReply, type ChatCall, type FlowDeps } from './context.ts';
@@ -32,7 +32,7 @@ export function mergeChoices(results: ChatResponse[]): ChatResponse {
 }
 
 export async function fanOutFlow(deps: FlowDeps, scope: RequestScope, call: ChatCall, req: ChatRequest, resolved: ResolvedRoute, n: number): Promise<Reply> {
-  scope.warn([{ code: 'approximated', path: 'n', detail: 'fan-out' }]);
+  scope.warn(inCallerTerms([{ code: 'approximated', path: 'candidateCount', detail: 'fan-out' }], call.caller.settingNames));
   const one = { ...req, candidateCount: 1 };
   const attempts = planChat(deps, scope, call, one, resolved.targets, { defaultMaxTokens: resolved.route?.defaultMaxTokens, allowPassthrough: false });
   if (scope.flags.dryRun) return dryRunReply(scope, attempts);

@@ -123,7 +123,9 @@ describe.each(TARGETS)('%s: Anthropic SDK field mappings → OpenAI / Gemini', (
       expect(j.top_k).toBeUndefined();
       expect(JSON.stringify(j)).not.toContain('cache_control');
       const warnings = response.headers.get('x-interlingua-warnings') ?? '';
-      expect(warnings).toContain('dropped:topK');
+      // The caller's own field, as its wire spells it, never the proxy's internal name.
+      expect(warnings.split(',').map((w) => w.trim())).toContain('dropped:top_k');
+      expect(warnings).not.toContain('topK');
       expect(warnings).toContain('dropped:cache_control');
 
       h.mock.reply(fixtureReply('gemini', 'system-instruction.json'));

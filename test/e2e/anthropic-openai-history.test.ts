@@ -102,7 +102,7 @@ describe.each(TARGETS)('%s: openai SDK conversations → Anthropic upstream', (t
     expect(j.thinking.type).toBe('enabled');
     expect(j.thinking.budget_tokens).toBeGreaterThanOrEqual(1024);
     expect(j.max_tokens).toBeGreaterThan(j.thinking.budget_tokens);
-    expect(response.headers.get('x-interlingua-warnings')).toContain('clamped:max_tokens');
+    expect(response.headers.get('x-interlingua-warnings')).toContain('clamped:max_completion_tokens');
   });
 
   it('tool_choice required + parallel_tool_calls false → any with disable_parallel_tool_use', async () => {

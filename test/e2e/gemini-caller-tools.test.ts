@@ -173,13 +173,13 @@ describe.each(TARGETS)('%s: @google/genai tools, images, countTokens', (target) 
     expect(body.response_format.type).toBe('json_schema');
     expect(body.response_format.json_schema.schema).toMatchObject({ type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] });
     expect(body.top_k).toBeUndefined();
-    expect(res.sdkHttpResponse?.headers?.['x-interlingua-warnings']).toContain('top');
+    expect(res.sdkHttpResponse?.headers?.['x-interlingua-warnings']).toContain('dropped:generationConfig.topK');
 
     h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
     const a = await ai.models.generateContent({ model: 'to-anthropic', contents: 'Hi', config: { topK: 40, seed: 7, maxOutputTokens: 300 } });
     expect(h.mock.requests[1]!.json).toMatchObject({ top_k: 40, max_tokens: 300 });
     expect(h.mock.requests[1]!.json.seed).toBeUndefined();
-    expect(a.sdkHttpResponse?.headers?.['x-interlingua-warnings']).toContain('dropped:seed');
+    expect(a.sdkHttpResponse?.headers?.['x-interlingua-warnings']).toContain('dropped:generationConfig.seed');
   });
 
   it('streamed function call from OpenAI and Anthropic arrives whole, args parsed', async () => {

@@ -101,7 +101,7 @@ describe('anthropic encodeRequest', () => {
     ).toEqual([{ type: 'text', text: 'A', cache_control: { type: 'ephemeral' } }]);
     const json = encode({ system: [{ type: 'text', text: 'S' }], responseFormat: { type: 'json' } });
     expect(json.body.system).toEqual([{ type: 'text', text: 'S' }, { type: 'text', text: JSON_INSTRUCTION }]);
-    expect(has(json.warnings, 'approximated', 'response_format')).toBe(true);
+    expect(has(json.warnings, 'approximated', 'responseFormat')).toBe(true);
   });
 
   it('turns: merged, tool results first, no empty text, tool-only assistant turn', () => {
@@ -206,7 +206,7 @@ describe('anthropic encodeRequest', () => {
     expect(encode({ reasoning: { effort: 'high' }, maxOutputTokens: 10000 }).body).toMatchObject({ thinking: { budget_tokens: 5000 }, max_tokens: 10000 });
     const small = encode({ reasoning: { effort: 'minimal' }, maxOutputTokens: 500 });
     expect(small.body).toMatchObject({ thinking: { budget_tokens: 1024 }, max_tokens: 1524 });
-    expect(has(small.warnings, 'clamped', 'max_tokens')).toBe(true);
+    expect(has(small.warnings, 'clamped', 'maxOutputTokens')).toBe(true);
     const tiny = encode({ reasoning: { budgetTokens: 100 } });
     expect(tiny.body.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
     expect(has(tiny.warnings, 'clamped', 'reasoning.budgetTokens')).toBe(true);
@@ -218,7 +218,7 @@ describe('anthropic encodeRequest', () => {
   it('sampling: temperature clamped to 1, thinking drops incompatible knobs, dropped knobs warn', () => {
     const a = encode({ temperature: 1.7, topP: 0.5, topK: 5, stop: ['X'], seed: 1, presencePenalty: 1, frequencyPenalty: 1, logprobs: true, user: 'u' }, target({ model: 'claude-sonnet-4-20250514' }));
     expect(a.body).toMatchObject({ temperature: 1, top_p: 0.5, top_k: 5, stop_sequences: ['X'], metadata: { user_id: 'u' } });
-    for (const p of ['seed', 'presence_penalty', 'frequency_penalty', 'logprobs']) expect(has(a.warnings, 'dropped', p)).toBe(true);
+    for (const p of ['seed', 'presencePenalty', 'frequencyPenalty', 'logprobs']) expect(has(a.warnings, 'dropped', p)).toBe(true);
     expect(has(a.warnings, 'clamped', 'temperature')).toBe(true);
     const t = encode({ temperature: 0.2, topK: 5, topP: 0.5, reasoning: { effort: 'low' } });
     expect(t.body.temperature).toBeUndefined();
@@ -239,7 +239,7 @@ describe('anthropic encodeRequest', () => {
     expect(encode({ tools }).body.tool_choice).toBeUndefined();
     const allowed = encode({ tools, toolChoice: { type: 'allowed', names: ['f'], mode: 'required' } });
     expect(allowed.body.tool_choice).toEqual({ type: 'any' });
-    expect(has(allowed.warnings, 'approximated', 'tool_choice')).toBe(true);
+    expect(has(allowed.warnings, 'approximated', 'toolChoice')).toBe(true);
     expect(encode({ tools, toolChoice: { type: 'tool', name: 'g' }, reasoning: { effort: 'low' } }).body.tool_choice).toEqual({ type: 'auto' });
     expect(encode({ toolChoice: { type: 'required' } }).body.tool_choice).toBeUndefined();
     const native = encode({ nativeTools: [{ dialect: 'gemini', definition: { googleSearch: {} } }, { dialect: 'anthropic', definition: { type: 'bash_20250124', name: 'bash' } }] });

@@ -87,7 +87,7 @@ function encodeThinking(
       warnings.push({ code: 'clamped', path: 'reasoning.budgetTokens', detail: String(budget) });
     } else {
       maxTokens = budget + maxTokens;
-      warnings.push({ code: 'clamped', path: 'max_tokens', detail: String(maxTokens) });
+      warnings.push({ code: 'clamped', path: 'maxOutputTokens', detail: String(maxTokens) });
     }
   }
   return { thinking: { type: 'enabled', budget_tokens: budget }, maxTokens };
@@ -115,7 +115,7 @@ export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<
   const callerMax = req.maxOutputTokens !== undefined;
   const rf = req.responseFormat;
   const jsonHint = rf?.type === 'json' ? JSON_INSTRUCTION : undefined;
-  if (jsonHint) warnings.push({ code: 'approximated', path: 'response_format', detail: 'json_object' });
+  if (jsonHint) warnings.push({ code: 'approximated', path: 'responseFormat', detail: 'json_object' });
 
   const body: Record<string, unknown> = { model: target.model };
   const system = encodeSystem(req.system, jsonHint, warnings);
@@ -146,12 +146,12 @@ export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<
     } else body.temperature = req.temperature;
   }
   if (req.topP !== undefined) {
-    if (thinkingOn && req.topP < 0.95) warnings.push({ code: 'dropped', path: 'top_p', detail: 'thinking' });
-    else if (body.temperature !== undefined && refusesBothSamplers(target.model)) warnings.push({ code: 'dropped', path: 'top_p', detail: 'temperature' });
+    if (thinkingOn && req.topP < 0.95) warnings.push({ code: 'dropped', path: 'topP', detail: 'thinking' });
+    else if (body.temperature !== undefined && refusesBothSamplers(target.model)) warnings.push({ code: 'dropped', path: 'topP', detail: 'temperature' });
     else body.top_p = req.topP;
   }
   if (req.topK !== undefined) {
-    if (thinkingOn) warnings.push({ code: 'dropped', path: 'top_k', detail: 'thinking' });
+    if (thinkingOn) warnings.push({ code: 'dropped', path: 'topK', detail: 'thinking' });
     else body.top_k = req.topK;
   }
   if (req.stop?.length) body.stop_sequences = req.stop;
@@ -161,10 +161,10 @@ export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<
   }
   if (req.metadata && Object.keys(req.metadata).length) warnings.push({ code: 'dropped', path: 'metadata' });
   if (req.seed !== undefined) warnings.push({ code: 'dropped', path: 'seed' });
-  if (req.presencePenalty !== undefined) warnings.push({ code: 'dropped', path: 'presence_penalty' });
-  if (req.frequencyPenalty !== undefined) warnings.push({ code: 'dropped', path: 'frequency_penalty' });
+  if (req.presencePenalty !== undefined) warnings.push({ code: 'dropped', path: 'presencePenalty' });
+  if (req.frequencyPenalty !== undefined) warnings.push({ code: 'dropped', path: 'frequencyPenalty' });
   if (req.logprobs) warnings.push({ code: 'dropped', path: 'logprobs', lossy: true });
-  if (req.topLogprobs !== undefined) warnings.push({ code: 'dropped', path: 'top_logprobs' });
+  if (req.topLogprobs !== undefined) warnings.push({ code: 'dropped', path: 'topLogprobs' });
 
   const tools = encodeTools(req, warnings);
   if (tools) {
@@ -177,11 +177,11 @@ export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<
       // Forced tool for models without native structured outputs (structured-output.ts).
       body.tools = [...(tools ?? []), jsonToolDefinition(rf)];
       if (!tools && !thinkingOn) body.tool_choice = { type: 'tool', name: JSON_TOOL };
-      else warnings.push({ code: 'approximated', path: 'response_format', detail: 'json tool not forced' });
+      else warnings.push({ code: 'approximated', path: 'responseFormat', detail: 'json tool not forced' });
     } else {
       // Native structured outputs: the JSON arrives as the text block.
       body.output_config = { format: { type: 'json_schema', schema: rf.schema } };
-      if (rf.strict === false) warnings.push({ code: 'approximated', path: 'response_format.strict' });
+      if (rf.strict === false) warnings.push({ code: 'approximated', path: 'responseFormat.strict' });
     }
   }
 
@@ -233,13 +233,13 @@ function encodeToolChoice(
     }
     case 'allowed':
       // No allow-list in Anthropic's tool_choice: all tools stay callable.
-      warnings.push({ code: 'approximated', path: 'tool_choice', detail: 'allowed_tools' });
+      warnings.push({ code: 'approximated', path: 'toolChoice', detail: 'allowed_tools' });
       out = { type: tc.mode === 'required' ? 'any' : 'auto', ...noParallel };
       break;
   }
   if (thinkingOn && out && (out.type === 'any' || out.type === 'tool')) {
     // Extended thinking accepts only auto/none tool choice.
-    warnings.push({ code: 'approximated', path: 'tool_choice', detail: 'auto with thinking' });
+    warnings.push({ code: 'approximated', path: 'toolChoice', detail: 'auto with thinking' });
     out = { ...out, type: 'auto' };
     delete out.name;
   }

@@ -15,9 +15,11 @@ import { decodeError, encodeError } from './errors.ts';
 import { createStreamDecoder } from './stream-decoder.ts';
 import { createStreamEncoder } from './stream-encoder.ts';
 import { encodePassthrough, forwardRequest } from './host.ts';
+import { settingNames } from './setting-names.ts';
 
 export const anthropic: ChatDialect = {
   id: 'anthropic',
+  settingNames,
   vendor: 'anthropic',
   decodeRequest: (input) => decodeRequest(input),
   forward: {

@@ -25,10 +25,10 @@ describe('anthropic upstream: dropped and adjusted fields', () => {
 
   it.each([
     ['seed', { seed: 3 }, { code: 'dropped', path: 'seed' }],
-    ['presence_penalty', { presencePenalty: 0.5 }, { code: 'dropped', path: 'presence_penalty' }],
-    ['frequency_penalty', { frequencyPenalty: 0.5 }, { code: 'dropped', path: 'frequency_penalty' }],
+    ['presence_penalty', { presencePenalty: 0.5 }, { code: 'dropped', path: 'presencePenalty' }],
+    ['frequency_penalty', { frequencyPenalty: 0.5 }, { code: 'dropped', path: 'frequencyPenalty' }],
     ['logprobs', { logprobs: true }, { code: 'dropped', path: 'logprobs', lossy: true }],
-    ['top_logprobs', { topLogprobs: 2 }, { code: 'dropped', path: 'top_logprobs' }],
+    ['top_logprobs', { topLogprobs: 2 }, { code: 'dropped', path: 'topLogprobs' }],
     ['metadata', { metadata: { k: 'v' } }, { code: 'dropped', path: 'metadata' }],
     ['a user id past 256 characters', { user: 'u'.repeat(257) }, { code: 'dropped', path: 'user', detail: 'longer than 256' }],
   ] as const)('%s: reported once, not sent', (_name, req, warning) => {
@@ -60,8 +60,8 @@ describe('anthropic upstream: dropped and adjusted fields', () => {
     expect(body).not.toHaveProperty('top_k');
     expect(warnings).toEqual([
       { code: 'dropped', path: 'temperature', detail: 'thinking' },
-      { code: 'dropped', path: 'top_p', detail: 'thinking' },
-      { code: 'dropped', path: 'top_k', detail: 'thinking' },
+      { code: 'dropped', path: 'topP', detail: 'thinking' },
+      { code: 'dropped', path: 'topK', detail: 'thinking' },
     ]);
   });
 
@@ -74,14 +74,14 @@ describe('anthropic upstream: dropped and adjusted fields', () => {
   it('json mode is approximated by a system instruction, and reported', () => {
     const { body, warnings } = encode({ responseFormat: { type: 'json' } });
     expect(JSON.stringify(body.system)).toContain(JSON_INSTRUCTION);
-    expect(warnings).toEqual([{ code: 'approximated', path: 'response_format', detail: 'json_object' }]);
+    expect(warnings).toEqual([{ code: 'approximated', path: 'responseFormat', detail: 'json_object' }]);
     expect(encode({ responseFormat: { type: 'text' } }).body.system).toBeUndefined();
   });
 
   it('a non-strict JSON schema is reported as approximated (the upstream is always strict); strict is not', () => {
     const schema = { type: 'object', properties: {} };
     expect(encode({ responseFormat: { type: 'json-schema', name: 'x', schema, strict: false } }).warnings).toEqual([
-      { code: 'approximated', path: 'response_format.strict' },
+      { code: 'approximated', path: 'responseFormat.strict' },
     ]);
     expect(encode({ responseFormat: { type: 'json-schema', name: 'x', schema, strict: true } }).warnings).toEqual([]);
   });
@@ -98,17 +98,17 @@ describe('anthropic upstream: dropped and adjusted fields', () => {
     const withTools = encode({ ...rf, tools: [{ name: 'f' }] }, legacy);
     expect(withTools.body.tools.map((t: any) => t.name)).toEqual(['f', 'json_response']);
     expect(withTools.body.tool_choice).toBeUndefined();
-    expect(withTools.warnings).toEqual([{ code: 'approximated', path: 'response_format', detail: 'json tool not forced' }]);
+    expect(withTools.warnings).toEqual([{ code: 'approximated', path: 'responseFormat', detail: 'json tool not forced' }]);
     const withThinking = encode({ ...rf, ...thinking }, legacy);
     expect(withThinking.body.tool_choice).toBeUndefined();
-    expect(withThinking.warnings).toEqual([{ code: 'approximated', path: 'response_format', detail: 'json tool not forced' }]);
+    expect(withThinking.warnings).toEqual([{ code: 'approximated', path: 'responseFormat', detail: 'json tool not forced' }]);
   });
 
   it('thinking turns a forced tool choice into auto, reported; auto and none are left alone', () => {
     const tools = [{ name: 'f' }];
     const forced = encode({ ...thinking, tools, toolChoice: { type: 'required' }, parallelToolCalls: false });
     expect(forced.body.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
-    expect(forced.warnings).toEqual([{ code: 'approximated', path: 'tool_choice', detail: 'auto with thinking' }]);
+    expect(forced.warnings).toEqual([{ code: 'approximated', path: 'toolChoice', detail: 'auto with thinking' }]);
     for (const toolChoice of [{ type: 'auto' }, { type: 'none' }] as const) {
       const r = encode({ ...thinking, tools, toolChoice });
       expect(r.body.tool_choice).toEqual(toolChoice);

@@ -157,7 +157,7 @@ describe('anthropic upstream: thinking budget', () => {
     expect(clamps(at.warnings)).toEqual([{ code: 'clamped', path: 'reasoning.budgetTokens', detail: '1024' }]);
     const under = encode({ reasoning: { budgetTokens: 5000 }, maxOutputTokens: 2047 });
     expect(under.body).toMatchObject({ thinking: { budget_tokens: 5000 }, max_tokens: 7047 });
-    expect(clamps(under.warnings)).toEqual([{ code: 'clamped', path: 'max_tokens', detail: '7047' }]);
+    expect(clamps(under.warnings)).toEqual([{ code: 'clamped', path: 'maxOutputTokens', detail: '7047' }]);
   });
 
   it('without a caller max_tokens the route default is raised by the budget, silently', () => {

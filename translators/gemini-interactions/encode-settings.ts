@@ -124,7 +124,7 @@ export function encodeGenerationConfig(req: ChatRequest, warnings: Warning[]): G
     if (value !== undefined) warnings.push({ code: 'dropped', path, lossy: true });
   }
   if (req.candidateCount !== undefined && req.candidateCount > 1) warnings.push({ code: 'dropped', path: 'candidateCount', lossy: true });
-  if (req.parallelToolCalls === false) warnings.push({ code: 'dropped', path: 'parallel_tool_calls' });
+  if (req.parallelToolCalls === false) warnings.push({ code: 'dropped', path: 'parallelToolCalls' });
   return gc;
 }
 

@@ -21,9 +21,11 @@ import { decodeError, encodeError } from './errors.ts';
 import { interactionsState } from './state.ts';
 import { InteractionsStreamDecoder } from './stream-decoder.ts';
 import { InteractionsStreamEncoder } from './stream-encoder.ts';
+import { settingNames } from './setting-names.ts';
 
 export const geminiInteractions: ChatDialect = {
   id: 'gemini-interactions',
+  settingNames,
   vendor: 'gemini',
   // As for generateContent: a `uri` must be a Files API or Cloud Storage URI, so web URLs are inlined.
   inlineMediaOnly: true,

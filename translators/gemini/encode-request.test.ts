@@ -568,7 +568,7 @@ describe('encodeRequest: what is left out, and what is reported', () => {
       { code: 'dropped', path: 'tools[0].cache_control' },
       { code: 'dropped', path: 'tools[1]', detail: 'web_search', lossy: true },
       { code: 'dropped', path: 'tools.web_search', lossy: true },
-      { code: 'dropped', path: 'parallel_tool_calls' },
+      { code: 'dropped', path: 'parallelToolCalls' },
       { code: 'clamped', path: 'stop', detail: '5', lossy: true },
     ]);
     expect(encodeWith(base({ parallelToolCalls: true, stop: ['1', '2', '3', '4', '5'] })).warnings).toEqual([]);

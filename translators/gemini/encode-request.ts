@@ -133,12 +133,12 @@ export function encodeBody(req: ChatRequest, model: string): Converted<GeminiReq
       case 'web':
         // Google Search cannot be forced: the model searches when the prompt asks it.
         config = undefined;
-        warnings.push({ code: 'approximated', path: 'tool_choice', detail: 'web search→auto' });
+        warnings.push({ code: 'approximated', path: 'toolChoice', detail: 'web search→auto' });
         break;
     }
     if (config) body.toolConfig = { functionCallingConfig: config };
   }
-  if (req.parallelToolCalls === false) warnings.push({ code: 'dropped', path: 'parallel_tool_calls' });
+  if (req.parallelToolCalls === false) warnings.push({ code: 'dropped', path: 'parallelToolCalls' });
 
   const gc: Record<string, unknown> = {};
   if (req.maxOutputTokens !== undefined) gc.maxOutputTokens = req.maxOutputTokens;

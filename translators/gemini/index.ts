@@ -15,6 +15,7 @@ import { createStreamDecoder } from './stream-decoder.ts';
 import { createStreamEncoder } from './stream-encoder.ts';
 import { createGeminiImages } from './image-upstream.ts';
 import { decodeEmbeddingRequest, encodeEmbeddingResponse } from './embeddings-caller.ts';
+import { settingNames } from './setting-names.ts';
 
 const METHODS = new Set(['generateContent', 'streamGenerateContent', 'countTokens']);
 /** `alt` values whose answer the proxy can read (`proto` and `media` are not JSON). */
@@ -79,6 +80,7 @@ function encodeModelList(models: ModelInfo[]) {
 
 export const gemini: ChatDialect = {
   id: 'gemini',
+  settingNames,
   vendor: 'gemini',
   inlineMediaOnly: true,
   multipleChoices: true,

@@ -42,7 +42,7 @@ test('allowed tools with one name but not required stay a mode, reported; requir
   const tools = [{ name: 'a' }, { name: 'b' }];
   const auto = encode({ ...baseReq, tools, toolChoice: { type: 'allowed', mode: 'auto', names: ['a'] } });
   expect(auto.body['tool_choice']).toBe('auto');
-  expect(auto.warnings).toEqual([{ code: 'approximated', path: 'tool_choice', detail: 'allowed→auto' }]);
+  expect(auto.warnings).toEqual([{ code: 'approximated', path: 'toolChoice', detail: 'allowed→auto' }]);
   const forced = encode({ ...baseReq, tools, toolChoice: { type: 'allowed', mode: 'required', names: ['b'] } });
   expect(forced.body['tool_choice']).toEqual({ type: 'function', function: { name: 'b' } });
   expect(forced.warnings).toEqual([]);

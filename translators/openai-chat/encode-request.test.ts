@@ -247,11 +247,11 @@ describe('encodeRequest', () => {
     expect(warnings.map((w) => `${w.code}:${w.path}`).sort()).toEqual(
       [
         'dropped:top_k',
-        'approximated:tool_choice',
+        'approximated:toolChoice',
         'dropped:nativeTools[0]',
         'dropped:topK',
         'dropped:stop',
-        'clamped:top_logprobs',
+        'clamped:topLogprobs',
         'dropped:reasoning.includeThoughts',
         'approximated:reasoning.budgetTokens',
         'dropped:modalities',
@@ -276,12 +276,12 @@ describe('encodeRequest', () => {
       stop: ['1', '2', '3', '4', '5'],
     });
     expect(warnings).toEqual([
-      { code: 'approximated', path: 'tool_choice', detail: 'allowed→auto' },
+      { code: 'approximated', path: 'toolChoice', detail: 'allowed→auto' },
       { code: 'dropped', path: 'nativeTools[0]', detail: 'googleSearch', lossy: true },
       { code: 'dropped', path: 'tools[2]', detail: 'web_search', lossy: true },
       { code: 'dropped', path: 'topK', lossy: true },
       { code: 'dropped', path: 'stop', detail: 'more than 4 sequences', lossy: true },
-      { code: 'clamped', path: 'top_logprobs', detail: '20' },
+      { code: 'clamped', path: 'topLogprobs', detail: '20' },
       { code: 'approximated', path: 'reasoning.budgetTokens', detail: 'reasoning_effort=high' },
       { code: 'dropped', path: 'modalities', detail: 'image', lossy: true },
     ]);
@@ -296,7 +296,7 @@ describe('encodeRequest', () => {
       const forced = encode({ ...baseReq, tools, toolChoice: { type: 'required' } });
       expect(forced.body.tool_choice).toBeUndefined();
       expect(forced.body.tools).toBeUndefined();
-      expect(forced.warnings).toEqual([{ code: 'dropped', path: 'tool_choice', detail: 'no tools', lossy: true }]);
+      expect(forced.warnings).toEqual([{ code: 'dropped', path: 'toolChoice', detail: 'no tools', lossy: true }]);
       expect(encode({ ...baseReq, tools, toolChoice: { type: 'tool', name: 'a' } }).warnings).toHaveLength(1);
       for (const type of ['none', 'auto'] as const) expect(encode({ ...baseReq, tools, toolChoice: { type } }).warnings).toEqual([]);
     }

@@ -20,6 +20,16 @@ import { encodeMessages } from './encode-messages.ts';
 import { adaptBody, adaptsBody, fitFields } from './host-quirks.ts';
 import { bearerJsonHeaders } from '../vendor/openai/index.ts';
 import { encodeWebSearchOptions, searchesTheWeb } from './web-tools.ts';
+import { settingNames } from './setting-names.ts';
+
+/**
+ * A body field a host refuses, by the canonical setting it carries (the first setting naming it),
+ * so the loss report names the caller's own field (src/flows renames it for the caller).
+ */
+const SETTING_OF_FIELD = new Map<string, string>([
+  ['max_tokens', 'maxOutputTokens'],
+  ...Object.entries(settingNames).reverse().map(([setting, field]) => [field, setting] as [string, string]),
+]);
 
 
 export function upstreamHeaders(target: UpstreamTarget): Record<string, string> {
@@ -38,11 +48,11 @@ function encodeToolChoice(choice: ToolChoice, warnings: Warning[]): unknown {
       if (choice.mode === 'required' && choice.names.length === 1) {
         return { type: 'function', function: { name: choice.names[0] } };
       }
-      warnings.push({ code: 'approximated', path: 'tool_choice', detail: `allowed→${choice.mode}` });
+      warnings.push({ code: 'approximated', path: 'toolChoice', detail: `allowed→${choice.mode}` });
       return choice.mode;
     case 'web':
       // A search model searches on its own; no tool choice names web_search_options.
-      warnings.push({ code: 'approximated', path: 'tool_choice', detail: 'web search→auto' });
+      warnings.push({ code: 'approximated', path: 'toolChoice', detail: 'web search→auto' });
       return 'auto';
     default:
       return assertNever(choice, 'tool choice');
@@ -113,9 +123,9 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
     if (req.toolChoice) body['tool_choice'] = encodeToolChoice(req.toolChoice, warnings);
     if (req.parallelToolCalls !== undefined) body['parallel_tool_calls'] = req.parallelToolCalls;
   } else if (req.toolChoice?.type === 'web') {
-    warnings.push({ code: 'approximated', path: 'tool_choice', detail: 'web search→auto' });
+    warnings.push({ code: 'approximated', path: 'toolChoice', detail: 'web search→auto' });
   } else if (req.toolChoice && req.toolChoice.type !== 'none' && req.toolChoice.type !== 'auto') {
-    warnings.push({ code: 'dropped', path: 'tool_choice', detail: 'no tools', lossy: true });
+    warnings.push({ code: 'dropped', path: 'toolChoice', detail: 'no tools', lossy: true });
   }
   for (const [i, t] of (req.nativeTools ?? []).entries()) {
     const path = t.path ?? `nativeTools[${i}]`;
@@ -144,7 +154,7 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
   if (req.candidateCount !== undefined) body['n'] = req.candidateCount;
   if (req.logprobs !== undefined) body['logprobs'] = req.logprobs;
   if (req.topLogprobs !== undefined) {
-    if (req.topLogprobs > 20) warnings.push({ code: 'clamped', path: 'top_logprobs', detail: '20' });
+    if (req.topLogprobs > 20) warnings.push({ code: 'clamped', path: 'topLogprobs', detail: '20' });
     body['top_logprobs'] = Math.min(req.topLogprobs, 20);
   }
   if (req.responseFormat) body['response_format'] = encodeResponseFormat(req.responseFormat);
@@ -168,7 +178,7 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
 
   if (o.promptCacheKey !== undefined && body['prompt_cache_key'] === undefined) body['prompt_cache_key'] = o.promptCacheKey;
   const fitted = fitFields(body, o);
-  for (const key of fitted.dropped) warnings.push({ code: 'dropped', path: key, detail: 'host', lossy: true });
+  for (const key of fitted.dropped) warnings.push({ code: 'dropped', path: SETTING_OF_FIELD.get(key) ?? key, detail: 'host', lossy: true });
 
   return {
     value: {

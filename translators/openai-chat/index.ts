@@ -9,9 +9,11 @@ import { encodeModelList, encodeResponse } from './encode-response.ts';
 import { decodeError, encodeError } from './errors.ts';
 import { OpenAIChatStreamDecoder } from './stream-decoder.ts';
 import { OpenAIChatStreamEncoder } from './stream-encoder.ts';
+import { settingNames } from './setting-names.ts';
 
 export const openaiChat: ChatDialect = {
   id: 'openai-chat',
+  settingNames,
   vendor: 'openai',
   inlineMediaOnly: false,
   multipleChoices: true,

@@ -18,7 +18,7 @@ const extras = (fields: Record<string, unknown>) => ({ dialect: 'openai-response
 describe('encodeRequest: limits and extras', () => {
   it('top_logprobs: 20 is sent as it is, more is clamped; without logprobs it is not sent', () => {
     expect(encode(req({ logprobs: true, topLogprobs: 20 }))).toMatchObject({ body: { top_logprobs: 20, include: ['message.output_text.logprobs'] }, warnings: [] });
-    expect(encode(req({ logprobs: true, topLogprobs: 21 })).warnings).toEqual([{ code: 'clamped', path: 'top_logprobs', detail: '20' }]);
+    expect(encode(req({ logprobs: true, topLogprobs: 21 })).warnings).toEqual([{ code: 'clamped', path: 'topLogprobs', detail: '20' }]);
     const off = encode(req({ topLogprobs: 5 }));
     expect(off.body).not.toHaveProperty('top_logprobs');
     expect(off.body).not.toHaveProperty('include');

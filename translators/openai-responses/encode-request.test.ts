@@ -157,7 +157,7 @@ describe('encodeRequest', () => {
     expect(warnings).toEqual([
       { code: 'dropped', path: 'stop', lossy: true },
       { code: 'dropped', path: 'seed', lossy: true },
-      { code: 'clamped', path: 'top_logprobs', detail: '20' },
+      { code: 'clamped', path: 'topLogprobs', detail: '20' },
     ]);
   });
 
@@ -166,7 +166,7 @@ describe('encodeRequest', () => {
     expect(encode(req({ toolChoice: { type: 'auto' } }))).toMatchObject({ body: { tool_choice: 'auto' }, warnings: [] });
     const forced = encode(req({ toolChoice: { type: 'required' } }));
     expect(forced.body).not.toHaveProperty('tool_choice');
-    expect(forced.warnings).toEqual([{ code: 'dropped', path: 'tool_choice', detail: 'no tools', lossy: true }]);
+    expect(forced.warnings).toEqual([{ code: 'dropped', path: 'toolChoice', detail: 'no tools', lossy: true }]);
   });
 
   it('allowed tools name each tool by its kind; a tool without parameters gets an empty object schema', () => {

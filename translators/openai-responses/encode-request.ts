@@ -45,7 +45,7 @@ export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<
   // A caller's own forced web search (a hint, replayed as written) stands over the neutral choice.
   if (req.toolChoice && !(req.toolChoice.type === 'web' && extraFields['tool_choice'] !== undefined)) {
     if (tools.length > 0 || req.toolChoice.type === 'none' || req.toolChoice.type === 'auto') body['tool_choice'] = encodeToolChoice(req.toolChoice, req.tools ?? []);
-    else warnings.push({ code: 'dropped', path: 'tool_choice', detail: 'no tools', lossy: true });
+    else warnings.push({ code: 'dropped', path: 'toolChoice', detail: 'no tools', lossy: true });
   }
   if (req.parallelToolCalls !== undefined) body['parallel_tool_calls'] = req.parallelToolCalls;
   // Server-side compaction a Responses caller asked for, as it asked (elsewhere the flow makes it).
@@ -65,7 +65,7 @@ export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<
   if (req.logprobs) {
     include.add(INCLUDE_LOGPROBS);
     if (req.topLogprobs !== undefined) {
-      if (req.topLogprobs > 20) warnings.push({ code: 'clamped', path: 'top_logprobs', detail: '20' });
+      if (req.topLogprobs > 20) warnings.push({ code: 'clamped', path: 'topLogprobs', detail: '20' });
       body['top_logprobs'] = Math.min(req.topLogprobs, 20);
     }
   }

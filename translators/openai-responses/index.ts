@@ -26,9 +26,11 @@ import { encodeModelList } from './model-list.ts';
 import { OpenAIResponsesStreamDecoder } from './stream-decoder.ts';
 import { OpenAIResponsesStreamEncoder } from './stream-encoder.ts';
 import { responsesState } from './state.ts';
+import { settingNames } from './setting-names.ts';
 
 export const openaiResponses: ChatDialect = {
   id: 'openai-responses',
+  settingNames,
   vendor: 'openai',
   inlineMediaOnly: false,
   multipleChoices: false,
