@@ -174,7 +174,7 @@ describe('node entry: every failure to start is one line and exit 1', () => {
     ['a whitespace-only file', ' \n\t\n', /^interlingua: config file \S+ is empty/],
     ['a trailing comma', '{\n  "upstreams": {},\n  "models": {},\n}\n', /: not valid JSON at line 3, column 15: a trailing comma before `}`$/],
     ['a typo in a field', JSON.stringify({ upstreams: { openai: { dialect: 'openai', baseUrl: 'https://x/v1', apikey: 'sk-x' } }, models: {} }), /: unknown field `apikey` at upstreams\.openai \(did you mean `apiKey`\?\)$/],
-    ['no upstreams', '{}', /: missing `upstreams`; missing `models`$/],
+    ['no upstreams', '{}', /: missing field `upstreams`; missing field `models`$/],
     ['a list', '[]', /: the document must be a JSON object .*not a list$/],
     ['keys not a list', JSON.stringify({ keys: 'k', upstreams: {}, models: {} }), /: `keys` must be a list of strings or objects, not a string$/],
   ])('%s', async (_, text, message) => {

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { describeIssues, formatPath, nearest } from './issues.ts';
+import { describeIssues, formatPath, nearest } from '../kit/index.ts';
 import { ConfigSchema } from './schema.ts';
 
 /** The words for a document's issues against the config schema. */
@@ -14,13 +14,13 @@ const up = { dialect: 'openai', baseUrl: 'https://api.example/v1' };
 
 describe('config issues in plain words', () => {
   it('missing and unknown fields, with the nearest known name', () => {
-    expect(words({})).toBe('missing `upstreams`; missing `models`');
+    expect(words({})).toBe('missing field `upstreams`; missing field `models`');
     expect(words({ upstreams: { openai: { ...up, apikey: 'k' } }, models: {} })).toBe('unknown field `apikey` at upstreams.openai (did you mean `apiKey`?)');
     expect(words({ upstreams: {}, models: {}, keyz: [] })).toBe('unknown field `keyz` (did you mean `keys`?)');
     expect(words({ upstreams: { a: { ...up, retyr: {} } }, models: {} })).toBe('unknown field `retyr` at upstreams.a (did you mean `retry`?)');
     // Nothing near: no guess.
     expect(words({ upstreams: {}, models: {}, colour: 1 })).toBe('unknown field `colour`');
-    expect(words({ upstreams: { a: { baseUrl: 'https://x' } }, models: {} })).toBe('missing `dialect` at upstreams.a');
+    expect(words({ upstreams: { a: { baseUrl: 'https://x' } }, models: {} })).toBe('missing field `dialect` at upstreams.a');
   });
 
   it('inside a union: the option that got furthest speaks', () => {

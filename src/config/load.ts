@@ -13,7 +13,7 @@ import {
 } from './schema.ts';
 import { credentialsOf, SECRET_FIELDS, type KeyStrategy } from './pools.ts';
 import { defaultBaseUrl, missingField, providerProblem } from './providers.ts';
-import { describeIssues } from './issues.ts';
+import { describeIssues } from '../kit/index.ts';
 import { locateJsonError } from './json-syntax.ts';
 import { inboundKeys, type InboundKey } from './callers.ts';
 import { mergedPrices, pricesOfLiteLLM, type ModelPrice } from './prices.ts';
@@ -259,7 +259,7 @@ export function parseConfig(source: unknown, env: Env = {}, o: ParseOptions = {}
     throw new ConfigError(`the document must be a JSON object ({ "upstreams": …, "models": … }), not ${Array.isArray(doc) ? 'a list' : doc === null ? 'null' : `a ${typeof doc}`}`);
   }
   const parsed = v.safeParse(ConfigSchema, doc);
-  if (!parsed.success) throw new ConfigError(describeIssues(ConfigSchema, parsed.issues));
+  if (!parsed.success) throw new ConfigError(describeIssues(ConfigSchema, parsed.issues, 3, { whole: 'the config' }));
   const input = parsed.output;
   const envs = new EnvResolver(env);
   const keys = inboundKeys(input.keys ?? [], (value, path) => envs.resolve(value, path)!);

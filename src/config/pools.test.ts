@@ -116,7 +116,7 @@ describe('key pools in the config', () => {
     expect(errorOf(bedrock({ credentials: 'AKIA:secret' }))).toMatch(/upstreams\.u\.credentials: on Bedrock this is a list of key pairs/);
     expect(errorOf(bedrock({ credentials: ['AKIA'] }))).toMatch(/upstreams\.u\.credentials\[0\]: on Bedrock each entry is a key pair/);
     expect(errorOf(bedrock({ credentials: [{ accessKeyId: 'A', secretAccessKey: 'S' }], accessKeyId: 'B' }))).toMatch(/upstreams\.u\.accessKeyId: give key pairs either as credentials/);
-    expect(errorOf(bedrock({ credentials: [{ accessKeyId: 'A' }] }))).toBe('invalid config: missing `secretAccessKey` at upstreams.u.credentials[0]');
+    expect(errorOf(bedrock({ credentials: [{ accessKeyId: 'A' }] }))).toBe('invalid config: missing field `secretAccessKey` at upstreams.u.credentials[0]');
     expect(errorOf(openai({ apiKey: ['sk-a', 3] }))).toBe('invalid config: `upstreams.u.apiKey[1]` must be a string, not a number');
   });
 

@@ -71,7 +71,7 @@ describe.each(TARGETS)('%s: the SDKs send a list where an object must be', (targ
     );
     const { status, body } = apiErrorOf(e);
     expect(status).toBe(400);
-    expect(body.error.message).toBe("Invalid value at 'contents[1].parts[0].functionCall.args': Invalid type: Expected Object but received Array");
+    expect(body.error.message).toBe("Invalid value at 'contents[1].parts[0].functionCall.args': must be an object ({ … })");
     expect(h.mock.requests).toEqual([]);
   });
 });

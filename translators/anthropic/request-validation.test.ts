@@ -48,7 +48,7 @@ const cases: Array<[string, unknown, string, string]> = [
   ['tool name too long', { ...ok, tools: [{ name: 'f'.repeat(65), input_schema: {} }] }, 'tools.0.name', 'String should have at most 64 characters'],
   ['tool name empty', { ...ok, tools: [{ name: '', input_schema: {} }] }, 'tools.0.name', 'String should have at least 1 character'],
   ['output_config a string', { ...ok, output_config: 'x' }, 'output_config', 'Input should be a valid dictionary'],
-  ['output_config.format of another type', { ...ok, output_config: { format: { type: 'xml', schema: {} } } }, 'output_config.format.type', 'Invalid type'],
+  ['output_config.format of another type', { ...ok, output_config: { format: { type: 'xml', schema: {} } } }, 'output_config.format.type', 'must be "json_schema"'],
   ['image source unknown', userBlock({ type: 'image', source: { type: 'ftp' } }), 'messages.0.content.0.source.type', "Input tag found using 'type' does not match any of the expected tags: 'base64', 'url', 'file'"],
   ['document source unknown', userBlock({ type: 'document', source: { type: 'ftp' } }), 'messages.0.content.0.source.type', "Input tag found using 'type' does not match any of the expected tags: 'base64', 'text', 'url', 'file', 'content'"],
   ['tool_result content a number', userBlock({ type: 'tool_result', tool_use_id: 't', content: 3 }), 'messages.0.content.0.content', 'Input should be a valid string or list'],

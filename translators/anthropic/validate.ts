@@ -1,7 +1,7 @@
-/** Caller-side validation: valibot issues → the real API's `path: reason` 400 messages. */
+/** Caller-side validation: valibot issues → 400s naming the field in the real API's words where the schema has them (`path: Field required`), else in plain words (src/kit/issues.ts), never valibot's. */
 import * as v from 'valibot';
 import { ProxyError } from '../../src/canonical/index.ts';
-import { safeParseAsIs } from '../../src/kit/index.ts';
+import { ownMessage, reasonOf, safeParseAsIs } from '../../src/kit/index.ts';
 
 /** Parse `value` with `schema`; on failure throw `invalid-request` naming `prefix.path`. */
 export function parseWire<S extends v.GenericSchema>(
@@ -15,9 +15,12 @@ export function parseWire<S extends v.GenericSchema>(
   const issue = result.issues[0];
   const sub = v.getDotPath(issue);
   const path = [prefix, sub].filter((s) => s !== null && s !== '').join('.');
-  const missing = issue.received === 'undefined' && sub !== null;
-  const reason = missing ? 'Field required' : issue.message;
-  throw invalid(path, reason);
+  // A missing field as the API words it (`messages: Field required`); anything else in plain
+  // words naming the field, never valibot's ("Invalid type: Expected number but received …").
+  if (issue.received === 'undefined' && sub !== null) throw invalid(path, 'Field required');
+  const own = ownMessage(issue);
+  if (own !== undefined) throw invalid(path, own);
+  throw invalid(path, reasonOf(schema, issue));
 }
 
 /** A 400 whose message starts with the parameter, as the real API writes it. */

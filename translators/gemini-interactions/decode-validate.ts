@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { ProxyError } from '../../src/canonical/index.ts';
+import { expectedOf, ruleOf } from '../../src/kit/index.ts';
 
 /** A 400 for a caller's mistake, naming the parameter. */
 export function invalid(message: string, param: string): ProxyError {
@@ -40,18 +41,18 @@ export function parseAt<S extends v.GenericSchema>(schema: S, value: unknown, pr
   }
   // (No literal is ever checked before its step or tool type has been dispatched on: a wrong type is a variant's issue.)
   if (issue.kind === 'schema' && (issue.type === 'picklist' || issue.type === 'variant')) {
-    throw invalid(`Invalid value at '${param}' (${JSON.stringify(issue.input)}): expected ${issue.expected}.`, param);
+    throw invalid(`Invalid value at '${param}' (${JSON.stringify(issue.input)}): expected ${expectedOf(schema, issue)}.`, param);
   }
   if (issue.kind === 'schema' && issue.type === 'custom') {
     // (A custom check words its own message: `{param}` and `{got}` filled in here.)
     throw invalid(issue.message.replaceAll('{param}', param).replaceAll('{got}', kindOf(issue.input)), param);
   }
   if (issue.kind === 'schema') {
-    throw invalid(`Invalid value at '${param}': expected ${issue.expected}, got ${kindOf(issue.input)}.`, param);
+    throw invalid(`Invalid value at '${param}': expected ${expectedOf(schema, issue)}, got ${kindOf(issue.input)}.`, param);
   }
-  // A validation: a bound (`>=1`) names what it expects; `integer` does not.
-  const expected = issue.expected ? `a value ${issue.expected}` : `a valid ${issue.type}`;
-  throw invalid(`Invalid value at '${param}': expected ${expected}, got ${issue.received}.`, param);
+  // A validation (a bound, a length, a whole number): in plain words (src/kit/issues.ts), never valibot's.
+  const rule = ruleOf(issue);
+  throw invalid(`Invalid value at '${param}': ${rule ?? issue.message}.`, param);
 }
 
 export { isJsonObject as isRecord } from '../../src/kit/index.ts';

@@ -27,7 +27,7 @@ describe('gemini contents: refusals in the words Gemini uses', () => {
   it.each([
     ['an unknown role', [{ role: 'system', parts: [{ text: 'x' }] }], "Please use a valid role: user, model. Got 'system'.", 'contents[0].role'],
     ['a content without parts', [user({ text: 'x' }), { role: 'model' }], 'contents.parts must not be empty.', 'contents[1].parts'],
-    ['a part of the wrong type, in the schema check own words', [user('x')], 'Invalid value at \'contents[0].parts[0]\': Invalid type: Expected Object but received "x"', 'contents[0].parts[0]'],
+    ['a part of the wrong type, in the schema check own words', [user('x')], '`contents[0].parts[0]` must be an object ({ … }), not a string.', 'contents[0].parts[0]'],
     ['a call without a name', [user({ text: 'q' }), model({ functionCall: { name: '' } })], 'functionCall.name is required.', 'contents[1].parts[0].functionCall.name'],
     ['an empty user part', [user({ text: 'q' }, {})], 'Part must have one of: text, inlineData, fileData, functionCall, functionResponse.', 'contents[0].parts[1]'],
     [

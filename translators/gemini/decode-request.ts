@@ -8,6 +8,9 @@
  */
 import * as v from 'valibot';
 import {
+  asSentence,
+  describeIssue,
+  ownMessage,
   safeParseAsIs,
 } from '../../src/kit/index.ts';
 import {
@@ -102,7 +105,8 @@ function checked(normalized: Record<string, unknown>): GeminiGenerateContentRequ
   if (parsed.success) return parsed.output;
   const issue = parsed.issues[0];
   const param = issuePath(issue) || 'body';
-  throw invalid(`Invalid value at '${param}': ${issue.message}`, param);
+  const own = ownMessage(issue);
+  throw invalid(own !== undefined ? `Invalid value at '${param}': ${own}` : asSentence(describeIssue(GeminiGenerateContentRequestSchema, issue, { whole: 'the request body' })), param);
 }
 
 function decodeSystem(system: GeminiGenerateContentRequest['systemInstruction']): Part[] {

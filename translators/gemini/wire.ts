@@ -9,7 +9,7 @@ import { isJsonObject } from '../../src/kit/index.ts';
 const Int = v.pipe(v.number(), v.integer());
 
 /** A JSON object, never a list (valibot's record would copy `[1]` as `{"0": 1}`). */
-const JsonObject = v.custom<Record<string, unknown>>(isJsonObject, (issue) => `Invalid type: Expected Object but received ${issue.received}`);
+const JsonObject = v.custom<Record<string, unknown>>(isJsonObject, 'must be an object ({ … })');
 
 export const GeminiBlobSchema = v.looseObject({ mimeType: v.string(), data: v.string() });
 export const GeminiFileDataSchema = v.looseObject({

@@ -44,7 +44,7 @@ test.each<[string, () => v.GenericSchema, unknown, string, string]>([
     'object_above_max_properties',
     "Invalid 'x': too many properties. Expected at most 1, but got 2 instead.",
   ],
-  ['a check with its own words', () => v.pipe(v.string(), v.check(() => false, 'must be shorter')), 'abc', 'invalid_value', "Invalid value for 'x': must be shorter"],
+  ['a check with its own words', () => v.pipe(v.string(), v.check(() => false, 'must be shorter')), 'abc', 'invalid_value', "Invalid value for 'x': must be shorter."],
 ])('%s', (_name, schema, value, code, message) => {
   expect(fail(schema(), value)).toEqual([code, message]);
 });

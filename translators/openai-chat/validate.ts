@@ -9,7 +9,7 @@
  */
 import * as v from 'valibot';
 import { ProxyError } from '../../src/canonical/index.ts';
-import { safeParseAsIs } from '../../src/kit/index.ts';
+import { expectedOf, ruleOf, safeParseAsIs } from '../../src/kit/index.ts';
 
 type AnyIssue = v.BaseIssue<unknown>;
 
@@ -61,7 +61,7 @@ function lengthOf(value: unknown): number {
 }
 
 /** The error a failed parse means, with `prefix` prepended to the issue path. */
-export function issueError(prefix: string, issue: AnyIssue): ProxyError {
+export function issueError(prefix: string, issue: AnyIssue, schema?: v.GenericSchema): ProxyError {
   const param = paramOf(prefix, issue);
   const input = issue.input;
   let message: string;
@@ -70,10 +70,11 @@ export function issueError(prefix: string, issue: AnyIssue): ProxyError {
   } else if (issue.message.includes('{param}') || issue.message.includes('{input}')) {
     message = issue.message;
   } else if (issue.kind === 'schema') {
-    const want = expectedWord[issue.type] ?? issue.expected ?? 'a valid value';
+    const want = expectedWord[issue.type] ?? (schema ? expectedOf(schema, issue) : 'a valid value');
     message = `Invalid type for '{param}': expected ${want}, but got {got} instead.`;
   } else {
-    message = `Invalid value for '{param}': ${issue.message}`;
+    // A rule without a template of OpenAI's words: its own message, else plain words (src/kit/issues.ts), never valibot's.
+    message = `Invalid value for '{param}': ${ruleOf(issue) ?? issue.message}.`;
   }
   message = message
     .replaceAll('{param}', param)
@@ -123,7 +124,7 @@ export function parseAt<S extends v.GenericSchema>(
 ): v.InferOutput<S> {
   const result = safeParseAsIs(v.safeParse, schema, value);
   if (result.success) return result.output;
-  throw issueError(prefix, result.issues[0]);
+  throw issueError(prefix, result.issues[0], schema);
 }
 
 // ---- message templates -------------------------------------------------------------------

@@ -76,7 +76,7 @@ describe('JSON bodies', () => {
 
   it('explains a wrong value type with what was received', () => {
     expect(refusal(() => generate({ prompt: 'x', model: 3 }))).toMatchObject({
-      param: 'model', code: 'invalid_type', message: "Invalid 'model': Invalid type: Expected string but received 3.",
+      param: 'model', code: 'invalid_type', message: '`model` must be a string, not a number.',
     });
     expect(refusal(() => generate({ prompt: 'x', response_format: 'png' }))).toMatchObject({
       param: 'response_format', code: 'invalid_value',
@@ -121,7 +121,7 @@ describe('form fields of edits and variations', () => {
   it('says what text it got for a number field', () => {
     for (const n of ['two', 'x5', '5x', '1.5.0']) {
       expect(refusal(() => edit(form({ prompt: 'x', n }))), n).toMatchObject({
-        param: 'n', code: 'invalid_type', message: `Invalid 'n': Invalid type: Expected number but received "${n}".`,
+        param: 'n', code: 'invalid_type', message: '`n` must be a whole number, not a string.',
       });
     }
   });

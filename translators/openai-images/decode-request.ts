@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { ProxyError } from '../../src/canonical/index.ts';
+import { asSentence, describeIssue, ownMessage } from '../../src/kit/index.ts';
 import type { Converted, ImageInput, ImageRequest, Warning } from '../../src/canonical/index.ts';
 import type { CallerInput, TranslateContext } from '../types.ts';
 import {
@@ -149,7 +150,9 @@ function schemaError(issue: v.BaseIssue<unknown> | undefined): ProxyError {
       param,
     );
   }
-  return invalid(`Invalid '${param}': ${issue?.message ?? 'invalid value'}.`, param, 'invalid_type');
+  const own = issue && ownMessage(issue);
+  if (own !== undefined) return invalid(`Invalid '${param}': ${own}.`, param, 'invalid_type');
+  return invalid(issue ? asSentence(describeIssue(OpenAIImageRequestSchema, issue, { whole: 'the request body' })) : `Invalid '${param}'.`, param, 'invalid_type');
 }
 
 /** The real service picks a GPT image model when its parameters are used without a model. */

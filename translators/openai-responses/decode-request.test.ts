@@ -219,11 +219,11 @@ describe('decodeRequest: something to answer, and well-formed references (OpenAI
   });
 
   it.each([
-    [{ ...base, previous_response_id: 5 }, "Invalid type for 'previous_response_id': expected string, but got an integer instead.", 'previous_response_id', 'invalid_type'],
-    [{ ...base, previous_response_id: { id: 'resp_1' } }, "Invalid type for 'previous_response_id': expected string, but got an object instead.", 'previous_response_id', 'invalid_type'],
+    [{ ...base, previous_response_id: 5 }, "Invalid type for 'previous_response_id': expected a string, but got an integer instead.", 'previous_response_id', 'invalid_type'],
+    [{ ...base, previous_response_id: { id: 'resp_1' } }, "Invalid type for 'previous_response_id': expected a string, but got an object instead.", 'previous_response_id', 'invalid_type'],
     [{ ...base, previous_response_id: '' }, "Invalid 'previous_response_id': empty string. Expected a string with minimum length 1, but got an empty string instead.", 'previous_response_id', 'empty_string'],
     [{ model: 'm', input: [{ type: 'item_reference' }] }, "Missing required parameter: 'input[0].id'.", 'input[0].id', 'missing_required_parameter'],
-    [{ model: 'm', input: [{ type: 'item_reference', id: 4 }] }, "Invalid type for 'input[0].id': expected string, but got an integer instead.", 'input[0].id', 'invalid_type'],
+    [{ model: 'm', input: [{ type: 'item_reference', id: 4 }] }, "Invalid type for 'input[0].id': expected a string, but got an integer instead.", 'input[0].id', 'invalid_type'],
   ])('a malformed reference %j is a 400, never skipped', (body, message, param, code) => {
     const e = fails(body);
     expect([e.message, e.param, e.code]).toEqual([message, param, code]);
@@ -256,15 +256,15 @@ describe('decodeRequest: clear 400s naming the parameter', () => {
 describe('decodeRequest: a wrong type names what it got, in OpenAI words', () => {
   const text = (t: unknown) => ({ model: 'm', input: [{ role: 'user', content: [{ type: 'input_text', text: t }] }] });
   it.each([
-    [{ ...base, temperature: 'hot' }, 'temperature', 'number', 'a string'],
-    [{ ...base, temperature: [1] }, 'temperature', 'number', 'an array'],
-    [{ ...base, temperature: { a: 1 } }, 'temperature', 'number', 'an object'],
-    [{ ...base, temperature: true }, 'temperature', 'number', 'a boolean'],
-    [text(5), 'input[0].content[0].text', 'string', 'an integer'],
-    [text(1.5), 'input[0].content[0].text', 'string', 'a decimal'],
-    [text(null), 'input[0].content[0].text', 'string', 'null'],
-    [{ ...base, metadata: { k: 5 } }, 'metadata.k', 'string', 'an integer'],
-    [{ model: 5, input: 'hi' }, 'model', 'string', 'an integer'],
+    [{ ...base, temperature: 'hot' }, 'temperature', 'a number of at least 0', 'a string'],
+    [{ ...base, temperature: [1] }, 'temperature', 'a number of at least 0', 'an array'],
+    [{ ...base, temperature: { a: 1 } }, 'temperature', 'a number of at least 0', 'an object'],
+    [{ ...base, temperature: true }, 'temperature', 'a number of at least 0', 'a boolean'],
+    [text(5), 'input[0].content[0].text', 'a string', 'an integer'],
+    [text(1.5), 'input[0].content[0].text', 'a string', 'a decimal'],
+    [text(null), 'input[0].content[0].text', 'a string', 'null'],
+    [{ ...base, metadata: { k: 5 } }, 'metadata.k', 'a string', 'an integer'],
+    [{ model: 5, input: 'hi' }, 'model', 'a string', 'an integer'],
   ])('%j', (body, param, expected, got) => {
     const e = fails(body);
     expect([e.message, e.param, e.code]).toEqual([`Invalid type for '${param}': expected ${expected}, but got ${got} instead.`, param, 'invalid_type']);

@@ -5,7 +5,7 @@
  */
 import * as v from 'valibot';
 import { ProxyError } from '../../src/canonical/index.ts';
-import { safeParseAsIs } from '../../src/kit/index.ts';
+import { expectedOf, ruleOf, safeParseAsIs } from '../../src/kit/index.ts';
 
 /** `input[2].content` from a prefix and an issue's path. */
 function paramOf(prefix: string, issue: v.BaseIssue<unknown>): string {
@@ -42,15 +42,16 @@ export function parseAt<S extends v.GenericSchema>(schema: S, value: unknown, pr
     throw invalid(`Missing required parameter: '${param}'.`, param, 'missing_required_parameter');
   }
   if (issue.kind === 'schema' && (issue.type === 'picklist' || issue.type === 'literal' || issue.type === 'variant')) {
-    throw invalid(`Invalid value for '${param}': expected ${issue.expected}, but got ${JSON.stringify(issue.input)} instead.`, param);
+    throw invalid(`Invalid value for '${param}': expected ${expectedOf(schema, issue)}, but got ${JSON.stringify(issue.input)} instead.`, param);
   }
   if (issue.kind === 'schema' && issue.type === 'custom') {
     // (A custom check words its own message: `{param}` and `{got}` filled in here.)
     throw invalid(issue.message.replaceAll('{param}', param).replaceAll('{got}', kindOf(issue.input)), param, 'invalid_type');
   }
   if (issue.kind === 'schema') {
-    throw invalid(`Invalid type for '${param}': expected ${issue.expected}, but got ${kindOf(issue.input)} instead.`, param, 'invalid_type');
+    throw invalid(`Invalid type for '${param}': expected ${expectedOf(schema, issue)}, but got ${kindOf(issue.input)} instead.`, param, 'invalid_type');
   }
   if (issue.type === 'integer') throw invalid(`Invalid type for '${param}': expected an integer, but got ${kindOf(issue.input)} instead.`, param, 'invalid_type');
-  throw invalid(`Invalid value for '${param}': expected a value ${issue.expected ?? 'of another kind'}, but got ${issue.received} instead.`, param);
+  // A bound or a length: in plain words (src/kit/issues.ts), never valibot's.
+  throw invalid(`Invalid value for '${param}': ${ruleOf(issue) ?? issue.message}.`, param);
 }
