@@ -31,6 +31,8 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   external: ['redis'],
+  // jsonc-parser's `main` is a UMD build whose requires esbuild cannot follow; its `module` is ES.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   minifyWhitespace: true,
   minifySyntax: true,
   banner: { js: '#!/usr/bin/env node' },

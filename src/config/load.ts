@@ -14,16 +14,17 @@ import {
 import { credentialsOf, SECRET_FIELDS, type KeyStrategy } from './pools.ts';
 import { defaultBaseUrl, missingField, providerProblem } from './providers.ts';
 import { describeIssues } from '../kit/index.ts';
-import { locateJsonError } from './json-syntax.ts';
+import { readJson } from './json-text.ts';
 import { inboundKeys, type InboundKey } from './callers.ts';
 import { mergedPrices, pricesOfLiteLLM, type ModelPrice } from './prices.ts';
+import { ConfigError, EnvResolver, type Env, type EnvRef } from './env.ts';
 
 export type { InboundKey } from './callers.ts';
 export type { ModelPrice, PriceRates } from './prices.ts';
 
 export { SECRET_FIELDS } from './pools.ts';
+export { ConfigError, type Env, type EnvRef } from './env.ts';
 
-export type Env = Record<string, string | undefined>;
 
 export interface Upstream extends Omit<UpstreamConfig, 'apiKey' | 'credentials' | 'apiKeyStrategy' | 'keyCooldownSeconds' | 'headers' | 'baseUrl'> {
   name: string;
@@ -82,13 +83,6 @@ export interface ForcedReasoning {
   budgetTokens?: number;
 }
 
-/** An `env:NAME` value of the config: the variable, the field that names it, whether it is set. */
-export interface EnvRef {
-  name: string;
-  path: string;
-  set: boolean;
-}
-
 export interface Config {
   /** Inbound keys callers must present (none: the proxy is open, or forwards callers' own keys). */
   keys: InboundKey[];
@@ -121,19 +115,6 @@ export interface Config {
     otlp: { endpoint: string; headers: Record<string, string>; serviceName: string; intervalMs?: number; maxBatch?: number; maxQueue?: number };
     captureContent: boolean;
   };
-}
-
-export class ConfigError extends Error {
-  /** What is wrong, without the `invalid config: ` the message starts with. */
-  readonly detail: string;
-  /** The variables of `env:` values that are not set, when that is what is wrong. */
-  readonly unsetEnv: string[];
-  constructor(detail: string, unsetEnv: string[] = []) {
-    super(`invalid config: ${detail}`);
-    this.name = 'ConfigError';
-    this.detail = detail;
-    this.unsetEnv = unsetEnv;
-  }
 }
 
 export interface ParseOptions {
@@ -175,41 +156,6 @@ export const DEFAULT_CONFIG: ConfigInput = {
   },
 };
 
-/** Resolves `env:NAME` values, recording each one it meets (set or not). */
-class EnvResolver {
-  readonly refs: EnvRef[] = [];
-  constructor(private readonly env: Env) {}
-
-  resolve(value: string | undefined, path: string): string | undefined {
-    if (value === undefined || !value.startsWith('env:')) return value;
-    const name = value.slice(4);
-    const resolved = this.env[name];
-    const set = resolved !== undefined && resolved !== '';
-    this.refs.push({ name, path, set });
-    return set ? resolved : value;
-  }
-
-  headers(headers: Record<string, string>, path: string): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headers)) out[name] = this.resolve(value, `${path}.${name}`)!;
-    return out;
-  }
-
-  /** Whether the value at `path` named a variable that is not set. */
-  unset(path: string): boolean {
-    return this.refs.some((r) => r.path === path && !r.set);
-  }
-
-  /** Every unset variable at once, each with the fields that name it. */
-  missing(): ConfigError | undefined {
-    const byName = new Map<string, string[]>();
-    for (const r of this.refs) if (!r.set) byName.set(r.name, [...(byName.get(r.name) ?? []), r.path]);
-    if (byName.size === 0) return undefined;
-    const list = [...byName].map(([name, paths]) => `${name} (${paths.join(', ')})`).join(', ');
-    return new ConfigError(`${byName.size === 1 ? 'environment variable' : 'environment variables'} not set: ${list}`, [...byName.keys()]);
-  }
-}
-
 function globToRegex(pattern: string): RegExp {
   const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
   return new RegExp(`^${escaped}$`);
@@ -242,64 +188,65 @@ function specificity(pattern: string): number {
   return pattern.replace(/\*/g, '').length;
 }
 
-/** Validate and resolve a configuration document (parsed JSON or JSON text). */
-export function parseConfig(source: unknown, env: Env = {}, o: ParseOptions = {}): Config {
-  let doc = source;
-  if (typeof source === 'string') {
-    if (!source.trim()) throw new ConfigError('the document is empty');
-    try {
-      doc = JSON.parse(source);
-    } catch {
-      // V8's message quotes the text around the error, which may hold a key: say where instead.
-      const at = locateJsonError(source);
-      throw new ConfigError(`not valid JSON at line ${at.line}, column ${at.column}: ${at.reason}`);
-    }
-  }
+/** A config document as valibot checked it. */
+type ConfigDoc = v.InferOutput<typeof ConfigSchema>;
+
+/** The document a source holds: parsed JSON as it is, JSON text read strictly; never empty. */
+function documentOf(source: unknown): unknown {
+  if (typeof source !== 'string') return source;
+  if (!source.trim()) throw new ConfigError('the document is empty');
+  const read = readJson(source);
+  if ('problem' in read) throw new ConfigError(read.problem);
+  return read.value;
+}
+
+/** The document checked against the schema, its mistakes in plain words. */
+function checkedDocument(source: unknown): ConfigDoc {
+  const doc = documentOf(source);
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
     throw new ConfigError(`the document must be a JSON object ({ "upstreams": …, "models": … }), not ${Array.isArray(doc) ? 'a list' : doc === null ? 'null' : `a ${typeof doc}`}`);
   }
   const parsed = v.safeParse(ConfigSchema, doc);
   if (!parsed.success) throw new ConfigError(describeIssues(ConfigSchema, parsed.issues, 3, { whole: 'the config' }));
-  const input = parsed.output;
-  const envs = new EnvResolver(env);
-  const keys = inboundKeys(input.keys ?? [], (value, path) => envs.resolve(value, path)!);
-  if (!Array.isArray(keys)) throw new ConfigError(`${keys.path}: ${keys.problem}`);
+  return parsed.output;
+}
 
-  const upstreams: Record<string, Upstream> = {};
-  for (const [name, u] of Object.entries(input.upstreams)) {
-    const missing = missingField(u);
-    if (missing) throw new ConfigError(`upstreams.${name}.${missing}: required for provider "${u.provider}"`);
-    const base = u.baseUrl ?? defaultBaseUrl(u);
-    if (typeof base !== 'string') throw new ConfigError(`upstreams.${name}.${base.missing}: required${u.provider ? ` for provider "${u.provider}"` : ''}`);
-    const at = (field: string) => `upstreams.${name}.${field}`;
-    const creds = credentialsOf(u, (value, field) => envs.resolve(value, at(field))!);
-    if ('problem' in creds) throw new ConfigError(`${at(creds.field)}: ${creds.problem}`);
-    const { pool } = creds;
-    for (const [i, member] of (pool?.members ?? [{}]).entries()) {
-      const field = pool?.field === 'credentials' ? `credentials[${i}]` : 'credentials';
-      // A service-account key not in the environment yet cannot be read (`check` without secrets).
-      const bad = providerProblem({ provider: u.provider, dialect: u.dialect, project: u.project, ...creds.first, ...member }, !envs.unset(at(field)));
-      if (bad) throw new ConfigError(`${at(pool && bad.field === pool.field ? `${bad.field}[${i}]` : bad.field)}: ${bad.problem}`);
-    }
-    const { apiKey: _key, credentials: _credentials, apiKeyStrategy: _strategy, keyCooldownSeconds: _cooldown, ...plain } = u;
-    const upstream: Upstream = {
-      ...plain,
-      ...creds.first,
-      name,
-      baseUrl: base.replace(/\/+$/, ''),
-      headers: u.headers && envs.headers(u.headers, `upstreams.${name}.headers`),
-      secretHeaders: new Set(Object.keys(u.headers ?? {}).map((h) => h.toLowerCase())),
-      timeouts: { ...DEFAULT_TIMEOUTS, ...input.timeouts, ...u.timeouts },
-      retry: { ...DEFAULT_RETRY, ...input.retry, ...u.retry },
-    };
-    if (pool) {
-      const { field, strategy, cooldownSeconds } = pool;
-      upstream.pool = { field, strategy, cooldownSeconds, members: pool.members.map((m) => ({ ...upstream, ...m })) };
-    }
-    upstreams[name] = upstream;
+/** One upstream resolved: its provider's fields present, credentials and headers read, defaults filled in. */
+function compileUpstream(name: string, u: ConfigDoc['upstreams'][string], input: ConfigDoc, envs: EnvResolver): Upstream {
+  const missing = missingField(u);
+  if (missing) throw new ConfigError(`upstreams.${name}.${missing}: required for provider "${u.provider}"`);
+  const base = u.baseUrl ?? defaultBaseUrl(u);
+  if (typeof base !== 'string') throw new ConfigError(`upstreams.${name}.${base.missing}: required${u.provider ? ` for provider "${u.provider}"` : ''}`);
+  const at = (field: string) => `upstreams.${name}.${field}`;
+  const creds = credentialsOf(u, (value, field) => envs.resolve(value, at(field))!);
+  if ('problem' in creds) throw new ConfigError(`${at(creds.field)}: ${creds.problem}`);
+  const { pool } = creds;
+  for (const [i, member] of (pool?.members ?? [{}]).entries()) {
+    const field = pool?.field === 'credentials' ? `credentials[${i}]` : 'credentials';
+    // A service-account key not in the environment yet cannot be read (`check` without secrets).
+    const bad = providerProblem({ provider: u.provider, dialect: u.dialect, project: u.project, ...creds.first, ...member }, !envs.unset(at(field)));
+    if (bad) throw new ConfigError(`${at(pool && bad.field === pool.field ? `${bad.field}[${i}]` : bad.field)}: ${bad.problem}`);
   }
+  const { apiKey: _key, credentials: _credentials, apiKeyStrategy: _strategy, keyCooldownSeconds: _cooldown, ...plain } = u;
+  const upstream: Upstream = {
+    ...plain,
+    ...creds.first,
+    name,
+    baseUrl: base.replace(/\/+$/, ''),
+    headers: u.headers && envs.headers(u.headers, `upstreams.${name}.headers`),
+    secretHeaders: new Set(Object.keys(u.headers ?? {}).map((h) => h.toLowerCase())),
+    timeouts: { ...DEFAULT_TIMEOUTS, ...input.timeouts, ...u.timeouts },
+    retry: { ...DEFAULT_RETRY, ...input.retry, ...u.retry },
+  };
+  if (pool) {
+    const { field, strategy, cooldownSeconds } = pool;
+    upstream.pool = { field, strategy, cooldownSeconds, members: pool.members.map((m) => ({ ...upstream, ...m })) };
+  }
+  return upstream;
+}
 
-  const open = input.open ?? false;
+/** Upstream keys with no inbound keys would let anyone spend them: refused unless `open`. */
+function checkSpendable(upstreams: Record<string, Upstream>, keys: readonly InboundKey[], open: boolean): void {
   const withKeys = Object.values(upstreams).filter((u) => SECRET_FIELDS.some((f) => u[f])).map((u) => u.name);
   if (withKeys.length > 0 && keys.length === 0 && !open) {
     throw new ConfigError(
@@ -307,7 +254,10 @@ export function parseConfig(source: unknown, env: Env = {}, o: ParseOptions = {}
         'anyone reaching the proxy could spend them. Add "keys", or set "open": true to allow it.',
     );
   }
+}
 
+/** The route table: exact names, and patterns most specific first. */
+function compileRoutes(input: ConfigDoc, upstreams: Record<string, Upstream>): Pick<Config, 'exact' | 'globs'> {
   const exact = new Map<string, Route>();
   const globs: Array<Route & { regex: RegExp }> = [];
   for (const [pattern, route] of Object.entries(input.models)) {
@@ -316,14 +266,12 @@ export function parseConfig(source: unknown, env: Env = {}, o: ParseOptions = {}
     else exact.set(pattern, compiled);
   }
   globs.sort((a, b) => specificity(b.pattern) - specificity(a.pattern));
+  return { exact, globs };
+}
 
-  const config: Config = {
-    keys,
-    env: envs.refs,
-    open,
-    upstreams,
-    exact,
-    globs,
+/** Everything else, with its defaults: limits, media fetching, logs, the inspector, prices, the store, telemetry. */
+function settingsOf(input: ConfigDoc, envs: EnvResolver, o: ParseOptions): Omit<Config, 'keys' | 'env' | 'open' | 'upstreams' | 'exact' | 'globs'> {
+  return {
     limits: {
       maxBodyBytes: input.limits?.maxBodyBytes ?? 20 * 1024 * 1024,
       maxMultipartBytes: input.limits?.maxMultipartBytes ?? 64 * 1024 * 1024,
@@ -365,6 +313,20 @@ export function parseConfig(source: unknown, env: Env = {}, o: ParseOptions = {}
       },
     }),
   };
+}
+
+/** Validate and resolve a configuration document (parsed JSON or JSON text). */
+export function parseConfig(source: unknown, env: Env = {}, o: ParseOptions = {}): Config {
+  const input = checkedDocument(source);
+  const envs = new EnvResolver(env);
+  const keys = inboundKeys(input.keys ?? [], (value, path) => envs.resolve(value, path)!);
+  if (!Array.isArray(keys)) throw new ConfigError(`${keys.path}: ${keys.problem}`);
+  const upstreams: Record<string, Upstream> = {};
+  for (const [name, u] of Object.entries(input.upstreams)) upstreams[name] = compileUpstream(name, u, input, envs);
+  const open = input.open ?? false;
+  checkSpendable(upstreams, keys, open);
+  const config: Config = { keys, env: envs.refs, open, upstreams, ...compileRoutes(input, upstreams), ...settingsOf(input, envs, o) };
+  // Every unset variable at once, after everything that reads one.
   const missing = o.unsetEnv === 'allow' ? undefined : envs.missing();
   if (missing) throw missing;
   return config;
@@ -379,13 +341,9 @@ function readPrices(path: string, o: ParseOptions): Record<string, ModelPrice> {
   } catch (e) {
     throw new ConfigError(`pricesFile: cannot read ${path}: ${(e as { code?: string }).code ?? (e as Error).message}`);
   }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    throw new ConfigError(`pricesFile: ${path} is not valid JSON`);
-  }
-  const read = pricesOfLiteLLM(doc);
+  const doc = readJson(text);
+  if ('problem' in doc) throw new ConfigError(`pricesFile: ${path} is ${doc.problem}`);
+  const read = pricesOfLiteLLM(doc.value);
   if ('problem' in read) throw new ConfigError(`pricesFile: ${path}: ${read.problem}`);
   return read.prices;
 }
