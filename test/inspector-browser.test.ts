@@ -21,7 +21,7 @@ if (!hasChromium) console.warn(`inspector browser test skipped: ${CHROMIUM} is m
 const root = join(import.meta.dirname, '..');
 
 describe.skipIf(!hasChromium)('inspector page in headless chromium', () => {
-  const h = useHarness('node', (url) => e2eConfig(url, { inspector: true }));
+  const h = useHarness('node', (url) => e2eConfig(url, { inspector: true, limits: { maxBodyBytes: 4096 } }));
   let browser: BrowserContext;
   let page: Page;
   let profile: string;
@@ -124,5 +124,38 @@ describe.skipIf(!hasChromium)('inspector page in headless chromium', () => {
     const dom = await page.evaluate(() => document.documentElement.outerHTML);
     for (const secret of [INBOUND_KEY, ...Object.values(UPSTREAM_KEYS)]) expect(dom).not.toContain(secret);
     expect(dom).toContain('***');
+  }, 60_000);
+
+  it('a request refused before routing shows its route and the model it named; actions that need a body are hidden without one', async () => {
+    await page.goto(`${h.proxy.url}/_inspector?key=${INBOUND_KEY}`);
+    await expect.poll(() => page.textContent('#live')).toContain('live');
+    const before = await page.locator('tr.row').count();
+    const post = (path: string, body: string, key = INBOUND_KEY) =>
+      fetch(`${h.proxy.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'x-goog-api-key': key }, body });
+    // A body that is read but fails its checks: the model it named.
+    expect((await post('/v1/chat/completions', JSON.stringify({ model: 'to-anthropic', messages: 'not a list' }))).status).toBe(400);
+    // A wrong key: nothing read, the path is the route.
+    expect((await post('/v1/chat/completions', JSON.stringify({ model: 'to-anthropic', messages: [] }), 'il-wrong-key')).status).toBe(401);
+    // Too large to read: the model the path names (Gemini), and no body to replay.
+    expect((await post('/v1beta/models/gemini-2.5-flash:generateContent', JSON.stringify({ contents: [{ parts: [{ text: 'x'.repeat(8000) }] }] }))).status).toBe(413);
+    await expect.poll(() => page.locator('tr.row').count()).toBe(before + 3);
+    const rows = page.locator('tr.row');
+    const [large, badKey, invalid] = await Promise.all([0, 1, 2].map((i) => rows.nth(i).textContent()));
+    expect(invalid).toContain('openai-chat → –');
+    expect(invalid).toContain('to-anthropic');
+    expect(badKey).toContain('POST /v1/chat/completions → –');
+    expect(large).toContain('POST /v1beta/models/gemini-2.5-flash:generateContent → –');
+    expect(large).toContain('gemini-2.5-flash');
+    for (const row of [large, badKey, invalid]) expect(row).not.toContain('none');
+
+    // The 413: nothing to replay, copy or download, and the page says why.
+    await rows.nth(0).click();
+    await expect.poll(() => page.textContent('#detail')).toContain('413');
+    expect(await page.textContent('#detail')).toContain('No caller body was read');
+    for (const name of ['Replay as dry-run', 'Copy caller request as curl', 'Download fixture']) expect(await page.getByRole('button', { name }).count()).toBe(0);
+    // The invalid body was read: it can be replayed.
+    await rows.nth(2).click();
+    await page.getByRole('button', { name: 'Replay as dry-run' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Copy caller request as curl' }).count()).toBe(1);
   }, 60_000);
 });

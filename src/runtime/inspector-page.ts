@@ -47,7 +47,8 @@ function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=c
 function ms(v){return v==null?'':Math.round(v)+' ms'}
 function usd(s){return s.cost!=null?'$'+(s.cost<0.01?s.cost.toPrecision(3):s.cost.toFixed(4)):s.unpriced?'unpriced':''}
 function toast(t){var x=$('toast');x.textContent=t;x.style.display='block';setTimeout(function(){x.style.display='none'},1800)}
-function route(s){var u=s.upstream;if(!u)return s.callerDialect+' → –';var d=(u.provider?u.provider+', ':'')+u.dialect;return s.callerDialect+' → '+u.name+(d!==u.name?' ('+d+')':'')}
+function who(s){return s.callerDialect!=='none'?s.callerDialect:s.method+' '+s.path}
+function route(s){var u=s.upstream;if(!u)return who(s)+' → –';var d=(u.provider?u.provider+', ':'')+u.dialect;return who(s)+' → '+u.name+(d!==u.name?' ('+d+')':'')}
 function visible(s){var st=$('f-status').value,d=$('f-dialect').value,m=$('f-model').value;
  if(st==='ok'&&!(s.status>0&&s.status<400))return false;if(st==='error'&&s.status<400)return false;
  if(/xx$/.test(st)&&Math.floor(s.status/100)!==Number(st[0]))return false;
@@ -78,16 +79,18 @@ function copy(text){(navigator.clipboard?navigator.clipboard.writeText(text):Pro
 function open(id){selected=id;render();fetch(api('exchanges/'+id),{headers:hdrs}).then(function(r){return r.json()}).then(show)}
 function show(ex){var d=$('detail');d.textContent='';if(!ex||!ex.id){d.appendChild(el('div','empty','Exchange gone (the ring keeps the newest).'));return}
  d.appendChild(el('h2',null,ex.method+' '+ex.path+' · '+route(ex)+' · '+(ex.done?ex.status:'in progress')));
- var bar=el('div');var b1=el('button',null,'Copy caller request as curl');b1.onclick=function(){copy(curl(ex.caller.method,location.origin+ex.caller.path,ex.caller.headers,ex.caller.body,'$INTERLINGUA_KEY'))};bar.appendChild(b1);
+ var bar=el('div');var cb=ex.caller.body,whole=cb!==undefined&&!(cb&&typeof cb==='object'&&cb.truncated),bodyless=ex.caller.method==='GET'||ex.caller.method==='HEAD'||ex.caller.method==='DELETE';
+ if(whole||bodyless){var b1=el('button',null,'Copy caller request as curl');b1.onclick=function(){copy(curl(ex.caller.method,location.origin+ex.caller.path,ex.caller.headers,ex.caller.body,'$INTERLINGUA_KEY'))};bar.appendChild(b1)}
  var a=ex.attempts[ex.attempts.length-1];if(a&&a.url){var b2=el('button',null,'Copy upstream request as curl');b2.onclick=function(){var u=ex.plan.filter(function(p){return p.upstream===a.upstream})[0];copy(curl(a.method||'POST',a.url,a.headers,a.body,PH[u?u.dialect:'openai']||'$API_KEY'))};bar.appendChild(b2)}
- var b3=el('button',null,'Replay as dry-run');b3.onclick=function(){fetch(api('exchanges/'+ex.id+'/replay'),{method:'POST',headers:hdrs}).then(function(r){return r.json()}).then(function(j){var p=$('replay');p.textContent='';p.appendChild(el('h3',null,'Dry-run replay ('+j.status+')'));p.appendChild(body(j.body!==undefined?j.body:j))})};bar.appendChild(b3);
- var b4=el('button',null,'Download fixture');b4.onclick=function(){fetch(api('exchanges/'+ex.id+'/fixture'),{headers:hdrs}).then(function(r){return r.blob()}).then(function(bl){var l=el('a');l.href=URL.createObjectURL(bl);l.download='interlingua-'+ex.id+'.json';document.body.appendChild(l);l.click();l.remove()})};bar.appendChild(b4);d.appendChild(bar);
+ if(whole){var b3=el('button',null,'Replay as dry-run');b3.onclick=function(){fetch(api('exchanges/'+ex.id+'/replay'),{method:'POST',headers:hdrs}).then(function(r){return r.json()}).then(function(j){var p=$('replay');p.textContent='';p.appendChild(el('h3',null,'Dry-run replay ('+j.status+')'));p.appendChild(body(j.body!==undefined?j.body:j))})};bar.appendChild(b3)}
+ if(whole||bodyless){var b4=el('button',null,'Download fixture');b4.onclick=function(){fetch(api('exchanges/'+ex.id+'/fixture'),{headers:hdrs}).then(function(r){return r.blob()}).then(function(bl){var l=el('a');l.href=URL.createObjectURL(bl);l.download='interlingua-'+ex.id+'.json';document.body.appendChild(l);l.click();l.remove()})};bar.appendChild(b4)}d.appendChild(bar);
+ if(!whole&&!bodyless)d.appendChild(el('p','nobody',cb===undefined?'No caller body was read (the request was refused before it): nothing to replay or copy.':'The caller body was too large to keep whole: nothing to replay or copy.'));
  var lost=lostKeys(ex);
  if(ex.warnings.length){d.appendChild(el('h3',null,'Loss report ('+ex.warnings.length+')'));var box=el('div','loss');box.id='loss';var ul=el('ul');ex.warnings.forEach(function(w){ul.appendChild(el('li',null,w))});box.appendChild(ul);
   box.appendChild(el('div',null,'Highlighted below next to the fields they concern.'));d.appendChild(box)}
  if(ex.error)d.appendChild(kv({error:ex.error}));
  d.appendChild(el('h3',null,'Timings'));d.appendChild(kv({time:ex.time,'request id':ex.requestId,'time to first token':ms(ex.ttftMs),total:ms(ex.totalMs),'upstream (headers)':ms(ex.upstreamMs),'proxy overhead':ms(ex.overheadMs),tokens:ex.tokensIn!=null?ex.tokensIn+' in / '+(ex.tokensOut||0)+' out'+(ex.tokensEstimated?' (estimated: the stream was cut short)':''):'',cost:ex.cost!=null?usd(ex)+' (US dollars)':ex.unpriced?'unpriced: '+ex.unpriced+' has no price':'',key:ex.keyName||'',limit:ex.limit?'refused by '+ex.limit:''}));
- d.appendChild(el('h3',null,'Caller request ('+ex.callerDialect+')'));d.appendChild(kv({route:ex.route,model:ex.model||''}));d.appendChild(heads(ex.caller.headers));d.appendChild(body(ex.caller.body,lost));
+ d.appendChild(el('h3',null,'Caller request ('+who(ex)+')'));d.appendChild(kv({route:ex.route,model:ex.model||''}));d.appendChild(heads(ex.caller.headers));d.appendChild(body(ex.caller.body,lost));
  d.appendChild(el('h3',null,'Plan'));var ol=el('ol');ex.plan.forEach(function(p,i){ol.appendChild(el('li',null,(i?'fallback: ':'first: ')+p.upstream+' ('+(p.provider?p.provider+', ':'')+p.dialect+') as '+(p.model||ex.model)+' — '+p.baseUrl))});d.appendChild(ol);
  ex.attempts.forEach(function(at,i){var box=el('div','attempt'+(at.status&&at.status<400?'':' failed'));box.appendChild(el('h3',null,'Upstream attempt '+(i+1)+': '+at.upstream+(at.retry?' (retry '+at.retry+')':'')+' → '+(at.status||at.error||'…')+' (+'+Math.round(at.at)+' ms)'));
   box.appendChild(kv({request:(at.method||'')+' '+(at.url||'')}));box.appendChild(heads(at.headers));box.appendChild(body(at.body,lost));

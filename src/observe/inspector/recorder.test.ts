@@ -142,4 +142,26 @@ describe('inspector recorder', () => {
     expect(() => tap.end(scope.finishLog(200), {})).not.toThrow();
     expect(r.get('ex_1')).toMatchObject({ done: true, attempts: [], received: { body: { ok: true } } });
   });
+
+  it('a request refused before routing keeps the model it named: its body\'s, else its Gemini path\'s', () => {
+    const r = recorderOf(config, 4);
+    const refuse = (req: CallerRequest, body?: string) => {
+      const scope = new RequestScope('chat.completions', 'req_5', () => 0);
+      const tap = r.begin(scope, req, undefined);
+      if (body !== undefined) tap.dump(`caller request ${req.method} ${req.path}`, body);
+      tap.end(scope.finishLog(400, 'invalid-request'), {});
+    };
+    refuse(callerReq({}), JSON.stringify({ model: 'claude-x', messages: 'no' }));
+    refuse({ ...callerReq({}), path: '/v1beta/models/gemini-2.5-flash:generateContent' });
+    refuse(callerReq({}));
+    refuse(callerReq({}), '{"model": ');
+    expect(r.list().map((s) => [s.callerDialect, s.model])).toEqual([
+      ['none', undefined],
+      ['none', undefined],
+      ['none', 'gemini-2.5-flash'],
+      ['none', 'claude-x'],
+    ]);
+    // Nothing planned for what was never routed.
+    expect(r.get('ex_1')!.plan).toEqual([]);
+  });
 });

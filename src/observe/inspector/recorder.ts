@@ -255,7 +255,9 @@ export class Recorder implements InspectorHook {
   #finish(ex: Exchange, scope: RequestScope, entry: LogEntry, headers: Record<string, string>, scrub: (s: string) => string): void {
     ex.done = true;
     ex.callerDialect = entry.caller;
-    ex.model = entry.model;
+    // Refused before routing (a bad key, a body too large or malformed, an unknown model): the
+    // model the request named, when it could be read.
+    ex.model = entry.model ?? namedModel(ex.caller);
     ex.status = entry.status;
     ex.dryRun = scope.flags.dryRun;
     ex.totalMs = entry.durationMs;
@@ -280,6 +282,17 @@ export class Recorder implements InspectorHook {
     const first = ex.plan[0];
     if (!ex.upstream && ex.dryRun && first) ex.upstream = { name: first.upstream, provider: first.provider, dialect: first.dialect };
   }
+}
+
+/** The model a caller's request names: its body's `model`, else the Gemini path's (`/models/NAME:method`). */
+function namedModel(caller: Exchange['caller']): string | undefined {
+  const body = caller.body;
+  if (body && typeof body === 'object' && !(body as { truncated?: unknown }).truncated) {
+    const model = (body as { model?: unknown }).model;
+    if (typeof model === 'string' && model) return model;
+  }
+  const m = /\/models\/([^/:]+):/.exec(caller.path);
+  return m ? decodeURIComponent(m[1]!) : undefined;
 }
 
 /**
