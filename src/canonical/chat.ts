@@ -332,7 +332,10 @@ export type SettingName =
   | 'user'
   | 'metadata';
 
-/** How one dialect's wire names the settings it has (a setting its wire lacks cannot come from its callers). */
+/**
+ * How one dialect's wire names the settings it has, where it names them otherwise (a setting its
+ * wire lacks cannot come from its callers; one it spells as the canonical name is left as it is).
+ */
 export type SettingNames = Readonly<Partial<Record<SettingName, string>>>;
 
 /** The warnings with every canonical setting name replaced by the caller's own (others unchanged). */

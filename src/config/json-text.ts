@@ -1,11 +1,8 @@
 /**
- * A config document's JSON text, read strictly (RFC 8259: no comments, no trailing commas), and
- * when it is not JSON, where and why in words that quote nothing of it (a config holds keys):
- * "line 3, column 15: a trailing comma before `}`". JSON.parse reads it; Microsoft's JSON scanner
- * (jsonc-parser, the one VS Code uses) finds the first error's place once JSON.parse has refused
- * it, as V8's message depends on the Node version and quotes the text around the error.
+ * A config document's JSON text, read by JSON.parse (strict RFC 8259: no comments, no trailing
+ * commas), and when it is not JSON, where and why in words that quote nothing of it (a config
+ * holds keys), by the locator the loader is given (Node: json-place.ts, jsonc-parser).
  */
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 
 export interface JsonSyntaxError {
   /** Counted from 1. */
@@ -14,64 +11,19 @@ export interface JsonSyntaxError {
   reason: string;
 }
 
-/** The scanner's error codes (by `printParseErrorCode`'s names) in words. */
-const WORDS: Record<string, string> = {
-  InvalidSymbol: 'something that is not JSON here (strings and field names need double quotes; true, false and null are lowercase)',
-  InvalidNumberFormat: 'a number JSON cannot read',
-  PropertyNameExpected: 'a field name in double quotes was expected',
-  ValueExpected: 'a value was expected',
-  ColonExpected: '`:` was expected after the field name',
-  CommaExpected: 'a comma was expected (a missing `,`?)',
-  CloseBraceExpected: '`}` was expected',
-  CloseBracketExpected: '`]` was expected',
-  EndOfFileExpected: 'more text after the end of the document',
-  InvalidCommentToken: 'a comment (JSON has none)',
-  UnexpectedEndOfComment: 'a comment that never ends (JSON has none)',
-  UnexpectedEndOfString: 'a string that never ends (a missing `"`, or a line break inside it: write it as \\n)',
-  UnexpectedEndOfNumber: 'a number that ends too soon',
-  InvalidUnicode: 'a `\\u` escape without four hex digits',
-  InvalidEscapeCharacter: 'an unknown escape after `\\` (write a backslash as `\\\\`)',
-  InvalidCharacter: 'a control character inside a string (write it as \\n or \\t)',
-};
+/** Where a text JSON.parse refused stops being JSON (undefined: cannot say). */
+export type JsonLocator = (text: string) => JsonSyntaxError | undefined;
 
-/** Line and column (from 1) of an offset. */
-function place(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let start = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line++;
-    start = i + 1;
-  }
-  return { line, column: offset - start + 1 };
-}
-
-/** The first syntax error of a text JSON.parse refused; undefined if the scanner finds none. */
-export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
-  const errors: ParseError[] = [];
-  parse(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
-  const first = errors[0];
-  if (!first) return undefined;
-  // `,` then `}` or `]`: the comma is the mistake, named where it stands.
-  const code = printParseErrorCode(first.error);
-  const closer = text[first.offset];
-  if ((closer === '}' || closer === ']') && (code === 'PropertyNameExpected' || code === 'ValueExpected')) {
-    const comma = text.slice(0, first.offset).trimEnd();
-    if (comma.endsWith(',')) return { ...place(text, comma.length - 1), reason: `a trailing comma before \`${closer}\`` };
-  }
-  // Something unquoted right after `{`: a field name without its quotes.
-  if (code === 'InvalidSymbol' && text.slice(0, first.offset).trimEnd().endsWith('{')) return { ...place(text, first.offset), reason: WORDS.PropertyNameExpected! };
-  const atEnd = first.offset >= text.trimEnd().length;
-  if (atEnd && code === 'CloseBraceExpected') return { ...place(text, first.offset), reason: 'the text ends inside an object (a missing `}`)' };
-  if (atEnd && code === 'CloseBracketExpected') return { ...place(text, first.offset), reason: 'the text ends inside a list (a missing `]`)' };
-  return { ...place(text, first.offset), reason: WORDS[code] ?? 'not JSON here' };
-}
-
-/** Parse a JSON text; a message saying where and why when it is not JSON (never quoting it). */
-export function readJson(text: string): { value: unknown } | { problem: string } {
+/**
+ * Parse a JSON text; a message saying where and why (`locate`) when it is not JSON, never quoting
+ * it (V8's message quotes the text around the error). Without a locator (the Worker bundle, which
+ * has no room for one within its budget) it says only that the text is not JSON.
+ */
+export function readJson(text: string, locate?: JsonLocator): { value: unknown } | { problem: string } {
   try {
     return { value: JSON.parse(text) };
   } catch {
-    const at = jsonSyntaxError(text);
+    const at = locate?.(text);
     return { problem: at ? `not valid JSON at line ${at.line}, column ${at.column}: ${at.reason}` : 'not valid JSON' };
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { jsonSyntaxError } from './json-place.ts';
 import { ConfigError, DEFAULT_CONFIG, configFromEnv, parseConfig } from './load.ts';
 
 const base = {
@@ -98,8 +99,11 @@ describe('parseConfig', () => {
   });
 
   it('rejects invalid JSON text with its line and column', () => {
-    expect(() => parseConfig('{nope')).toThrow(/^invalid config: not valid JSON at line 1, column 2: a field name in double quotes was expected$/);
-    expect(() => parseConfig('{"upstreams": {},\n "models": {},\n}')).toThrow(/at line 2, column 14: a trailing comma before `}`/);
+    const o = { locateJsonError: jsonSyntaxError };
+    expect(() => parseConfig('{nope', {}, o)).toThrow(/^invalid config: not valid JSON at line 1, column 2: a field name in double quotes was expected$/);
+    expect(() => parseConfig('{"upstreams": {},\n "models": {},\n}', {}, o)).toThrow(/at line 2, column 14: a trailing comma before `}`/);
+    // Without the locator (Workers): nothing of the text.
+    expect(() => parseConfig('{"upstreams": {},\n "models": {},\n}')).toThrow(/^invalid config: not valid JSON$/);
   });
 
   it('a document that is not an object says so', () => {

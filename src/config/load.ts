@@ -14,7 +14,7 @@ import {
 import { credentialsOf, SECRET_FIELDS, type KeyStrategy } from './pools.ts';
 import { defaultBaseUrl, missingField, providerProblem } from './providers.ts';
 import { describeIssues } from '../kit/index.ts';
-import { readJson } from './json-text.ts';
+import { readJson, type JsonLocator } from './json-text.ts';
 import { inboundKeys, type InboundKey } from './callers.ts';
 import { mergedPrices, pricesOfLiteLLM, type ModelPrice } from './prices.ts';
 import { ConfigError, EnvResolver, type Env, type EnvRef } from './env.ts';
@@ -126,6 +126,8 @@ export interface ParseOptions {
   unsetEnv?: 'error' | 'allow';
   /** Read a file the config names (`pricesFile`), by its path as written; none on Workers. */
   readFile?: (path: string) => string;
+  /** Where a JSON text that is not JSON goes wrong, and why (Node: json-place.ts; Workers say only where). */
+  locateJsonError?: JsonLocator;
 }
 
 export const DEFAULT_TIMEOUTS: Required<Timeouts> = {
@@ -192,17 +194,17 @@ function specificity(pattern: string): number {
 type ConfigDoc = v.InferOutput<typeof ConfigSchema>;
 
 /** The document a source holds: parsed JSON as it is, JSON text read strictly; never empty. */
-function documentOf(source: unknown): unknown {
+function documentOf(source: unknown, o: ParseOptions): unknown {
   if (typeof source !== 'string') return source;
   if (!source.trim()) throw new ConfigError('the document is empty');
-  const read = readJson(source);
+  const read = readJson(source, o.locateJsonError);
   if ('problem' in read) throw new ConfigError(read.problem);
   return read.value;
 }
 
 /** The document checked against the schema, its mistakes in plain words. */
-function checkedDocument(source: unknown): ConfigDoc {
-  const doc = documentOf(source);
+function checkedDocument(source: unknown, o: ParseOptions): ConfigDoc {
+  const doc = documentOf(source, o);
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
     throw new ConfigError(`the document must be a JSON object ({ "upstreams": …, "models": … }), not ${Array.isArray(doc) ? 'a list' : doc === null ? 'null' : `a ${typeof doc}`}`);
   }
@@ -317,7 +319,7 @@ function settingsOf(input: ConfigDoc, envs: EnvResolver, o: ParseOptions): Omit<
 
 /** Validate and resolve a configuration document (parsed JSON or JSON text). */
 export function parseConfig(source: unknown, env: Env = {}, o: ParseOptions = {}): Config {
-  const input = checkedDocument(source);
+  const input = checkedDocument(source, o);
   const envs = new EnvResolver(env);
   const keys = inboundKeys(input.keys ?? [], (value, path) => envs.resolve(value, path)!);
   if (!Array.isArray(keys)) throw new ConfigError(`${keys.path}: ${keys.problem}`);
@@ -341,7 +343,7 @@ function readPrices(path: string, o: ParseOptions): Record<string, ModelPrice> {
   } catch (e) {
     throw new ConfigError(`pricesFile: cannot read ${path}: ${(e as { code?: string }).code ?? (e as Error).message}`);
   }
-  const doc = readJson(text);
+  const doc = readJson(text, o.locateJsonError);
   if ('problem' in doc) throw new ConfigError(`pricesFile: ${path} is ${doc.problem}`);
   const read = pricesOfLiteLLM(doc.value);
   if ('problem' in read) throw new ConfigError(`pricesFile: ${path}: ${read.problem}`);

@@ -15,7 +15,6 @@ export interface IssueLike {
   readonly kind: string;
   readonly type: string;
   readonly input: unknown;
-  readonly expected: string | null;
   readonly received: string;
   readonly message: string;
   readonly requirement?: unknown;
@@ -196,13 +195,9 @@ export function ownMessage(issue: Issue): string | undefined {
   return /^Invalid \w+: (Expected [\s\S]* but r|R)eceived /.test(issue.message) ? undefined : issue.message;
 }
 
-/** Valibot's `expected` for the plain kinds, in words (a schema `describe` cannot read, as a custom one). */
-const EXPECTED_WORDS: Record<string, string> = { Object: 'an object ({ … })', Array: 'a list', string: 'a string', number: 'a number', boolean: 'true or false' };
-
 /** What the schema wants where a schema issue points, in words ("a number", "one of "auto", "none""). */
 export function expectedOf(root: unknown, issue: Issue): string {
-  const said = describe(schemaAt(root as AnySchema, (issue.path ?? []).map((p) => p.key as string | number)));
-  return said === 'a value' ? (EXPECTED_WORDS[issue.expected ?? ''] ?? said) : said;
+  return describe(schemaAt(root as AnySchema, (issue.path ?? []).map((p) => p.key as string | number)));
 }
 
 /** One issue in plain words. `root`: the schema the value was checked against. */

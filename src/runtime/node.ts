@@ -13,6 +13,7 @@ import { setFlagsFromString } from 'node:v8';
 import { createProxy, memoryStateStore } from '../app.ts';
 import type { FetchLike } from '../kit/index.ts';
 import { ConfigError, configFromEnv, type Config, type ParseOptions } from '../config/load.ts';
+import { jsonSyntaxError } from '../config/json-place.ts';
 import { nodeFetch } from './node-client.ts';
 import { createNodeListener, isDirectRoute } from './node-server.ts';
 import { handleUpgrade } from './node-websocket.ts';
@@ -178,7 +179,7 @@ export interface LoadedConfig {
 export function loadNodeConfig(configPath: string | undefined, env: NodeJS.ProcessEnv, options: ParseOptions = {}): LoadedConfig {
   const inline = env.INTERLINGUA_CONFIG?.trim();
   // Files the config names (`pricesFile`) are relative to the config file, else to the working directory.
-  const reading = (base: string): ParseOptions => ({ readFile: (path) => readFileSync(resolve(base, path), 'utf8'), ...options });
+  const reading = (base: string): ParseOptions => ({ readFile: (path) => readFileSync(resolve(base, path), 'utf8'), locateJsonError: jsonSyntaxError, ...options });
   const o = reading(process.cwd());
   if (configPath === undefined && !inline) return { config: configFromEnv({ ...env, INTERLINGUA_CONFIG: undefined }, undefined, o), source: 'built-in default config' };
   if (configPath === undefined && inline!.startsWith('{')) return { config: withSource(() => configFromEnv(env, inline, o), 'INTERLINGUA_CONFIG'), source: 'config from INTERLINGUA_CONFIG' };

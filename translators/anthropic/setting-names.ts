@@ -1,11 +1,11 @@
-/** How a Messages caller names the canonical settings, for loss reports in its own terms. */
+/** How a Messages caller names the canonical settings, for loss reports in its own terms
+ * (a setting its wire spells as the canonical name, `temperature`, needs no entry). */
 import type { SettingNames } from '../../src/canonical/index.ts';
 
 export const settingNames: SettingNames = {
   toolChoice: 'tool_choice',
   parallelToolCalls: 'tool_choice.disable_parallel_tool_use',
   maxOutputTokens: 'max_tokens',
-  temperature: 'temperature',
   topP: 'top_p',
   topK: 'top_k',
   stop: 'stop_sequences',

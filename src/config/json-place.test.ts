@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { jsonSyntaxError, readJson } from './json-text.ts';
+import { jsonSyntaxError } from './json-place.ts';
+import { readJson } from './json-text.ts';
 
 describe('a config text that is not JSON: where and why', () => {
   it.each([
@@ -21,15 +22,22 @@ describe('a config text that is not JSON: where and why', () => {
   ])('%j: line %i, column %i', (text, line, column, reason) => {
     expect(() => JSON.parse(text)).toThrow();
     expect(jsonSyntaxError(text)).toEqual({ line, column, reason });
-    expect(readJson(text)).toEqual({ problem: `not valid JSON at line ${line}, column ${column}: ${reason}` });
+    expect(readJson(text, jsonSyntaxError)).toEqual({ problem: `not valid JSON at line ${line}, column ${column}: ${reason}` });
   });
 
   it('reads JSON as JSON.parse does, strictly', () => {
     expect(readJson('{"a": [1, "x", null]}')).toEqual({ value: { a: [1, 'x', null] } });
   });
 
-  it('quotes nothing of the text', () => {
-    const r = readJson('{"keys": [sk-live-SECRET]}');
-    expect('problem' in r && r.problem).not.toContain('SECRET');
+  it('quotes nothing of the text, with or without the locator', () => {
+    for (const locate of [jsonSyntaxError, undefined]) {
+      const r = readJson('{"keys": [sk-live-SECRET]}', locate);
+      expect('problem' in r && r.problem).toMatch(/^not valid JSON/);
+      expect('problem' in r && r.problem).not.toContain('SECRET');
+    }
+  });
+
+  it('without the locator (the Worker bundle): only that it is not JSON', () => {
+    expect(readJson('{\n  "a": 1,\n}')).toEqual({ problem: 'not valid JSON' });
   });
 });
