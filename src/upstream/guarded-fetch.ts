@@ -125,7 +125,7 @@ export function createGuardedFetch(o: GuardOptions): GuardedFetch {
     }
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = opts.signal ? AbortSignal.any([deadline, opts.signal]) : deadline;
-    /** Whatever failed, as a caller-facing error: the deadline is a 504, anything else a 400. */
+    /** Whatever failed, as a caller-facing error: a 400 (the caller's URL), the deadline with its own code. */
     const failure = (e: unknown, what: string): ProxyError => {
       if (e instanceof ProxyError) return e;
       // The caller's URL could not be fetched in time: the caller's 400, as the vendors answer an
