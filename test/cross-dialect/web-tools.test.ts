@@ -140,8 +140,8 @@ describe('a hosted search forced by name (Claude Code\'s WebSearch)', () => {
     const out = send('anthropic', claudeCode, 'gemini', 'm', A);
     expect(out.body.toolConfig).toBeUndefined();
     expect(out.body.tools).toEqual([{ googleSearch: {} }]);
-    expect(out.warnings).toContainEqual({ code: 'approximated', path: 'tool_choice', detail: 'web search→auto' });
-    expect(out.warnings.filter((w) => w.path === 'tool_choice' && w.lossy)).toEqual([]);
+    expect(out.warnings).toContainEqual({ code: 'approximated', path: 'toolChoice', detail: 'web search→auto' });
+    expect(out.warnings.filter((w) => w.path === 'toolChoice' && w.lossy)).toEqual([]);
   });
 
   it('Responses: required, the web search its only tool; Interactions: auto', () => {
@@ -153,7 +153,7 @@ describe('a hosted search forced by name (Claude Code\'s WebSearch)', () => {
     const out = send('anthropic', claudeCode, 'openai', 'gpt-4o-search-preview', A);
     expect(out.body.tool_choice).toBeUndefined();
     expect(out.body.web_search_options).toEqual({});
-    expect(out.warnings.filter((w) => w.lossy && w.path === 'tool_choice')).toEqual([]);
+    expect(out.warnings.filter((w) => w.lossy && w.path === 'toolChoice')).toEqual([]);
   });
 
   it('Anthropic: as sent; a Responses caller forcing web_search_preview forces web_search', () => {

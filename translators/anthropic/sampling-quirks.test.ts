@@ -34,7 +34,7 @@ describe('Claude models that refuse temperature with top_p', () => {
     const { body, warnings } = encode('claude-sonnet-4-5-20250929', { temperature: 0.3, topP: 0.9 });
     expect(body.temperature).toBe(0.3);
     expect(body).not.toHaveProperty('top_p');
-    expect(dropped(warnings)).toEqual(['top_p=temperature']);
+    expect(dropped(warnings)).toEqual(['topP=temperature']);
   });
 
   it('keeps both toward a model that takes both, and top_p alone everywhere', () => {
