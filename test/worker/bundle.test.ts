@@ -42,7 +42,7 @@ describe('worker bundle', () => {
     expect(specs.filter((s) => !s.startsWith('cloudflare:'))).toEqual([]);
     expect(code).not.toMatch(/["']node:[a-z_/]+["']/);
     expect(code).not.toMatch(/\bprocess\.env\b/);
-  });
+  }, 120_000); // the first to ask builds the bundle (wrangler + terser): slow on a loaded machine
 
   it('holds none of the demo upstreams (Node only, loaded by `interlingua demo`)', async () => {
     const code = readFileSync(await workerBundle(), 'utf8');
