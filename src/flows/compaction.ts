@@ -10,12 +10,11 @@
  * An upstream of the caller's own dialect is sent the request as it is (the chat flow forwards it
  * before this flow is reached); a caller dialect without compaction never asks for one.
  */
-import { nestsDeeperThan, MAX_JSON_DEPTH } from '../kit/index.ts';
 import { ProxyError, mayCarrySignatures, textOf, type ChatRequest, type Compaction, type Message, type Part, type Tool } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { contentTypeOf, createTextSerializer } from '../sse/serialize.ts';
 import { resolveModel, type ResolvedTarget } from '../upstream/resolve.ts';
-import { callPlanned, chatUpstreamOf, keptUpstreamHeaders, planChat, readBodyText, readResponse, type ChatCall, type FlowDeps } from './context.ts';
+import { callPlanned, chatUpstreamOf, upstreamJson, keptUpstreamHeaders, planChat, readBodyText, readResponse, type ChatCall, type FlowDeps } from './context.ts';
 import { dryRunReply } from './plan.ts';
 import { jsonReply, proxyHeaders, type Reply } from './reply.ts';
 import { resolveState } from './state.ts';
@@ -197,12 +196,7 @@ async function forwardCompaction(deps: FlowDeps, scope: RequestScope, call: Chat
   const success = await callPlanned(deps, scope, attempts, (t) => chatUpstreamOf(deps, t).decodeError, call.session);
   const text = await readBodyText(success, scope);
   const name = success.attempt.target.upstream.name;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ProxyError('upstream', `Upstream ${name} returned a body that is not JSON.`, { raw: text.slice(0, 2000) });
-  }
-  if (!body || typeof body !== 'object' || nestsDeeperThan(body, MAX_JSON_DEPTH)) throw new ProxyError('upstream', `Upstream ${name} returned a compaction of an unexpected shape.`);
+  const body = upstreamJson(text, name);
+  if (!body || typeof body !== 'object') throw new ProxyError('upstream', `Upstream ${name} returned a compaction of an unexpected shape.`);
   return { status: success.res.status, headers: proxyHeaders(scope, keptUpstreamHeaders(success.res)), body: text };
 }

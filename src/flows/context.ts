@@ -174,6 +174,18 @@ export async function readResponse(
   return decodeText(await readBodyText(success, scope), success, upstream, req, scope);
 }
 
+/** An upstream's answer body as JSON, or the upstream error that says why it is not (not JSON, nested too deep). */
+export function upstreamJson(text: string, name: string): unknown {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ProxyError('upstream', `Upstream ${name} returned a body that is not JSON.`, { raw: text.slice(0, 2000) });
+  }
+  if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw new ProxyError('upstream', `Upstream ${name} returned JSON nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  return body;
+}
+
 /** Parse and decode an upstream body; garbage (not JSON, wrong shape, an error inside) → 502. */
 export function decodeText(
   text: string,
@@ -185,15 +197,7 @@ export function decodeText(
   failOnErrorFinish = true,
 ): ChatResponse {
   const name = success.attempt.target.upstream.name;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ProxyError('upstream', `Upstream ${name} returned a body that is not JSON.`, { raw: text.slice(0, 2000) });
-  }
-  if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
-    throw new ProxyError('upstream', `Upstream ${name} returned JSON nested deeper than ${MAX_JSON_DEPTH} levels.`);
-  }
+  const body = upstreamJson(text, name);
   let response: ChatResponse;
   try {
     response = upstream.decodeResponse(body, req, scope);

@@ -8,12 +8,11 @@
  * with that piece's error.
  */
 import { ProxyError, estimateEmbeddingTokens, sumEmbeddingUsage, type EmbeddingInput, type EmbeddingRequest, type EmbeddingResponse } from '../canonical/index.ts';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../kit/index.ts';
 import type { CallerInput, EmbeddingCaller, EmbeddingUpstream } from '../../translators/types.ts';
 import type { EmbeddingWire } from '../../translators/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { resolveModel, type ResolvedTarget } from '../upstream/resolve.ts';
-import { callPlanned, readBodyText, type FlowDeps } from './context.ts';
+import { callPlanned, readBodyText, upstreamJson, type FlowDeps } from './context.ts';
 import { dryRunReply, planCall, upstreamTarget, type PlannedAttempt } from './plan.ts';
 import { jsonReply, type Reply } from './reply.ts';
 
@@ -136,13 +135,7 @@ async function callPiece(
   const success = await callPlanned(deps, scope, attempts, (t) => upstreamOf(t).decodeError);
   const text = await readBodyText(success, scope);
   const name = success.attempt.target.upstream.name;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ProxyError('upstream', `Upstream ${name} returned a body that is not JSON.`, { raw: text.slice(0, 2000) });
-  }
-  if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw new ProxyError('upstream', `Upstream ${name} returned JSON nested deeper than ${MAX_JSON_DEPTH} levels.`);
+  const body = upstreamJson(text, name);
   scope.dump?.(`upstream response ← ${name}`, body);
   try {
     return upstreamOf(success.attempt.target).decodeEmbeddingResponse(body, piece, scope, headersOf(success.res));
