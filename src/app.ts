@@ -15,14 +15,13 @@ import type { FlowDeps } from './flows/context.ts';
 import { hostedImageReply, imageFlow } from './flows/images.ts';
 import { storedFlow, type StoredOp } from './flows/stored.ts';
 import { createModelLister } from './flows/models.ts';
-import { errorReply, jsonReply, proxyHeaders, type Reply } from './flows/reply.ts';
+import { errorReply, jsonReply, type Reply } from './flows/reply.ts';
 import { callerCredential, checkCallerKey } from './http/auth.ts';
 import { createCors } from './http/cors.ts';
-import { callerHandlers, type CallerHandlers } from './http/handlers.ts';
+import { callerHandlers } from './http/handlers.ts';
 import { callerInput, publicOrigin, readMultipart, webCallerRequest, type CallerRequest } from './http/inbound.ts';
 import { toResponse } from './http/respond.ts';
-import { openResponsesSocket, type SocketPeer, type SocketSession } from './http/responses-socket.ts';
-import { warmupEvents } from './http/responses-socket-events.ts';
+import { socketOpener, type SocketOpening } from './http/responses-upgrade.ts';
 import { createServe, type Serve } from './http/serve.ts';
 import { Metrics } from './observe/metrics.ts';
 
@@ -106,10 +105,7 @@ export interface Proxy {
   openWebSocket(req: Request, waitUntil?: (p: Promise<unknown>) => void): Promise<{ refused: Response } | Extract<SocketOpening, { accept: unknown }>>;
 }
 
-/** What a runtime does with an upgrade request (`Proxy.openSocket`). */
-export type SocketOpening =
-  | { refused: Reply }
-  | { maxMessageBytes: number; accept(peer: SocketPeer): SocketSession };
+export type { SocketOpening } from './http/responses-upgrade.ts';
 export type { SocketPeer, SocketSession } from './http/responses-socket.ts';
 
 export function createApp(o: AppOptions): Hono {
@@ -304,38 +300,6 @@ function serviceRoutes(s: { o: AppOptions; reg: Registry; deps: FlowDeps; serve:
     return { status: 200, headers: { 'content-type': 'text/plain; version=0.0.4' }, body: o.gatherMetrics ? await o.gatherMetrics() : s.metricsText() };
   };
   return { listModels, getModel, hosted, health, probe, metricsRoute };
-}
-
-/**
- * The Responses WebSocket: the key is checked (and the upgrade logged) once here, and again with
- * every turn, which is served as a POST through the route table (`dispatch`).
- */
-function socketOpener(o: {
-  config: Config;
-  now: () => number;
-  serve: Serve;
-  dispatch: (req: CallerRequest) => Promise<Reply>;
-  readJson: CallerHandlers['readJson'];
-  responses: ChatCaller;
-}): Proxy['openSocket'] {
-  const { config, serve, dispatch, readJson, responses, now } = o;
-  const upgrade = serve('responses.socket', responses.encodeError, async (scope) => ({ status: 101, headers: proxyHeaders(scope), body: null }));
-  const warmup = serve('responses.warmup', responses.encodeError, async (scope, req) => {
-    const { body } = await readJson(req, scope);
-    return jsonReply(scope, warmupEvents(body, scope.newId('resp_'), now()));
-  });
-  return async (req) => {
-    if (req.method !== 'GET' || req.path !== '/v1/responses') {
-      return { refused: await dispatch(req) };
-    }
-    const reply = await upgrade(req);
-    if (reply.status !== 101) return { refused: reply };
-    const { limits } = config;
-    return {
-      maxMessageBytes: limits.maxBodyBytes,
-      accept: (peer) => openResponsesSocket({ dispatch, warmup, upgrade: req, socketId: reply.headers['x-request-id'] ?? '', maxMessageBytes: limits.maxBodyBytes, maxSseBufferBytes: limits.maxSseBufferBytes, maxAgeMs: limits.socketMaxAgeSeconds * 1000 }, peer),
-    };
-  };
 }
 
 async function openWeb(open: Proxy['openSocket'], request: Request, waitUntil?: (p: Promise<unknown>) => void): ReturnType<Proxy['openWebSocket']> {
