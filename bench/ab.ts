@@ -15,6 +15,7 @@ import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync } from 'node:f
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { benchBundle } from '../scripts/node-bundle.ts';
 import type { Dialect } from './agent-bodies.ts';
 import { live, median, pin, proxyConfig, proxyReq, SIZES, slice, start as startIn, upstreamReq, type Child } from './agent-harness.ts';
 
@@ -48,10 +49,7 @@ async function bundles() {
   if (!existsSync(join(rev, 'node_modules'))) symlinkSync(join(root, 'node_modules'), join(rev, 'node_modules'));
   // The admin channel as in the working tree (what the stats carry), whatever the revision's.
   copyFileSync(join(root, 'bench', 'control.ts'), join(rev, 'bench', 'control.ts'));
-  const common = {
-    bundle: true, platform: 'node' as const, format: 'esm' as const, target: 'node20', logLevel: 'error' as const, outExtension: { '.js': '.mjs' },
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  };
+  const common = benchBundle;
   await build({ ...common, entryPoints: { 'agent-mock': 'bench/agent-mock.ts', passthrough: 'bench/passthrough.ts' }, absWorkingDir: root, outdir: out });
   // `--only` files: the revision with just these files from the working tree (others' work in progress left out).
   let afterDir = args.includes('--same') ? rev : root;

@@ -17,6 +17,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { benchBundle } from '../scripts/node-bundle.ts';
 import type { Dialect } from './agent-bodies.ts';
 import { EVENTS, HOLD_MS, live, median, once, pin, PIN, proxyConfig, proxyReq, SIZES, slice, start as startIn, UPSTREAMS, upstreamReq, type Child, type Req, type Slice } from './agent-harness.ts';
 
@@ -59,8 +60,7 @@ type Sample = Record<string, number>;
 async function bundle() {
   await build({
     entryPoints: { 'agent-mock': 'bench/agent-mock.ts', passthrough: 'bench/passthrough.ts', floor: 'bench/floor.ts', proxy: 'bench/proxy-entry.ts' },
-    absWorkingDir: root, outdir: out, outExtension: { '.js': '.mjs' }, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    absWorkingDir: root, outdir: out, ...benchBundle,
   });
 }
 

@@ -8,6 +8,8 @@ import { execFileSync, fork, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { benchBundle } from '../scripts/node-bundle.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const out = join(root, '.tmp', 'bench');
@@ -19,10 +21,7 @@ const raw = first === 'raw';
 const caller = raw ? up : first;
 
 // Reuse the bundles that `npm run bench` builds.
-execFileSync(process.execPath, ['--import', 'tsx', '-e', `
-  const { build } = await import('esbuild');
-  await build({ entryPoints: { mock: 'bench/mock-upstream.ts', proxy: 'bench/proxy-entry.ts', passthrough: 'bench/passthrough.ts' }, absWorkingDir: ${JSON.stringify(root)}, outdir: ${JSON.stringify(out)}, outExtension: { '.js': '.mjs' }, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error', banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" } });
-`], { cwd: root, stdio: 'inherit' });
+await build({ entryPoints: { mock: 'bench/mock-upstream.ts', proxy: 'bench/proxy-entry.ts', passthrough: 'bench/passthrough.ts' }, absWorkingDir: root, outdir: out, ...benchBundle });
 rmSync(profDir, { recursive: true, force: true });
 mkdirSync(profDir, { recursive: true });
 

@@ -16,6 +16,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { benchBundle } from '../scripts/node-bundle.ts';
 import type { ProcStats } from './control.ts';
 import { describeIdleRss, measureIdleRss, type IdleRss } from './idle-rss.ts';
 
@@ -65,13 +66,7 @@ async function bundle(): Promise<void> {
     entryPoints: { mock: 'bench/mock-upstream.ts', passthrough: 'bench/passthrough.ts', floor: 'bench/floor.ts', proxy: 'bench/proxy-entry.ts' },
     absWorkingDir: root,
     outdir: out,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'error',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    ...benchBundle,
   });
 }
 

@@ -13,6 +13,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { benchBundle } from '../scripts/node-bundle.ts';
 import { conversation, render, type Dialect } from './agent-bodies.ts';
 import { startWorker } from '../test/support/worker.ts';
 
@@ -70,8 +71,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 async function main() {
   await build({
     entryPoints: { 'agent-mock': 'bench/agent-mock.ts', passthrough: 'bench/passthrough.ts', proxy: 'bench/proxy-entry.ts' },
-    absWorkingDir: root, outdir: out, outExtension: { '.js': '.mjs' }, bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'error',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    absWorkingDir: root, outdir: out, ...benchBundle,
   });
   const mock = await startChild('agent-mock.mjs', []);
   const base = `http://127.0.0.1:${mock.port}`;

@@ -12,6 +12,7 @@
  * stay readable (full minification measured no lower idle RSS).
  */
 import { build } from 'esbuild';
+import { nodeBundle } from './node-bundle.ts';
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,19 +25,13 @@ const result = await build({
   absWorkingDir: root,
   outdir,
   chunkNames: 'chunks/[name]-[hash]',
-  bundle: true,
+  ...nodeBundle,
   splitting: true,
   write: false,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
   external: ['redis'],
-  // jsonc-parser's `main` is a UMD build whose requires esbuild cannot follow; its `module` is ES.
-  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   minifyWhitespace: true,
   minifySyntax: true,
   banner: { js: '#!/usr/bin/env node' },
-  logLevel: 'error',
 }).catch(() => process.exit(1)); // esbuild has printed the errors
 
 // Each file is written beside and renamed into place, chunks (named by content hash) before the
