@@ -11,6 +11,7 @@
  */
 import { conversation, render, type Dialect } from './agent-bodies.ts';
 import { registry, type UpstreamDialect } from '../translators/index.ts';
+import { ByteParts } from '../src/kit/index.ts';
 import type { ChatCaller, TranslateContext, UpstreamTarget } from '../translators/types.ts';
 
 const args = process.argv.slice(2);
@@ -52,7 +53,12 @@ function translate(caller: ChatCaller, up: Dialect, from: Dialect, bytes: Buffer
   const params: Record<string, string> = from === 'gemini' ? { model: 'agent-model', method: 'generateContent' } : {};
   const decoded = caller.decodeRequest({ body, headers: HEADERS[from], params, query: {} }, ctx);
   const enc = registry.chatUpstreams[UPSTREAM_ID[up]].encodeRequest(decoded.value, target, ctx);
-  return Buffer.from(enc.value.body as string).byteLength;
+  return bodyBytes(enc.value.body);
+}
+
+/** The encoded body's UTF-8 length: a big body is already bytes in pieces (src/kit/json-body.ts). */
+function bodyBytes(body: unknown): number {
+  return body instanceof ByteParts ? body.byteLength : Buffer.from(body as string).byteLength;
 }
 
 function cpu(f: () => number, count: number): number {
@@ -102,7 +108,7 @@ for (const size of sizes) {
         add('decodeRequest', d);
         const [enc, e] = timed(() => registry.chatUpstreams[UPSTREAM_ID[up]].encodeRequest(decoded.value, target, ctx));
         add('encodeRequest (with its JSON)', e);
-        const [, g] = timed(() => Buffer.from(enc.value.body as string));
+        const [, g] = timed(() => bodyBytes(enc.value.body));
         add('utf8 encode', g);
         const [, h] = timed(() => JSON.stringify(body));
         add('(floor) JSON.stringify', h);
