@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 /**
  * The Node entry serves every route straight from node:http (runtime/node-server.ts); Workers and
  * tests go through the Hono app. Both hand the same route table a runtime-neutral request, so the
@@ -150,7 +153,9 @@ describe('the Node server and the Hono app answer alike', () => {
       const ok = await fetch(`http://127.0.0.1:${running.port}/v1/chat/completions`, call('https://app.example'));
       expect(ok.status).toBe(200);
       expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example');
-      expect(ok.headers.get('access-control-expose-headers')).toContain('x-interlingua-warnings');
+      // Every x-interlingua- header the proxy answers with (src/, outside tests) is readable by the page.
+      const exposed = ok.headers.get('access-control-expose-headers')!.split(', ');
+      for (const header of answeredHeaders()) expect(exposed).toContain(header);
       const other = await web.fetch(new Request('http://127.0.0.1/v1/chat/completions', call('https://evil.example')));
       expect(other.status).toBe(200);
       expect(other.headers.get('access-control-allow-origin')).toBeNull();
@@ -159,3 +164,19 @@ describe('the Node server and the Hono app answer alike', () => {
     }
   });
 });
+
+/** The `x-interlingua-` headers src/ sets on answers (the two read from requests left out). */
+function answeredHeaders(): string[] {
+  const found = new Set<string>();
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (p.endsWith('.ts') && !p.endsWith('.test.ts')) for (const m of readFileSync(p, 'utf8').matchAll(/'(x-interlingua-[a-z-]+)'/g)) found.add(m[1]!);
+    }
+  };
+  walk(fileURLToPath(new URL('../src/', import.meta.url)));
+  for (const asked of ['x-interlingua-strict']) found.delete(asked);
+  expect(found.size).toBeGreaterThan(3);
+  return [...found];
+}

@@ -6,7 +6,12 @@
 import type { Reply } from '../flows/reply.ts';
 import type { CallerRequest } from './inbound.ts';
 
-const EXPOSED = 'x-request-id, x-interlingua-warnings, x-interlingua-upstream';
+/**
+ * What a browser caller's script may read of an answer: the request id, the loss report, the
+ * upstream that answered, whether a token count or usage is estimated, that an answer is a
+ * dry-run, when a hosted image expires, and when to retry a limited request.
+ */
+const EXPOSED = 'x-request-id, x-interlingua-warnings, x-interlingua-upstream, x-interlingua-token-count, x-interlingua-dry-run, x-interlingua-expires-at, retry-after';
 const METHODS = 'GET, HEAD, POST, PUT, DELETE, PATCH';
 
 export interface Cors {
