@@ -13,7 +13,7 @@ COPY package.json package-lock.json ./
 # Scripts off: `prepare` would build before the sources are here; the build runs below.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
-COPY scripts/build-cli.ts scripts/
+COPY scripts/build-cli.ts scripts/node-bundle.ts scripts/
 COPY src/ src/
 COPY translators/ translators/
 RUN npm run build

@@ -23,7 +23,10 @@ export function stats(): ProcStats {
   return { cpuUs: cpu.user + cpu.system, userUs: cpu.user, systemUs: cpu.system, rss: mem.rss, heapUsed: mem.heapUsed, external: mem.external, maxRss: process.resourceUsage().maxRSS * 1024 };
 }
 
-/** Answer `{ id, op: 'stats' | 'gc' }` messages; announce `{ ready: port }`. */
+/**
+ * Answer `{ id, op: 'stats' | 'gc' }` messages; announce `{ ready: port }` (started without an IPC
+ * channel, as test/bench-bundle.test.ts starts it: `ready PORT` on stderr).
+ */
 export function serveControl(port: number): void {
   process.on('message', (m: { id: number; op: string }) => {
     if (m.op === 'gc') {
@@ -36,5 +39,6 @@ export function serveControl(port: number): void {
     process.send?.({ id: m.id, stats: stats() });
   });
   process.on('disconnect', () => process.exit(0));
-  process.send?.({ ready: port });
+  if (process.send) process.send({ ready: port });
+  else process.stderr.write(`ready ${port}\n`);
 }
