@@ -5,12 +5,12 @@
  * off), and a trap proxy in the environment that records any connection Codex tries to make
  * anywhere but 127.0.0.1.
  */
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run } from '../support/processes.ts';
+import { documentedBlock } from './documented.ts';
 import { proxyEnv, startTrap } from './trap.ts';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,11 +27,7 @@ export interface CodexRun {
 
 /** The Codex config docs/responses.md shows under "## Real clients", its `base_url` pointed at `proxyUrl`. */
 export function readmeCodexConfig(proxyUrl: string): string {
-  const readme = readFileSync(path.join(ROOT, 'docs/responses.md'), 'utf8');
-  const start = readme.indexOf('## Real clients');
-  const block = /```toml\n([\s\S]*?)```/.exec(readme.slice(start))?.[1];
-  if (start < 0 || !block) throw new Error('docs/responses.md has no toml block under "## Real clients"');
-  const toml = block.replace(/^ {2}/gm, '');
+  const toml = documentedBlock('docs/responses.md', '## Real clients', 'toml');
   if (!/^base_url = "[^"]*"/m.test(toml)) throw new Error('the documented Codex config has no base_url');
   return toml.replace(/^base_url = "[^"]*"/m, `base_url = "${proxyUrl}/v1"`);
 }

@@ -82,6 +82,17 @@ export function toolNames(dialect: Dialect, body: any): string[] {
   return (body?.tools ?? []).map((t: any) => t.name ?? t.type);
 }
 
+/** The JSON Schema of tool `name`'s parameters in a request, as the dialect carries it (undefined if not offered). */
+export function toolParameters(dialect: Dialect, body: any, name: string): any {
+  if (dialect === 'openai') return (body?.tools ?? []).find((t: any) => t.function?.name === name)?.function.parameters;
+  if (dialect === 'anthropic') return (body?.tools ?? []).find((t: any) => t.name === name)?.input_schema;
+  if (dialect === 'gemini') {
+    const f = (body?.tools ?? []).flatMap((t: any) => t.functionDeclarations ?? []).find((d: any) => d.name === name);
+    return f?.parameters ?? f?.parametersJsonSchema;
+  }
+  return (body?.tools ?? []).find((t: any) => t.name === name)?.parameters;
+}
+
 /**
  * A handler for `startMockUpstream().reply(…)`: turn k answers the request carrying k tool
  * results; past the script's end, the last turn repeats. `turns` may depend on the request.
