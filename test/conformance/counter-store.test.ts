@@ -3,10 +3,10 @@
  * fake of its get/put/expirationTtl) and a real redis-server, two clients on one Redis agreeing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisStores, type RedisStores } from '../src/runtime/redis-store.ts';
-import { kvCounterStore, memoryCounterStore, type CounterStore } from '../src/upstream/limits/counters.ts';
-import type { KvNamespaceLike } from '../src/upstream/state-store.ts';
-import { startRedis, type RunningRedis } from './support/redis.ts';
+import { redisStores, type RedisStores } from '../../src/runtime/redis-store.ts';
+import { kvCounterStore, memoryCounterStore, type CounterStore } from '../../src/upstream/limits/counters.ts';
+import type { KvNamespaceLike } from '../../src/upstream/state-store.ts';
+import { startRedis, type RunningRedis } from '../support/redis.ts';
 
 interface Backend {
   store: CounterStore;
