@@ -1,73 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ProxyError } from '../canonical/index.ts';
-import { cacheApiImageStore, fetchImageAsBase64, findHosted, hostImage, memoryImageStore, type CacheLike, type ImageStore } from './image-store.ts';
+import { fetchImageAsBase64, findHosted, hostImage, memoryImageStore, type ImageStore } from './image-store.ts';
 
-const bytes = (n: number, fill = 1) => new Uint8Array(n).fill(fill);
-
-describe('memoryImageStore', () => {
-  it('expires by the injected clock', async () => {
-    let t = 1000;
-    const store = memoryImageStore({ now: () => t });
-    await store.put('a', bytes(3), 'image/png', 60_000);
-    expect((await store.get('a'))?.bytes).toEqual(bytes(3));
-    t += 59_999;
-    expect(await store.get('a')).toBeDefined();
-    t += 1;
-    expect(await store.get('a')).toBeUndefined();
-  });
-
-  it('evicts the oldest images past the byte cap, and refuses one larger than the cap', async () => {
-    const store = memoryImageStore({ maxBytes: 10, now: () => 0 });
-    await store.put('a', bytes(4), 'image/png', 1000);
-    await store.put('b', bytes(4), 'image/png', 1000);
-    await store.put('c', bytes(4), 'image/png', 1000);
-    expect(await store.get('a')).toBeUndefined();
-    expect(await store.get('b')).toBeDefined();
-    expect(await store.get('c')).toBeDefined();
-    await expect(store.put('d', bytes(11), 'image/png', 1000)).rejects.toBeInstanceOf(ProxyError);
-  });
-});
-
-/** A Map behind the standard Cache methods the store uses. */
-function fakeCache(): CacheLike & { keys: string[] } {
-  const m = new Map<string, { body: ArrayBuffer; headers: Headers }>();
-  const key = (r: Request | string) => (typeof r === 'string' ? r : r.url);
-  return {
-    get keys() {
-      return [...m.keys()];
-    },
-    async put(r, res) {
-      m.set(key(r), { body: await res.arrayBuffer(), headers: res.headers });
-    },
-    async match(r) {
-      const hit = m.get(key(r));
-      return hit ? new Response(hit.body.slice(0), { headers: hit.headers }) : undefined;
-    },
-    async delete(r) {
-      return m.delete(key(r));
-    },
-  };
-}
-
-/** The platform's `Cache` (Workers' `caches.default`) fits the store as it is. */
-const fromPlatformCache: (cache: Cache) => ImageStore = (cache) => cacheApiImageStore(cache);
-void fromPlatformCache;
-
-describe('cacheApiImageStore', () => {
-  it('stores with max-age, reads back bytes and type, and never serves late', async () => {
-    let t = 0;
-    const cache = fakeCache();
-    const store = cacheApiImageStore(cache, () => t);
-    await store.put('abc', bytes(5, 7), 'image/webp', 3_600_000);
-    expect(cache.keys).toEqual(['https://interlingua-hosted-images.invalid/abc']);
-    const res = await cache.match(cache.keys[0]!);
-    expect(res?.headers.get('cache-control')).toBe('public, max-age=3600');
-    expect(await store.get('abc')).toEqual({ bytes: bytes(5, 7), mediaType: 'image/webp', expiresAt: 3_600_000 });
-    t = 3_600_000;
-    expect(await store.get('abc')).toBeUndefined();
-    expect(cache.keys).toEqual([]);
-  });
-});
+// The stores' own contract (memory, Cache API) is test/conformance/image-store.test.ts.
 
 describe('hosting', () => {
   it('hostImage gives an unguessable URL that findHosted answers until expiry', async () => {
