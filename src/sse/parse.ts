@@ -1,9 +1,12 @@
 /**
  * Incremental SSE parsing of an upstream body with eventsource-parser. One parser and one
  * streaming TextDecoder per stream, fed chunk by chunk: events come out as soon as their frame
- * is complete, and a frame larger than `maxBufferSize` is an error, not unbounded memory.
+ * is complete, and a frame larger than `maxBufferSize` is an error, not unbounded memory —
+ * however it arrived: buffered across chunks (the library's cap) or whole in one chunk (measured
+ * here). After that error the parser takes no more bytes and gives no more events.
+ * test/conformance/stream-parsers.test.ts holds every parser to this contract.
  */
-import { createParser, type ParseError } from 'eventsource-parser';
+import { createParser, ParseError } from 'eventsource-parser';
 import type { SseEvent } from '../canonical/index.ts';
 
 export interface SseChunkParser {
@@ -27,6 +30,11 @@ export function createSseChunkParser(maxBufferSize: number): SseChunkParser {
   const parser = createParser({
     maxBufferSize,
     onEvent(e) {
+      if (error) return;
+      if (e.data.length > maxBufferSize) {
+        error = new ParseError(`A frame of ${e.data.length} characters is over the ${maxBufferSize} limit.`, { type: 'max-buffer-size-exceeded' });
+        return;
+      }
       eventCount++;
       out.push(e.event === undefined ? { data: e.data } : { event: e.event, data: e.data });
     },
@@ -42,10 +50,11 @@ export function createSseChunkParser(maxBufferSize: number): SseChunkParser {
   return {
     push(chunk) {
       if (chunk.byteLength > 0) sawBytes = true;
-      parser.feed(decoder.decode(chunk, { stream: true }));
+      if (!error) parser.feed(decoder.decode(chunk, { stream: true }));
       return take();
     },
     finish() {
+      if (error) return take();
       const rest = decoder.decode();
       if (rest) parser.feed(rest);
       // Dispatch a last frame that lacks its blank line; if it was cut mid-JSON, the dialect's

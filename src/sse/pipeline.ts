@@ -210,15 +210,11 @@ export function streamPipeline(o: StreamPipelineOptions): ByteStep {
         trace.upstream.push(e);
         trace.upAt.push(scope.now());
       }
-      // The parser caps what it buffers across chunks; a frame that came whole is measured here.
-      if (e.data.length > o.maxFrameBytes) {
-        close(emit, frames, new ProxyError('upstream', `Upstream stream frame too large: over ${o.maxFrameBytes} bytes.`));
-        return false;
-      }
       if (!l.failed && !deliver(lane, l.decoder.push(e), frames, emit)) return false;
       // Forwarding: the frame is checked and goes to the caller as it is.
       if (o.passthrough) encoder.forwarded?.(e);
     }
+    // Every parser refuses a frame over the limit, however it arrived (the stream-parser suite).
     if (l.parser.error) {
       close(emit, frames, new ProxyError('upstream', `Upstream stream frame too large: ${l.parser.error.message}`));
       return false;

@@ -72,7 +72,7 @@ const id = (name: string) => `${name}-${ids++}-${Date.now()}`;
 
 describe.each(impls)('image store: %s', (_name, make) => {
   it('gives back the bytes, media type and expiry it was given', async () => {
-    const { store, advance } = await make();
+    const { store } = await make();
     const a = id('a');
     const all = bytes(256);
     await store.put(a, all, 'image/webp', 60_000);

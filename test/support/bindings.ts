@@ -9,6 +9,13 @@ import type { KvNamespaceLike } from '../../src/upstream/state-store.ts';
 import type { CacheLike } from '../../src/upstream/image-store.ts';
 import { ROOT } from './worker.ts';
 
+/** workerd's `caches.default` as Miniflare hands it to Node. */
+interface PlatformCache {
+  put(key: string, res: MfResponse): Promise<void>;
+  match(key: string): Promise<MfResponse | undefined>;
+  delete(key: string): Promise<boolean>;
+}
+
 export interface WorkerBindings {
   /** A fresh KV namespace (one per call, so stores made from them share nothing). */
   kv(): Promise<KvNamespaceLike & { list(): Promise<{ keys: Array<{ name: string; expiration?: number }> }> }>;
@@ -36,7 +43,7 @@ export async function startBindings(namespaces = 8): Promise<WorkerBindings> {
       return (await mf.getKVNamespace(name)) as never;
     },
     cache: async () => {
-      const c = (await mf.getCaches()).default;
+      const c = ((await mf.getCaches()) as unknown as { default: PlatformCache }).default;
       return {
         put: async (key, res) => c.put(key as string, new MfResponse(new Uint8Array(await res.arrayBuffer()), { status: res.status, headers: [...res.headers] })),
         match: async (key) => {
