@@ -8,6 +8,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['translators/**/*.test.ts', 'test/conformance/**/*.test.ts', 'test/cross-dialect/**/*.test.ts', 'test/schema/**/*.test.ts', 'src/canonical/**/*.test.ts', 'src/kit/**/*.test.ts'],
+    // The store suites start a redis-server and workerd (and test no translator).
+    exclude: ['test/conformance/{state-store,counter-store,image-store,stored-state}.test.ts', '**/node_modules/**'],
     testTimeout: 60_000, // property suites over every fixture stream take seconds alone and far more on a loaded machine
     pool: 'forks',
   },
