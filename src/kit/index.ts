@@ -1,11 +1,12 @@
 /**
- * The kit: machinery every layer needs and no vendor owns — bytes and byte parts, bounded body
- * reads, JSON limits and the JSON body writer, the JSON scanner of the forwarding path, base64,
+ * The kit: machinery every layer needs and no vendor owns — bytes and byte parts, hex and SHA-256, bounded
+ * body reads, JSON limits and the JSON body writer, the JSON scanner of the forwarding path, base64,
  * media types, retry-after, valibot's as-is check and its issues in plain words. It imports
  * nothing of the project (only the platform's Web APIs), so anything may use it.
  */
 export * from './as-is.ts';
 export * from './base64.ts';
+export * from './digest.ts';
 export * from './http.ts';
 export * from './issues.ts';
 export * from './json-body.ts';

@@ -19,6 +19,7 @@
  * the credential's SHA-256, hex): the log line and the shared store never hold a key.
  */
 import type { Upstream } from '../config/load.ts';
+import { sha256Hex } from '../kit/index.ts';
 import { pinTable, sharedView, type PinTable, type SharedView } from './affinity.ts';
 import { callerIdentity, identityKey } from './state-scope.ts';
 import type { StateStore } from './state-store.ts';
@@ -76,12 +77,10 @@ export interface KeyPools {
   routeServed(upstreams: readonly string[], session: string | undefined, index: number): Promise<void>;
 }
 
-const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('');
-
 /** A credential's fingerprint: never the credential, stable across instances. */
 async function fingerprint(member: Upstream): Promise<string> {
   const text = JSON.stringify([member.apiKey, member.credentials, member.accessKeyId, member.secretAccessKey, member.sessionToken]);
-  return hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))).slice(0, 12);
+  return (await sha256Hex(text)).slice(0, 12);
 }
 
 function keyPool(upstream: Upstream, now: () => number, pins: PinTable, shared: SharedView | undefined): KeyPool {

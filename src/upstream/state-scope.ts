@@ -12,6 +12,7 @@
  * uses a random secret of this process, and Redis or KV (shared by instances, which must agree)
  * a fixed public one: docs/state.md says what each means.
  */
+import { toHex } from '../kit/index.ts';
 import type { StateStore } from './state-store.ts';
 
 /** A state store as one caller sees it: its own keys only. */
@@ -37,12 +38,6 @@ export const DEFAULT_STORE_SECRET = 'interlingua-state-identity-v1';
 
 const IDENTITY_BYTES = 16;
 
-function hex(bytes: Uint8Array): string {
-  let out = '';
-  for (const b of bytes) out += b.toString(16).padStart(2, '0');
-  return out;
-}
-
 /** The HMAC-SHA-256 key for `secret`, imported once. */
 export function identityKey(secret: string | Uint8Array): Promise<CryptoKey> {
   const raw = typeof secret === 'string' ? new TextEncoder().encode(secret) : secret;
@@ -53,7 +48,7 @@ export function identityKey(secret: string | Uint8Array): Promise<CryptoKey> {
 export async function callerIdentity(key: CryptoKey, credential: string | undefined): Promise<string> {
   if (!credential) return ANONYMOUS;
   const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(credential));
-  return hex(new Uint8Array(mac, 0, IDENTITY_BYTES));
+  return toHex(new Uint8Array(mac, 0, IDENTITY_BYTES));
 }
 
 /**

@@ -6,6 +6,7 @@
  * runtime (runtime/redis-store.ts) when several instances share the load.
  */
 import { ProxyError } from '../canonical/index.ts';
+import { sha256Hex } from '../kit/index.ts';
 
 export interface StateStore {
   /** What backs it, for messages and the log. */
@@ -70,15 +71,28 @@ export interface KvNamespaceLike {
   delete(key: string): Promise<void>;
 }
 
+/** The longest key Workers KV takes (bytes of UTF-8); a longer one is an error from the binding. */
+const KV_KEY_BYTES = 512;
+
+/**
+ * The KV name of `key`: itself, or (longer than KV takes: an id a caller made up) its SHA-256,
+ * under a prefix no key the proxy makes begins with (they begin with the caller's identity).
+ */
+async function kvName(key: string): Promise<string> {
+  const bytes = new TextEncoder().encode(key);
+  return bytes.length <= KV_KEY_BYTES ? key : `sha256:${await sha256Hex(bytes)}`;
+}
+
 /**
  * On a Workers KV namespace. KV is eventually consistent across locations (a write may take up to
- * about a minute to be seen elsewhere) and its shortest time to live is 60 seconds.
+ * about a minute to be seen elsewhere) and its shortest time to live is 60 seconds. Any key is
+ * kept, however long (`kvName`).
  */
 export function kvStateStore(kv: KvNamespaceLike): StateStore {
   return {
     kind: 'kv',
-    get: async (key) => (await kv.get(key)) ?? undefined,
-    put: (key, value, ttlSeconds) => kv.put(key, value, { expirationTtl: Math.max(60, Math.ceil(ttlSeconds)) }),
-    delete: (key) => kv.delete(key),
+    get: async (key) => (await kv.get(await kvName(key))) ?? undefined,
+    put: async (key, value, ttlSeconds) => kv.put(await kvName(key), value, { expirationTtl: Math.max(60, Math.ceil(ttlSeconds)) }),
+    delete: async (key) => kv.delete(await kvName(key)),
   };
 }

@@ -118,6 +118,17 @@ describe.each(impls.map((i) => [i.name, i] as const))('state store: %s', (_name,
     expect(await store.get('K')).toBe('v1');
   });
 
+  it('keeps keys of any length (past KV’s 512 bytes) apart and intact', async () => {
+    const { store } = await impl.make();
+    const long = ['k'.repeat(511), 'k'.repeat(512), 'k'.repeat(513), 'é'.repeat(300), 'x'.repeat(10_000), `${'x'.repeat(10_000)}y`];
+    await Promise.all(long.map((k, i) => store.put(k, `long${i}`, 3600)));
+    expect(await Promise.all(long.map((k) => store.get(k)))).toEqual(long.map((_, i) => `long${i}`));
+    await store.delete(long[4]!);
+    expect(await store.get(long[4]!)).toBeUndefined();
+    expect(await store.get(long[5]!)).toBe('long5');
+    expect(await store.get('z'.repeat(2000))).toBeUndefined();
+  });
+
   it('keeps values of any text intact, large ones too', async () => {
     const { store } = await impl.make();
     const values = ['', ' ', '{"a":[1,2,{"b":"é✓😀"}]}', 'line\r\nbreak\u0000nul', 'x'.repeat(1 << 20) + '✓'];

@@ -160,6 +160,15 @@ describe.each(cases)('stored state: %s', (_name, d, make) => {
     expect(p.up.calls.length).toBe(calls + 1);
   });
 
+  it.each([300, 1000, 5000])('a reference of %i characters is the dialect’s not-found or a 400, never a failure', async (n) => {
+    const calls = p.up.calls.length;
+    const id = `${unknownLike(await create(KEY_A, { input: 'x' }, 'y'))}${'x'.repeat(n)}`;
+    for (const res of [await continued(KEY_A, id), await send(KEY_A, 'GET', d.byId(id)), await send(KEY_A, 'DELETE', d.byId(id))]) {
+      expect([400, 404], res.body).toContain(res.status);
+    }
+    expect(p.up.calls.length).toBe(calls + 1);
+  });
+
   it('another caller cannot read, continue, delete or cancel it; the owner’s state is intact', async () => {
     const id = await create(KEY_A, { input: 'A private question' }, 'Secret of A.');
     expect((await sameAsUnknown(id, (x) => send(KEY_B, 'GET', d.byId(x)))).status).toBe(404);
