@@ -1,11 +1,13 @@
 /**
  * The limit counters' one contract, run against every backend: memory, Workers KV (a faithful
- * fake of its get/put/expirationTtl) and a real redis-server, two clients on one Redis agreeing.
+ * fake of its get/put/expirationTtl, whose clock moves, and a real namespace in workerd) and a
+ * real redis-server, two clients on one Redis agreeing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisStores, type RedisStores } from '../../src/runtime/redis-store.ts';
 import { kvCounterStore, memoryCounterStore, type CounterStore } from '../../src/upstream/limits/counters.ts';
 import type { KvNamespaceLike } from '../../src/upstream/state-store.ts';
+import { startBindings, type WorkerBindings } from '../support/bindings.ts';
 import { startRedis, type RunningRedis } from '../support/redis.ts';
 
 interface Backend {
@@ -78,6 +80,15 @@ behaves('Workers KV counters', () => {
     delete: async (k) => void m.delete(k),
   };
   return { store: kvCounterStore(kv, () => t), advance: (ms) => (t += ms), now: () => t };
+});
+
+describe('Workers KV counters (a real namespace in workerd)', () => {
+  let bindings: WorkerBindings;
+  beforeAll(async () => {
+    bindings = await startBindings(4);
+  }, 60_000);
+  afterAll(() => bindings?.close());
+  behaves('conformance', async () => ({ store: kvCounterStore(await bindings.kv()), now: Date.now }));
 });
 
 describe('Redis counters (a real redis-server)', () => {

@@ -2,7 +2,8 @@
  * The stream parser's one contract (src/sse/parse.ts `SseChunkParser`: upstream bytes in, SSE
  * events out), run unchanged against every implementation — the SSE parser (src/sse/parse.ts) in
  * each framing an upstream may write (LF, CRLF, CR, comments, a BOM, `data:` with no space, id and
- * retry fields, multi-line data) and Bedrock's AWS event stream (providers/bedrock-stream.ts):
+ * retry fields, multi-line data, and as the proxy's own writer frames them) and Bedrock's AWS event
+ * stream (providers/bedrock-stream.ts):
  *
  * - the events of a whole body, in order, counted, with `sawBytes`;
  * - the same events however the bytes are split (every cut, byte by byte, uneven many-way splits),
@@ -18,6 +19,7 @@ import { describe, expect, it } from 'vitest';
 import type { SseEvent } from '../../src/canonical/index.ts';
 import { createBedrockStreamParser } from '../../src/upstream/providers/bedrock-stream.ts';
 import { createSseChunkParser, type SseChunkParser } from '../../src/sse/parse.ts';
+import { createSerializer } from '../../src/sse/serialize.ts';
 import { chunkFrame, concatBytes } from '../support/aws.ts';
 
 interface Impl {
@@ -79,6 +81,7 @@ const impls: Array<[string, Impl]> = [
   ['SSE, CR', sse({ eol: '\r' })],
   ['SSE, comments before frames and a BOM', sse({ eol: '\n', head: '\uFEFF: hello\n\n', before: ': keep-alive' })],
   ['SSE, id and retry fields, data: with no space', sse({ eol: '\r\n', before: 'id: 7\r\nretry: 1000', sep: ':' })],
+  ['SSE, as the proxy writes it (src/sse/serialize.ts)', { ...sse({ eol: '\n' }), frames: (events) => events.map((e) => createSerializer('sse').push([e])!) }],
   [
     'Bedrock event stream',
     {
