@@ -23,6 +23,7 @@ import type {
   StreamStep,
   Vendor,
   Warning,
+  WebTool,
 } from '../src/canonical/index.ts';
 import type { UpstreamHttpRequest, UpstreamTarget } from './types-upstream.ts';
 
@@ -229,6 +230,12 @@ export interface ChatUpstream {
    * `lowerCustomTools`, `raiseCustomToolCalls`, `raiseCustomToolStream`).
    */
   readonly customTools?: boolean;
+  /**
+   * The hosted web tools the upstream runs itself for `model` (docs/hosted-tools.md): its encoder
+   * writes those and drops the others, which the flow runs on the configured search backend
+   * instead (src/flows/web-search.ts). The one answer to "does this upstream search?".
+   */
+  hostedWeb(model: string): ReadonlyArray<WebTool['kind']>;
   encodeRequest(
     req: ChatRequest,
     target: UpstreamTarget,

@@ -110,11 +110,20 @@ export interface Config {
   store: { url?: string; secret?: string; ttlSeconds: number; maxBytes: number };
   /** Prices by model name (USD per million tokens): `pricesFile` with `prices` over it; the built-in table is src/upstream/prices. */
   prices: Record<string, ModelPrice>;
+  /** The web search backend (its key resolved); undefined: none, hosted search is dropped toward upstreams without one. */
+  search?: SearchConfig;
   /** OpenTelemetry export (headers `env:` resolved); undefined: off. */
   telemetry?: {
     otlp: { endpoint: string; headers: Record<string, string>; serviceName: string; intervalMs?: number; maxBatch?: number; maxQueue?: number };
     captureContent: boolean;
   };
+}
+
+export interface SearchConfig {
+  provider: 'brave' | 'tavily' | 'exa' | 'searxng';
+  apiKey?: string;
+  baseUrl?: string;
+  maxResults: number;
 }
 
 export interface ParseOptions {
@@ -304,6 +313,7 @@ function settingsOf(input: ConfigDoc, envs: EnvResolver, o: ParseOptions): Omit<
       ttlSeconds: input.store?.ttlSeconds ?? 86_400,
       maxBytes: input.store?.maxBytes ?? 64 * 1024 * 1024,
     },
+    ...(input.search && { search: searchOf(input.search, envs) }),
     ...(input.telemetry && {
       telemetry: {
         otlp: {
@@ -314,6 +324,18 @@ function settingsOf(input: ConfigDoc, envs: EnvResolver, o: ParseOptions): Omit<
         captureContent: input.telemetry.captureContent ?? false,
       },
     }),
+  };
+}
+
+/** The search backend, its key resolved; a backend that needs a key or a base URL says so. */
+function searchOf(s: NonNullable<ConfigDoc['search']>, envs: EnvResolver): SearchConfig {
+  if (s.provider !== 'searxng' && s.apiKey === undefined) throw new ConfigError(`search: provider ${s.provider} needs an apiKey`);
+  if (s.provider === 'searxng' && s.baseUrl === undefined) throw new ConfigError('search: provider searxng needs a baseUrl (your instance)');
+  return {
+    provider: s.provider,
+    ...(s.apiKey !== undefined && { apiKey: envs.resolve(s.apiKey, 'search.apiKey') }),
+    ...(s.baseUrl !== undefined && { baseUrl: s.baseUrl }),
+    maxResults: s.maxResults ?? 5,
   };
 }
 

@@ -230,6 +230,21 @@ export const ConfigSchema = v.strictObject({
    * relative to the config file (Node only). `prices` entries win over it; it wins over the table.
    */
   pricesFile: v.optional(v.pipe(v.string(), v.minLength(1))),
+  /**
+   * A web search backend the proxy runs a caller's hosted web search and fetch on, toward an
+   * upstream that has none (docs/hosted-tools.md "Search run by Interlingua").
+   */
+  search: v.optional(
+    v.strictObject({
+      provider: v.picklist(['brave', 'tavily', 'exa', 'searxng']),
+      /** The backend's key, a literal or `env:NAME` (SearXNG needs none). Never logged. */
+      apiKey: v.optional(v.pipe(v.string(), v.minLength(1))),
+      /** The backend's API base (default: the provider's public one; SearXNG: required). */
+      baseUrl: v.optional(v.pipe(v.string(), v.url('must be an absolute URL'))),
+      /** Results per search (default 5). */
+      maxResults: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(20))),
+    }),
+  ),
   /** Every route refuses lossy translations (a route's own `strict: false` turns it off there). */
   strict: v.optional(v.boolean()),
   /** `upstream/model` in a request picks that upstream directly (default true). */

@@ -33,6 +33,7 @@ import { dryRunReply, type PlannedAttempt } from './plan.ts';
 import { jsonReply, proxyHeaders, type Reply } from './reply.ts';
 import { sessionHash, sessionOfBody } from './session.ts';
 import { keepingEncoder, mintingEncoder, mintsIds, resolveState, withoutUpstreamId } from './state.ts';
+import { runsWebTools, webSearchFlow } from './web-search.ts';
 
 export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatCall): Promise<Reply> {
   const { caller } = asked;
@@ -85,6 +86,8 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
   }
 
   const defaultMaxTokens = resolved.route?.defaultMaxTokens;
+  // A hosted web search or fetch the upstream has not: run by the proxy on the configured backend.
+  if (runsWebTools(deps, scope, req, first)) return webSearchFlow(deps, scope, call, req, resolved.targets, { defaultMaxTokens, keep });
   // History rebuilt from the store is encoded anew for every target, a fallback of the caller's own
   // dialect included: it never sees the ids the proxy minted as if it had issued them.
   // A route's forced reasoning is in the decoded request only: the caller's bytes do not go as they are.

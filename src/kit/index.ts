@@ -15,3 +15,4 @@ export * from './json.ts';
 export * from './peeked-fields.ts';
 export * from './retry-after.ts';
 export * from './media.ts';
+export * from './page-text.ts';

@@ -43,8 +43,33 @@ export interface LogEntry {
   unpriced?: string;
   /** Hosted web searches and page fetches the upstream ran for the answer (docs/hosted-tools.md). */
   webSearches?: number;
+  /**
+   * The searches and page reads the proxy ran itself on its search backend (docs/hosted-tools.md
+   * "Search run by Interlingua"), in order: what, on which backend, how many results, how long.
+   * Never the query or the URL (the caller's content: the inspector and captured traces show them).
+   */
+  webRuns?: WebRunLine[];
   /** The key's limit that refused the request (`requestsPerMinute`, `tokensPerDay`…). */
   limit?: string;
   warnings?: string[];
   error?: string;
+}
+
+/** A search or page read the proxy ran, as the log line says it. */
+export interface WebRunLine {
+  kind: 'search' | 'fetch';
+  /** The search backend (`brave`…), or `fetch` for a page read through the guarded fetcher. */
+  backend: string;
+  results: number;
+  ms: number;
+  /** Why it gave nothing (`max_uses_exceeded`, `unavailable`, `url_not_allowed`…). */
+  error?: string;
+}
+
+/** A search or page read the proxy ran, with what was asked. */
+export interface WebRun extends WebRunLine {
+  /** The query searched, or the URL read. */
+  what: string;
+  /** When it started (the scope's clock). */
+  startMs: number;
 }

@@ -5,7 +5,7 @@
 import { ProxyError, sumUsage, type Usage, type Warning } from '../canonical/index.ts';
 import { type Cancel } from '../kit/index.ts';
 import type { TranslateContext } from '../../translators/types.ts';
-import type { LogEntry } from './log-entry.ts';
+import type { LogEntry, WebRun } from './log-entry.ts';
 import type { RequestTrace } from './traces.ts';
 
 export type { LogEntry } from './log-entry.ts';
@@ -217,6 +217,18 @@ export class RequestScope implements TranslateContext, Cancel {
   /** The upstream ran hosted web searches or fetches for the answer: counted on the log line. */
   searched(n = 1): void {
     if (n > 0) this.log.webSearches = (this.log.webSearches ?? 0) + n;
+  }
+
+  /**
+   * A search or page read the proxy ran itself (src/flows/web-search-run.ts): on the log line
+   * (without what was asked), a span, the inspector's notes. Counted in `webSearches` where its
+   * result reaches the answer (a `web-search` part or event), as a hosted one is.
+   */
+  ranWeb(run: WebRun): void {
+    const { what: _what, startMs: _start, ...line } = run;
+    (this.log.webRuns ??= []).push(line);
+    this.trace?.webRun(run);
+    this.dump?.(`web ${run.kind} (${run.backend})`, { [run.kind === 'search' ? 'query' : 'url']: run.what, results: run.results, ms: run.ms, ...(run.error && { error: run.error }) });
   }
 
   /** A warning for the log line only (`code:path`): the operator's, not the caller's. */

@@ -2,14 +2,14 @@
  * OpenTelemetry traces of requests, after the GenAI semantic conventions: one SERVER span per
  * caller request and one CLIENT span per upstream attempt (each retry and each fallback its own),
  * in the caller's trace when it sent a W3C `traceparent`, and the attempt's own context sent
- * upstream. Only made when `telemetry` is configured: a request scope then holds a
+ * upstream, and one CLIENT span per search the proxy ran itself. Only made when `telemetry` is configured: a request scope then holds a
  * `RequestTrace`, and every hook elsewhere is one `scope.trace?.…` away from doing nothing.
  * Spans are exported by otlp.ts. No prompt or completion text unless `captureContent`.
  */
 import type { ChatRequest, ChatResponse, StreamEvent } from '../canonical/index.ts';
 import { StreamedOutput, inputContent, outputContent } from './gen-ai-content.ts';
 import { OtlpExporter, type Attrs, type OtlpOptions, type SpanData } from './otlp.ts';
-import type { LogEntry } from './log-entry.ts';
+import type { LogEntry, WebRun } from './log-entry.ts';
 import { hex, parseTraceparent, providerName } from './trace-context.ts';
 
 export { parseTraceparent, providerName } from './trace-context.ts';
@@ -99,6 +99,8 @@ export class RequestTrace {
   /** When the first stream event arrived from the upstream (streams only). */
   firstChunkAt?: number;
   content?: { system?: string; input?: string; output?: string; stream?: StreamedOutput };
+  /** The searches and page reads the proxy ran itself: a span each. */
+  webRuns: WebRun[] = [];
   /** Workers: where the export at the request's end is handed (`ctx.waitUntil`). */
   waitUntil?: (p: Promise<unknown>) => void;
 
@@ -144,6 +146,11 @@ export class RequestTrace {
     if (this.content) (this.content.stream ??= new StreamedOutput()).push(ev);
   }
 
+  /** The proxy ran a search or read a page for the model (src/flows/web-search-run.ts). */
+  webRun(run: WebRun): void {
+    this.webRuns.push(run);
+  }
+
   /** The request is over (its stream included): the spans are made and queued for export. */
   end(entry: LogEntry): void {
     if (!this.sampled) return;
@@ -178,6 +185,7 @@ export class RequestTrace {
       }
       exporter.add({ traceId: this.traceId, spanId: a.spanId, parentSpanId: this.spanId, traceState: this.traceState, name: a.name, kind: 3, startMs: a.startMs, endMs: a.endMs ?? endMs, attributes: attrs, status: a.status });
     }
+    for (const r of this.webRuns) exporter.add(webRunSpan(this, r, this.tracer.captureContent));
     let host: string | undefined;
     try {
       host = new URL(this.request.origin).hostname;
@@ -220,6 +228,34 @@ export class RequestTrace {
     });
     this.tracer.ended(this.waitUntil);
   }
+}
+
+/**
+ * A search or page read the proxy ran, as a GenAI `execute_tool` span under the server span;
+ * what was asked only when content is captured.
+ */
+function webRunSpan(trace: RequestTrace, r: WebRun, captureContent: boolean): SpanData {
+  const tool = r.kind === 'search' ? 'web_search' : 'web_fetch';
+  return {
+    traceId: trace.traceId,
+    spanId: hex(8),
+    parentSpanId: trace.spanId,
+    traceState: trace.traceState,
+    name: `execute_tool ${tool}`,
+    kind: 3,
+    startMs: r.startMs,
+    endMs: r.startMs + r.ms,
+    attributes: {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': tool,
+      'gen_ai.tool.type': 'extension',
+      'interlingua.search.backend': r.backend,
+      'interlingua.search.results': r.results,
+      'error.type': r.error,
+      ...(captureContent && { 'gen_ai.tool.call.arguments': JSON.stringify(r.kind === 'search' ? { query: r.what } : { url: r.what }) }),
+    },
+    status: { code: r.error ? 2 : 0 },
+  };
 }
 
 export class Tracer {

@@ -19,6 +19,8 @@ export interface GuardedFetchOptions {
   /** The content types acceptable here (checked against the response's, or its sniffed bytes). */
   accept?: (mediaType: string) => boolean;
   signal?: AbortSignal;
+  /** A lower size cap than the fetcher's own, for this fetch (a page read for a model). */
+  maxBytes?: number;
 }
 
 export type GuardedFetch = (url: string, opts?: GuardedFetchOptions) => Promise<FetchedMedia>;
@@ -163,10 +165,11 @@ export function createGuardedFetch(o: GuardOptions): GuardedFetch {
         await res.body?.cancel().catch(() => {});
         throw new ProxyError('invalid-request', `Media at ${url.host} is ${declared}, which is not acceptable here.`);
       }
-      const tooBig = () => new ProxyError('too-large', `Media at ${url.host} exceeds ${maxBytes} bytes.`);
+      const cap = Math.min(maxBytes, opts.maxBytes ?? maxBytes);
+      const tooBig = () => new ProxyError('too-large', `Media at ${url.host} exceeds ${cap} bytes.`);
       let data: Uint8Array;
       try {
-        data = await readCapped(res.body, res.headers.get('content-length'), maxBytes, tooBig);
+        data = await readCapped(res.body, res.headers.get('content-length'), cap, tooBig);
       } catch (e) {
         throw failure(e, 'read');
       }

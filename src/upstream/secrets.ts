@@ -72,7 +72,7 @@ export function scrubError(err: ProxyError, secrets: readonly string[]): ProxyEr
 /**
  * Every credential value the config holds (inbound keys, each upstream's credential fields — every
  * member of a key pool — and configured header values, the telemetry exporter's headers, the store
- * URL and secret), for scrubbing text that no header map describes (the inspector's recorded
+ * URL and secret, the search backend's key), for scrubbing text that no header map describes (the inspector's recorded
  * exchanges).
  */
 export function configSecretValues(config: Config): string[] {
@@ -85,5 +85,6 @@ export function configSecretValues(config: Config): string[] {
   out.push(...Object.values(config.telemetry?.otlp.headers ?? {}));
   if (config.store.url) out.push(config.store.url);
   if (config.store.secret) out.push(config.store.secret);
+  if (config.search?.apiKey) out.push(config.search.apiKey);
   return out;
 }

@@ -21,6 +21,7 @@ export const anthropic: ChatDialect = {
   id: 'anthropic',
   settingNames,
   vendor: 'anthropic',
+  hostedWeb: () => ['search', 'fetch'],
   decodeRequest: (input) => decodeRequest(input),
   forward: {
     model: (_input, top) => top && modelAndStream(top),

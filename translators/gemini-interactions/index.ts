@@ -27,6 +27,7 @@ export const geminiInteractions: ChatDialect = {
   id: 'gemini-interactions',
   settingNames,
   vendor: 'gemini',
+  hostedWeb: () => ['search', 'fetch'],
   // As for generateContent: a `uri` must be a Files API or Cloud Storage URI, so web URLs are inlined.
   inlineMediaOnly: true,
   multipleChoices: false,

@@ -82,6 +82,7 @@ export const gemini: ChatDialect = {
   id: 'gemini',
   settingNames,
   vendor: 'gemini',
+  hostedWeb: () => ['search', 'fetch'],
   inlineMediaOnly: true,
   multipleChoices: true,
 

@@ -10,11 +10,13 @@ import { decodeError, encodeError } from './errors.ts';
 import { OpenAIChatStreamDecoder } from './stream-decoder.ts';
 import { OpenAIChatStreamEncoder } from './stream-encoder.ts';
 import { settingNames } from './setting-names.ts';
+import { searchesTheWeb } from './web-tools.ts';
 
 export const openaiChat: ChatDialect = {
   id: 'openai-chat',
   settingNames,
   vendor: 'openai',
+  hostedWeb: (model) => (searchesTheWeb(model) ? ['search'] : []),
   inlineMediaOnly: false,
   multipleChoices: true,
 

@@ -32,6 +32,7 @@ export const openaiResponses: ChatDialect = {
   id: 'openai-responses',
   settingNames,
   vendor: 'openai',
+  hostedWeb: () => ['search'],
   inlineMediaOnly: false,
   multipleChoices: false,
   customTools: true,

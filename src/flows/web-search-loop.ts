@@ -1,0 +1,98 @@
+/**
+ * The search loop's rounds (web-search.ts, web-search-stream.ts): which of the caller's hosted web
+ * tools the upstream lacks, the functions offered in their place, the request of each round, and
+ * what the caller is shown of a round.
+ */
+import type { ChatRequest, Message, NativeTool, Part, Tool, ToolCallPart, WebTool } from '../canonical/index.ts';
+import type { RequestScope } from '../observe/scope.ts';
+import type { ResolvedTarget } from '../upstream/resolve.ts';
+import { createSearchBackend } from '../upstream/search/index.ts';
+import { chatUpstreamOf, planChat, type ChatCall, type FlowDeps } from './context.ts';
+import type { PlannedAttempt } from './plan.ts';
+import { WEB_FUNCTIONS, WebRunner, type WebOutcome } from './web-search-run.ts';
+
+/** Most upstream calls of one request's search loop; the last is asked to answer without searching. */
+export const MAX_ROUNDS = 8;
+
+/** The caller's hosted web tools the first target's upstream does not run itself. */
+export function emulatedTools(deps: FlowDeps, req: ChatRequest, first: ResolvedTarget): NativeTool[] {
+  const upstream = chatUpstreamOf(deps, first);
+  const hosted = upstream.hostedWeb(first.model);
+  const seen = new Set<WebTool['kind']>();
+  return (req.nativeTools ?? []).filter((t) => {
+    if (!t.web || t.dialect === upstream.id || hosted.includes(t.web.kind) || seen.has(t.web.kind)) return false;
+    seen.add(t.web.kind);
+    return true;
+  });
+}
+
+/** The request each round sends, and who runs the model's web calls. */
+export interface WebLoop {
+  /** The request as the caller made it (its encoder's). */
+  asked: ChatRequest;
+  /** The first round's request: the web functions in place of the emulated hosted tools. */
+  req: ChatRequest;
+  runner: WebRunner;
+}
+
+/** The first round's request: the hosted tools the upstream lacks become functions named apart from the caller's own. */
+export function webLoopOf(deps: FlowDeps, scope: RequestScope, req: ChatRequest, first: ResolvedTarget): WebLoop {
+  const emulated = emulatedTools(deps, req, first);
+  const taken = new Set((req.tools ?? []).map((t) => t.name));
+  const names = new Map<string, WebTool>();
+  const functions: Tool[] = [];
+  const byKind = new Map<WebTool['kind'], string>();
+  for (const t of emulated) {
+    const f = WEB_FUNCTIONS[t.web!.kind];
+    const name = taken.has(f.name) ? `interlingua_${f.name}` : f.name;
+    names.set(name, t.web!);
+    byKind.set(t.web!.kind, name);
+    functions.push({ name, description: f.description, parameters: structuredClone(f.parameters) as Record<string, unknown> });
+  }
+  const forced = req.toolChoice?.type === 'web' ? byKind.get(req.toolChoice.kind) : undefined;
+  const search = deps.config.search!;
+  const runner = new WebRunner({ scope, backend: createSearchBackend(search, deps.fetch), guardedFetch: deps.guardedFetch, maxResults: search.maxResults }, names);
+  return {
+    asked: req,
+    req: {
+      ...req,
+      nativeTools: (req.nativeTools ?? []).filter((t) => !emulated.includes(t)),
+      tools: [...(req.tools ?? []), ...functions],
+      ...(forced && { toolChoice: { type: 'tool' as const, name: forced } }),
+    },
+    runner,
+  };
+}
+
+/** The next round's request: the model's turn and the results of its web calls appended. */
+export function nextRound(req: ChatRequest, said: Part[], outcomes: readonly WebOutcome[], round: number): ChatRequest {
+  const messages: Message[] = [...req.messages, { role: 'assistant', content: said }, { role: 'user', content: outcomes.map((o) => o.result) }];
+  // A forced search is forced once; the last round answers without searching.
+  const choice = req.toolChoice;
+  const forcedDone = choice?.type === 'tool' && outcomes.some((o) => o.result.name === choice.name);
+  const toolChoice = round + 1 >= MAX_ROUNDS - 1 ? { type: 'none' as const } : forcedDone ? { type: 'auto' as const } : choice;
+  return { ...req, messages, ...(toolChoice && { toolChoice }) };
+}
+
+/** What the caller sees of a round: its parts, the web calls replaced by their searches (in place). */
+export function shownOfRound(content: readonly Part[], runner: WebRunner, outcomes: ReadonlyMap<string, WebOutcome>): Part[] {
+  return content.flatMap((p): Part[] => {
+    if (p.type !== 'tool-call' || !runner.owns(p)) return [p];
+    const o = outcomes.get(p.id);
+    return o ? [o.part] : [];
+  });
+}
+
+/** Run each of the model's web calls, in order (a use limit counts them in the order they came). */
+export async function runCalls(runner: WebRunner, calls: readonly ToolCallPart[]): Promise<Map<string, WebOutcome>> {
+  const out = new Map<string, WebOutcome>();
+  for (const c of calls) out.set(c.id, await runner.run(c));
+  return out;
+}
+
+/** Plan one round (later rounds report no loss again: the first one did). */
+export function planRound(deps: FlowDeps, scope: RequestScope, call: ChatCall, req: ChatRequest, targets: readonly ResolvedTarget[], round: number, defaultMaxTokens?: number): PlannedAttempt[] {
+  const attempts = planChat(deps, scope, call, req, targets, { defaultMaxTokens, allowPassthrough: false });
+  return round === 0 ? attempts : attempts.map((a) => ({ ...a, warnings: [] }));
+}
+
