@@ -1,0 +1,215 @@
+/**
+ * Web search run by Interlingua (docs/hosted-tools.md "Search run by Interlingua"), with the
+ * official SDKs as callers: an Anthropic `web_search_20250305` or a Responses `web_search` sent to
+ * an OpenAI Chat model that has no hosted search becomes a `web_search` function; the proxy runs
+ * the model's call on the configured backend (a mock Brave or Tavily on the same mock server),
+ * feeds the results back, and answers in the caller's own blocks, JSON and streamed. Page reads
+ * go through the guarded fetcher: loopback and metadata addresses are refused; the backend's key
+ * is never in an answer or a log line.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { MockReply, ReceivedRequest } from '../support/mock-upstream.ts';
+import { INBOUND_KEY, TARGETS, e2eConfig, useHarness } from '../support/proxy.ts';
+
+const BRAVE_KEY = 'brave-SECRET-search-key-5555';
+const TAVILY_KEY = 'tvly-SECRET-search-key-6666';
+const PAGE = 'https://www.uefa.com/euro2024/news/final';
+const ANSWER = `Spain won Euro 2024, beating England 2–1 (${PAGE}).`;
+
+const braveBody = {
+  type: 'search',
+  web: {
+    results: [
+      { title: 'Spain win EURO 2024', url: PAGE, description: 'Spain beat England 2-1 in Berlin.', age: 'July 14, 2024' },
+      { title: 'Euro 2024 final report', url: 'https://www.bbc.com/sport/football/euro-2024-final', description: 'Oyarzabal scores late winner.' },
+    ],
+  },
+};
+const tavilyBody = { query: 'who won euro 2024', results: [{ title: 'Spain win EURO 2024', url: PAGE, content: 'Spain beat England 2-1.', score: 0.9 }] };
+
+const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+const chatJson = (message: Record<string, unknown>, finish: string): MockReply => ({
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: finish }], usage }),
+});
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [{ index: 0, delta, finish_reason: finish }] });
+const chatSse = (events: unknown[]): MockReply => ({
+  headers: { 'content-type': 'text/event-stream' },
+  chunks: [...events, { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-mini', choices: [], usage }].map((e) => `data: ${JSON.stringify(e)}\n\n`).concat('data: [DONE]\n\n'),
+});
+const toolCall = (name: string, args: Record<string, unknown>, id = 'call_1') => ({ id, type: 'function', function: { name, arguments: JSON.stringify(args) } });
+
+/** The model: a web call first (`calls`), the answer once the results came back. */
+function chatModel(calls: Array<ReturnType<typeof toolCall>>, answer = ANSWER) {
+  return (req: ReceivedRequest): MockReply => {
+    const answered = (req.json.messages as Array<{ role: string }>).some((m) => m.role === 'tool');
+    if (req.json.stream) {
+      return answered
+        ? chatSse([chunk({ role: 'assistant', content: '' }), chunk({ content: answer.slice(0, 10) }), chunk({ content: answer.slice(10) }), chunk({}, 'stop')])
+        : chatSse([chunk({ role: 'assistant', content: 'Let me search.' }), chunk({ tool_calls: calls.map((c, index) => ({ index, ...c })) }), chunk({}, 'tool_calls')]);
+    }
+    return answered ? chatJson({ content: answer }, 'stop') : chatJson({ content: null, tool_calls: calls }, 'tool_calls');
+  };
+}
+
+describe.each(TARGETS)('%s: web search run by Interlingua toward an OpenAI Chat upstream', (target) => {
+  const h = useHarness(target, (url) => e2eConfig(url, { search: { provider: 'brave', apiKey: BRAVE_KEY, baseUrl: url, maxResults: 5 } }));
+  const tav = useHarness(target, (url) => e2eConfig(url, { search: { provider: 'tavily', apiKey: TAVILY_KEY, baseUrl: url } }));
+  const bare = useHarness(target, (url) => e2eConfig(url, { models: { ...e2eConfig(url).models, strict: { upstream: 'openai', model: 'gpt-4o-mini', strict: true } } }));
+  let anthropic: Anthropic;
+  let openai: OpenAI;
+  beforeAll(() => {
+    anthropic = new Anthropic({ apiKey: INBOUND_KEY, baseURL: h.proxy.url, maxRetries: 0 });
+    openai = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${h.proxy.url}/v1`, maxRetries: 0 });
+  });
+
+  /** The mock: Brave's search at its path, the Chat model at its own. */
+  function serve(model: (req: ReceivedRequest) => MockReply, search: unknown = braveBody) {
+    h.mock.reply((req) => (req.url.startsWith('/v1/chat/completions') ? model(req) : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(search) }));
+  }
+  const chatCalls = (m = h.mock) => m.requests.filter((r) => r.url.startsWith('/v1/chat/completions'));
+  const searches = (m = h.mock) => m.requests.filter((r) => !r.url.startsWith('/v1/chat/completions'));
+
+  async function nextLine(logs: string[], route: string, after: number): Promise<Record<string, unknown>> {
+    for (let i = 0; i < 100; i++) {
+      const line = logs.slice(after).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.route === route);
+      if (line) return line;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`no log line for ${route}`);
+  }
+
+  const searchTool = { type: 'web_search_20250305' as const, name: 'web_search' as const, max_uses: 3 };
+  const ask = { model: 'to-openai', max_tokens: 512, messages: [{ role: 'user' as const, content: 'Who won Euro 2024?' }], tools: [searchTool] };
+
+  it('Anthropic caller: the search on Brave, its results in web_search_tool_result, the text citing the page, usage summed', async () => {
+    serve(chatModel([toolCall('web_search', { query: 'who won euro 2024' })]));
+    const logged = h.proxy.logs.length;
+    const res = await anthropic.messages.create(ask);
+    const [first, second] = chatCalls();
+    expect(first!.json.tools).toEqual([{ type: 'function', function: expect.objectContaining({ name: 'web_search' }) }]);
+    expect(first!.json.web_search_options).toBeUndefined();
+    const brave = searches()[0]!;
+    expect(brave.url).toMatch(/^\/res\/v1\/web\/search\?q=who\+won\+euro\+2024&count=5/);
+    expect(brave.headers['x-subscription-token']).toBe(BRAVE_KEY);
+    // The results went back to the model as the tool's answer.
+    const tool = (second!.json.messages as Array<{ role: string; content: string; tool_call_id?: string }>).find((m) => m.role === 'tool')!;
+    expect(tool.tool_call_id).toBe('call_1');
+    expect(tool.content).toContain(PAGE);
+    expect(res.content.map((b) => b.type)).toEqual(['server_tool_use', 'web_search_tool_result', 'text']);
+    expect(res.content[0]).toMatchObject({ name: 'web_search', input: { query: 'who won euro 2024' } });
+    const results = (res.content[1] as Anthropic.WebSearchToolResultBlock).content as Anthropic.WebSearchResultBlock[];
+    expect(results.map((r) => [r.url, r.title])).toEqual(braveBody.web.results.map((r) => [r.url, r.title]));
+    const text = res.content[2] as Anthropic.TextBlock;
+    expect(text.text).toBe(ANSWER);
+    expect((text.citations ?? []).map((c) => (c as Anthropic.CitationsWebSearchResultLocation).url)).toEqual([PAGE]);
+    expect(res.usage).toMatchObject({ input_tokens: 20, output_tokens: 10, server_tool_use: { web_search_requests: 1 } });
+    const line = await nextLine(h.proxy.logs, 'messages', logged);
+    expect(line).toMatchObject({ upstream: 'openai', webSearches: 1, webRuns: [{ kind: 'search', backend: 'brave', results: 2 }] });
+    expect(JSON.stringify(line)).not.toContain('who won euro 2024'); // the query is the caller's content
+    expect(JSON.stringify(res)).not.toContain(BRAVE_KEY);
+    expect(h.proxy.logs.join('\n')).not.toContain(BRAVE_KEY);
+  });
+
+  it('Anthropic caller, streamed (Claude Code forces the search): text, then the search blocks, then the answer as it comes', async () => {
+    serve(chatModel([toolCall('web_search', { query: 'euro 2024 winner' })]));
+    const stream = anthropic.messages.stream({ ...ask, tool_choice: { type: 'tool', name: 'web_search' } });
+    const message = await stream.finalMessage();
+    const [first, second] = chatCalls();
+    expect(first!.json.tool_choice).toEqual({ type: 'function', function: { name: 'web_search' } });
+    expect(second!.json.tool_choice).toBe('auto'); // forced once
+    expect(message.content.map((b) => b.type)).toEqual(['text', 'server_tool_use', 'web_search_tool_result', 'text']);
+    expect((message.content[0] as Anthropic.TextBlock).text).toBe('Let me search.');
+    expect(message.content[1]).toMatchObject({ name: 'web_search', input: { query: 'euro 2024 winner' } });
+    expect((message.content[3] as Anthropic.TextBlock).text).toBe(ANSWER);
+    expect(message.stop_reason).toBe('end_turn');
+    expect(message.usage).toMatchObject({ output_tokens: 10, server_tool_use: { web_search_requests: 1 } });
+  });
+
+  it('Responses caller: a web_search_call with the query and sources, url_citation on the text; streamed too', async () => {
+    serve(chatModel([toolCall('web_search', { query: 'who won euro 2024' })]));
+    const res = await openai.responses.create({ model: 'to-openai', input: 'Who won Euro 2024?', tools: [{ type: 'web_search' }] });
+    const call = res.output.find((o) => o.type === 'web_search_call') as OpenAI.Responses.ResponseFunctionWebSearch;
+    expect(call).toMatchObject({ status: 'completed', action: { type: 'search', query: 'who won euro 2024' } });
+    expect(res.output_text).toBe(ANSWER);
+    const msg = res.output.find((o) => o.type === 'message') as OpenAI.Responses.ResponseOutputMessage;
+    const annotations = (msg.content[0] as OpenAI.Responses.ResponseOutputText).annotations;
+    expect(annotations).toEqual([expect.objectContaining({ type: 'url_citation', url: PAGE })]);
+
+    serve(chatModel([toolCall('web_search', { query: 'who won euro 2024' })]));
+    const types: string[] = [];
+    let text = '';
+    for await (const e of await openai.responses.create({ model: 'to-openai', input: 'Who won Euro 2024?', tools: [{ type: 'web_search' }], stream: true })) {
+      types.push(e.type);
+      if (e.type === 'response.output_text.delta') text += e.delta;
+    }
+    expect(types).toContain('response.web_search_call.completed');
+    expect(types.at(-1)).toBe('response.completed');
+    expect(text).toBe('Let me search.' + ANSWER);
+  });
+
+  it('a caller\'s own tool called: the loop stops and the call goes to the caller', async () => {
+    serve(() => chatJson({ content: null, tool_calls: [toolCall('get_time', {}, 'call_9')] }, 'tool_calls'));
+    const res = await anthropic.messages.create({ ...ask, tools: [searchTool, { name: 'get_time', input_schema: { type: 'object' } }] });
+    expect(chatCalls()).toHaveLength(1);
+    expect((chatCalls()[0]!.json.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).toEqual(['get_time', 'web_search']);
+    expect(res.stop_reason).toBe('tool_use');
+    expect(res.content).toEqual([expect.objectContaining({ type: 'tool_use', name: 'get_time' })]);
+  });
+
+  it('max_uses: a search past it is answered max_uses_exceeded, not run', async () => {
+    serve(chatModel([toolCall('web_search', { query: 'a' }, 'call_1'), toolCall('web_search', { query: 'b' }, 'call_2')]));
+    const res = await anthropic.messages.create({ ...ask, tools: [{ ...searchTool, max_uses: 1 }] });
+    expect(searches()).toHaveLength(1);
+    const results = res.content.filter((b) => b.type === 'web_search_tool_result') as Anthropic.WebSearchToolResultBlock[];
+    expect(results[1]!.content).toMatchObject({ type: 'web_search_tool_result_error', error_code: 'max_uses_exceeded' });
+  });
+
+  it('security: a page read of a loopback or metadata address is refused, never fetched; the model is told', async () => {
+    serve(chatModel([toolCall('web_fetch', { url: 'http://169.254.169.254/latest/meta-data/' }, 'call_1'), toolCall('web_fetch', { url: 'http://localhost:9/secret' }, 'call_2')]));
+    const fetchTool = { type: 'web_fetch_20250910', name: 'web_fetch' } as unknown as Anthropic.ToolUnion;
+    const res = await anthropic.messages.create({ ...ask, tools: [fetchTool] });
+    expect(searches()).toHaveLength(0);
+    const tools = (chatCalls()[1]!.json.messages as Array<{ role: string; content: string }>).filter((m) => m.role === 'tool');
+    expect(tools.map((t) => t.content)).toEqual([expect.stringMatching(/^Error \(url_not_accessible\)/), expect.stringMatching(/^Error \(url_not_accessible\)/)]);
+    expect(res.content.at(-1)).toMatchObject({ type: 'text', text: ANSWER });
+  });
+
+  it('a page read on an allowed host: its readable text given to the model', async () => {
+    h.mock.reply((req) => {
+      if (req.url.startsWith('/v1/chat/completions')) return chatModel([toolCall('web_fetch', { url: `${h.mock.url}/page` })])(req);
+      return { headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html><head><title>Final &amp; report</title><script>var x=1</script></head><body><h1>Spain</h1><p>Won <b>2&ndash;1</b>.</p></body></html>' };
+    });
+    const fetchTool = { type: 'web_fetch_20250910', name: 'web_fetch' } as unknown as Anthropic.ToolUnion;
+    await anthropic.messages.create({ ...ask, tools: [fetchTool] });
+    const tool = (chatCalls()[1]!.json.messages as Array<{ role: string; content: string }>).find((m) => m.role === 'tool')!;
+    expect(tool.content).toBe(`Title: Final & report\nURL: ${h.mock.url}/page\n\nSpain\n\nWon 2–1.`);
+  });
+
+  it('Tavily backend: POST /search with the key as a bearer token', async () => {
+    tav.mock.reply((req) => (req.url.startsWith('/v1/chat/completions') ? chatModel([toolCall('web_search', { query: 'who won euro 2024' })])(req) : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(tavilyBody) }));
+    const client = new Anthropic({ apiKey: INBOUND_KEY, baseURL: tav.proxy.url, maxRetries: 0 });
+    const res = await client.messages.create(ask);
+    const search = searches(tav.mock)[0]!;
+    expect(search.method).toBe('POST');
+    expect(search.url).toBe('/search');
+    expect(search.headers.authorization).toBe(`Bearer ${TAVILY_KEY}`);
+    expect(search.json).toMatchObject({ query: 'who won euro 2024', max_results: 5 });
+    expect(res.content.map((b) => b.type)).toEqual(['server_tool_use', 'web_search_tool_result', 'text']);
+    expect(JSON.stringify(res)).not.toContain(TAVILY_KEY);
+  });
+
+  it('no backend: the tool dropped with the loss report; strict mode refuses with a 400 saying why', async () => {
+    bare.mock.reply(chatJson({ content: 'I cannot search.' }, 'stop'));
+    const client = new Anthropic({ apiKey: INBOUND_KEY, baseURL: bare.proxy.url, maxRetries: 0 });
+    const res = await client.messages.create(ask);
+    expect(res.content).toEqual([expect.objectContaining({ type: 'text', text: 'I cannot search.' })]);
+    expect(bare.mock.requests[0]!.json.tools).toBeUndefined();
+    const err = await client.messages.create({ ...ask, model: 'strict' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((err as Anthropic.BadRequestError).message).toMatch(/no search backend is configured/);
+    expect(bare.mock.requests).toHaveLength(1);
+  });
+});
