@@ -6,7 +6,7 @@
  */
 
 const DROPPED = /<(script|style|noscript|template|svg|head|iframe|object|canvas|select|button|nav|footer)\b/gi;
-const BLOCK = /<\/?(p|div|section|article|main|aside|header|h[1-6]|ul|ol|li|dl|dt|dd|table|tr|thead|tbody|blockquote|pre|figure|figcaption|form|fieldset|address|hr)\b[^>]*>/gi;
+const BLOCK = /<\/?(p|div|section|article|main|aside|header|h[1-6]|ul|ol|dl|dt|dd|table|tr|thead|tbody|blockquote|pre|figure|figcaption|form|fieldset|address|hr)\b[^>]*>/gi;
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…', laquo: '«', raquo: '»', copy: '©', reg: '®', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“' };
 
 /** HTML character references decoded (numeric ones and the common named ones). */
@@ -69,6 +69,7 @@ export function htmlToText(html: string): string {
     })
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<li\b[^>]*>/gi, '\n- ')
+    .replace(/<\/li\s*>/gi, '')
     .replace(BLOCK, '\n')
     .replace(/<\/?(td|th)\b[^>]*>/gi, ' ')
     .replace(/<[^>]*>/g, '');
