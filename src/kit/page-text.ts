@@ -5,7 +5,7 @@
  * is; capped. A careful small converter, not a browser: enough for a model to read an article.
  */
 
-const DROPPED = /<(script|style|noscript|template|svg|head|iframe|object|canvas|select|button|nav|footer)\b/gi;
+const DROPPED = /<(script|style|title|noscript|template|svg|head|iframe|object|canvas|select|button|nav|footer)\b/gi;
 const BLOCK = /<\/?(p|div|section|article|main|aside|header|h[1-6]|ul|ol|dl|dt|dd|table|tr|thead|tbody|blockquote|pre|figure|figcaption|form|fieldset|address|hr)\b[^>]*>/gi;
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…', laquo: '«', raquo: '»', copy: '©', reg: '®', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“' };
 
