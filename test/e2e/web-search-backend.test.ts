@@ -201,6 +201,18 @@ describe.each(TARGETS)('%s: web search run by Interlingua toward an OpenAI Chat 
     expect(JSON.stringify(res)).not.toContain(TAVILY_KEY);
   });
 
+  it('dry run: the first round as planned, the function in place of the hosted tool; no search, no upstream call', async () => {
+    const dry = await fetch(`${h.proxy.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': INBOUND_KEY, 'anthropic-version': '2023-06-01', 'content-type': 'application/json', 'x-interlingua-dry-run': 'true' },
+      body: JSON.stringify(ask),
+    });
+    expect(dry.status).toBe(200);
+    const shown = (await dry.json()) as { request: { body: { tools: unknown[] } } };
+    expect(shown.request.body.tools).toEqual([{ type: 'function', function: expect.objectContaining({ name: 'web_search' }) }]);
+    expect(h.mock.requests).toHaveLength(0);
+  });
+
   it('no backend: the tool dropped with the loss report; strict mode refuses with a 400 saying why', async () => {
     bare.mock.reply(chatJson({ content: 'I cannot search.' }, 'stop'));
     const client = new Anthropic({ apiKey: INBOUND_KEY, baseURL: bare.proxy.url, maxRetries: 0 });
