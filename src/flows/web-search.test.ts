@@ -101,7 +101,7 @@ describe('RoundStep', () => {
 
 describe('rounds', () => {
   const { r } = runner({ web_search: { kind: 'search' } });
-  const base = { model: 'm', system: [], messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'q' }] }], toolChoice: { type: 'tool' as const, name: 'web_search' } };
+  const base = { model: 'm', stream: false, system: [], messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'q' }] }], toolChoice: { type: 'tool' as const, name: 'web_search' } };
   const outcome = { part: { type: 'web-search' as const, id: 'c1', kind: 'search' as const, results: [] }, result: { type: 'tool-result' as const, callId: 'c1', name: 'web_search', content: [] } };
 
   it('the forced search forced once; the last round asked to answer without tools', () => {

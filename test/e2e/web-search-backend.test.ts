@@ -220,8 +220,9 @@ describe.each(TARGETS)('%s: web search run by Interlingua toward an OpenAI Chat 
     expect(res.content).toEqual([expect.objectContaining({ type: 'text', text: 'I cannot search.' })]);
     expect(bare.mock.requests[0]!.json.tools).toBeUndefined();
     const err = await client.messages.create({ ...ask, model: 'strict' }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(Anthropic.BadRequestError);
-    expect((err as Anthropic.BadRequestError).message).toMatch(/no search backend is configured/);
+    expect(err).toBeInstanceOf(Anthropic.APIError);
+    expect((err as InstanceType<typeof Anthropic.APIError>).status).toBe(400);
+    expect((err as Error).message).toMatch(/no search backend is configured/);
     expect(bare.mock.requests).toHaveLength(1);
   });
 });
