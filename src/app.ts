@@ -11,6 +11,7 @@ import { type FetchLike } from './kit/index.ts';
 import { registry, type Registry } from '../translators/index.ts';
 import type { ChatCaller } from '../translators/types.ts';
 import type { Config } from './config/load.ts';
+import { alphaSearchFlow } from './flows/alpha-search.ts';
 import type { FlowDeps } from './flows/context.ts';
 import { hostedImageReply, imageFlow } from './flows/images.ts';
 import { storedFlow, type StoredOp } from './flows/stored.ts';
@@ -202,6 +203,8 @@ export function createProxy(o: AppOptions): Proxy {
     ['POST', '/v1/responses', serve('responses', responses.encodeError, chat(responses), METERED)],
     ['POST', '/v1/responses/input_tokens', serve('responses.input_tokens', responses.encodeError, countTokens(responses))],
     ['POST', '/v1/responses/compact', serve('responses.compact', responses.encodeError, compact(responses), METERED)],
+    // Codex's standalone web search, from the configured search backend.
+    ['POST', '/v1/alpha/search', serve('alpha.search', responses.encodeError, async (scope, req) => alphaSearchFlow(deps, scope, (await readJson(req, scope)).body))],
     ['GET', '/v1/responses/:id', storedRoute(responses, 'responses', 'retrieve')],
     ['DELETE', '/v1/responses/:id', storedRoute(responses, 'responses', 'delete')],
     ['GET', '/v1/responses/:id/input_items', storedRoute(responses, 'responses', 'input_items')],

@@ -213,6 +213,36 @@ describe.each(TARGETS)('%s: web search run by Interlingua toward an OpenAI Chat 
     expect(h.mock.requests).toHaveLength(0);
   });
 
+  it('Codex standalone search (POST /v1/alpha/search): search_query on the backend, open through the guarded fetcher, the rest said skipped', async () => {
+    h.mock.reply((req) =>
+      req.url.startsWith('/res/') ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(braveBody) } : { headers: { 'content-type': 'text/html' }, body: '<p>Spain 2&ndash;1 England</p><p>Berlin</p>' },
+    );
+    const logged = h.proxy.logs.length;
+    const post = (body: unknown, proxy = h.proxy) =>
+      fetch(`${proxy.url}/v1/alpha/search`, { method: 'POST', headers: { authorization: `Bearer ${INBOUND_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await post({
+      id: 'thread-1',
+      model: 'gpt-5-codex',
+      commands: { search_query: [{ q: 'euro 2024 final' }], open: [{ ref_id: `${h.mock.url}/final` }], find: [{ ref_id: `${h.mock.url}/final`, pattern: 'berlin' }], click: [{ ref_id: 'x', id: 1 }] },
+      settings: { external_web_access: true },
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { encrypted_output: unknown; output: string };
+    expect(body.encrypted_output).toBeNull();
+    expect(body.output).toContain(`URL: ${PAGE}`);
+    expect(body.output).toContain('Spain 2–1 England');
+    expect(body.output).toContain('Matches of "berlin"');
+    expect(body.output).toContain('Not supported by this search backend: click.');
+    expect(searches().map((r) => r.url.split('?')[0])).toEqual(['/res/v1/web/search', '/final', '/final']);
+    expect(await nextLine(h.proxy.logs, 'alpha.search', logged)).toMatchObject({ status: 200, webSearches: 3 });
+    expect(JSON.stringify(body)).not.toContain(BRAVE_KEY);
+
+    expect((await post({ model: 'm' })).status).toBe(400);
+    const none = await post({ model: 'm', commands: { search_query: [{ q: 'x' }] } }, bare.proxy);
+    expect(none.status).toBe(404);
+    expect(((await none.json()) as { error: { code: string } }).error.code).toBe('standalone_search_disabled');
+  });
+
   it('no backend: the tool dropped with the loss report; strict mode refuses with a 400 saying why', async () => {
     bare.mock.reply(chatJson({ content: 'I cannot search.' }, 'stop'));
     const client = new Anthropic({ apiKey: INBOUND_KEY, baseURL: bare.proxy.url, maxRetries: 0 });
