@@ -135,7 +135,15 @@ const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
 /** Flow plumbing any flow may use; the flows themselves may only call each other's entry points as listed. */
 // (custom-tools, custom-input, image-chat and context-edits: the model-to-model transforms the flows apply.)
 const FLOW_PLUMBING = new Set(['context.ts', 'plan.ts', 'reply.ts', 'image-calls.ts', 'state.ts', 'session.ts', 'custom-tools.ts', 'custom-input.ts', 'image-chat.ts', 'context-edits.ts']);
-const FLOW_CALLS: Record<string, string[]> = { 'chat.ts': ['fan-out.ts', 'chat-to-images.ts', 'forward.ts', 'compaction.ts'], 'forward.ts': ['chat-to-images.ts', 'check-memo.ts', 'scan-memo.ts'] };
+const FLOW_CALLS: Record<string, string[]> = {
+  'chat.ts': ['fan-out.ts', 'chat-to-images.ts', 'forward.ts', 'compaction.ts', 'web-search.ts'],
+  'forward.ts': ['chat-to-images.ts', 'check-memo.ts', 'scan-memo.ts'],
+  // The search loop's own files (web-search.ts), and Codex's standalone search, which runs its searches alike.
+  'web-search.ts': ['web-search-cite.ts', 'web-search-loop.ts', 'web-search-stream.ts'],
+  'web-search-stream.ts': ['web-search-loop.ts', 'web-search-run.ts'],
+  'web-search-loop.ts': ['web-search-run.ts'],
+  'alpha-search.ts': ['web-search-run.ts'],
+};
 
 describe('architecture', () => {
   it('kit imports nothing of the project; canonical only the kit', () => {
