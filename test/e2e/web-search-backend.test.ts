@@ -8,6 +8,7 @@
  * is never in an answer or a log line.
  */
 import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MockReply, ReceivedRequest } from '../support/mock-upstream.ts';
@@ -148,6 +149,31 @@ describe.each(TARGETS)('%s: web search run by Interlingua toward an OpenAI Chat 
     expect(types).toContain('response.web_search_call.completed');
     expect(types.at(-1)).toBe('response.completed');
     expect(text).toBe('Let me search.' + ANSWER);
+  });
+
+  it('Gemini caller (googleSearch): the search as groundingMetadata, the text grounded on the page it names', async () => {
+    serve(chatModel([toolCall('web_search', { query: 'who won euro 2024' })]));
+    const genai = new GoogleGenAI({ apiKey: INBOUND_KEY, httpOptions: { baseUrl: h.proxy.url } });
+    const res = await genai.models.generateContent({ model: 'to-openai', contents: 'Who won Euro 2024?', config: { tools: [{ googleSearch: {} }] } });
+    expect(res.text).toBe(ANSWER);
+    const g = res.candidates![0]!.groundingMetadata!;
+    expect(g.webSearchQueries).toEqual(['who won euro 2024']);
+    expect(g.groundingChunks!.map((c) => c.web?.uri)).toEqual(braveBody.web.results.map((r) => r.url));
+    expect(g.groundingSupports?.[0]?.groundingChunkIndices).toEqual([0]);
+  });
+
+  it('a later round that fails: the stream ends with the dialect\'s error event; not streamed, the error status', async () => {
+    h.mock.reply((req) => {
+      if (!req.url.startsWith('/v1/chat/completions')) return { headers: { 'content-type': 'application/json' }, body: JSON.stringify(braveBody) };
+      const answered = (req.json.messages as Array<{ role: string }>).some((m) => m.role === 'tool');
+      return answered ? { status: 400, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ error: { message: 'context too long', type: 'invalid_request_error' } }) } : chatModel([toolCall('web_search', { query: 'q' })])(req);
+    });
+    const stream = anthropic.messages.stream(ask);
+    const failed = await stream.finalMessage().catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(Error);
+    expect(String((failed as Error).message)).toMatch(/context too long/);
+    const err = await anthropic.messages.create(ask).catch((e: unknown) => e);
+    expect((err as InstanceType<typeof Anthropic.APIError>).status).toBe(400);
   });
 
   it('a caller\'s own tool called: the loop stops and the call goes to the caller', async () => {
