@@ -10,7 +10,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver.ts';
 import type { MockReply, ReceivedRequest } from '../support/mock-upstream.ts';
 import { INBOUND_KEY, TARGETS, e2eConfig, useHarness } from '../support/proxy.ts';
 
@@ -280,5 +281,29 @@ describe.each(TARGETS)('%s: web search run by Interlingua toward an OpenAI Chat 
     expect((err as InstanceType<typeof Anthropic.APIError>).status).toBe(400);
     expect((err as Error).message).toMatch(/no search backend is configured/);
     expect(bare.mock.requests).toHaveLength(1);
+  });
+});
+
+describe.each(TARGETS)('%s: a search the proxy ran, as a span', (target) => {
+  let otlp: OtlpReceiver;
+  beforeAll(async () => {
+    otlp = await startOtlpReceiver();
+  });
+  afterAll(() => otlp?.close());
+  const h = useHarness(target, (url) => e2eConfig(url, { search: { provider: 'brave', apiKey: BRAVE_KEY, baseUrl: url }, telemetry: { otlp: { endpoint: otlp.url, intervalMs: 20 } } }));
+
+  it('an execute_tool span per search under the server span, its backend and result count, no query without captureContent', async () => {
+    h.mock.reply((req) => (req.url.startsWith('/v1/chat/completions') ? chatModel([toolCall('web_search', { query: 'who won euro 2024' })])(req) : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(braveBody) }));
+    const traceId = 'a'.repeat(31) + '1';
+    const client = new Anthropic({ apiKey: INBOUND_KEY, baseURL: h.proxy.url, maxRetries: 0 });
+    await client.messages.create({ model: 'to-openai', max_tokens: 64, messages: [{ role: 'user', content: 'Who won Euro 2024?' }], tools: [{ type: 'web_search_20250305', name: 'web_search' }] }, { headers: { traceparent: `00-${traceId}-${'b'.repeat(16)}-01` } });
+    const spans = await otlp.waitFor((s) => s.traceId === traceId, 4);
+    const server = spans.find((s) => s.kind === 2)!;
+    const tool = spans.filter((s) => s.name === 'execute_tool web_search');
+    expect(tool).toHaveLength(1);
+    expect(tool[0]!.parentSpanId).toBe(server.spanId);
+    expect(tool[0]!.attrs).toMatchObject({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'web_search', 'interlingua.search.backend': 'brave', 'interlingua.search.results': 2 });
+    expect(JSON.stringify(spans)).not.toContain('who won euro 2024');
+    expect(server.attrs['interlingua.web_searches']).toBe(1);
   });
 });
