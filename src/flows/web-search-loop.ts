@@ -3,7 +3,8 @@
  * tools the upstream lacks, the functions offered in their place, the request of each round, and
  * what the caller is shown of a round.
  */
-import type { ChatRequest, Message, NativeTool, Part, Tool, ToolCallPart, WebTool } from '../canonical/index.ts';
+import { ownWebSearch, type ChatRequest, type Message, type NativeTool, type Part, type Tool, type ToolCallPart, type WebTool } from '../canonical/index.ts';
+import type { ChatUpstream } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import type { ResolvedTarget } from '../upstream/resolve.ts';
 import { createSearchBackend } from '../upstream/search/index.ts';
@@ -56,12 +57,43 @@ export function webLoopOf(deps: FlowDeps, scope: RequestScope, req: ChatRequest,
     asked: req,
     req: {
       ...req,
+      messages: searchesAsCalls(req.messages, byKind, chatUpstreamOf(deps, first).id),
       nativeTools: (req.nativeTools ?? []).filter((t) => !emulated.includes(t)),
       tools: [...(req.tools ?? []), ...functions],
       ...(forced && { toolChoice: { type: 'tool' as const, name: forced } }),
     },
     runner,
   };
+}
+
+/**
+ * Earlier searches in the history that this upstream cannot replay (a search another vendor ran,
+ * or one the proxy ran), as the model would have made them here: a call to the web function and
+ * its result (the pages found), so the model still knows what it read; the encoder would drop
+ * them otherwise. A kind the request does not emulate stays as it is (dropped and reported).
+ */
+export function searchesAsCalls(messages: readonly Message[], byKind: ReadonlyMap<WebTool['kind'], string>, dialect: ChatUpstream['id']): Message[] {
+  if (!messages.some((m) => m.role === 'assistant' && m.content.some((p) => p.type === 'web-search'))) return [...messages];
+  return messages.flatMap((m): Message[] => {
+    if (m.role !== 'assistant') return [m];
+    const out: Message[] = [];
+    let segment: Part[] = [];
+    for (const p of m.content) {
+      const name = p.type === 'web-search' && !ownWebSearch(p, dialect) ? byKind.get(p.kind) : undefined;
+      if (p.type !== 'web-search' || !name) {
+        segment.push(p);
+        continue;
+      }
+      const args = p.kind === 'search' ? { query: (p.queries ?? []).join(' | ') } : { url: p.url ?? p.results[0]?.url ?? '' };
+      out.push({ ...m, content: [...segment, { type: 'tool-call', id: p.id, name, arguments: JSON.stringify(args) }] });
+      const pages = p.results.map((r, i) => `${i + 1}. ${r.title ?? r.url}\nURL: ${r.url}`).join('\n\n');
+      const text = p.error ? `Error (${p.error})` : pages || 'No results.';
+      out.push({ role: 'user', content: [{ type: 'tool-result', callId: p.id, name, content: [{ type: 'text', text }], ...(p.error && { isError: true }) }] });
+      segment = [];
+    }
+    if (segment.length > 0 || out.length === 0) out.push({ ...m, content: segment });
+    return out;
+  });
 }
 
 /** The next round's request: the model's turn and the results of its web calls appended. */

@@ -10,7 +10,7 @@ import { RequestScope } from '../observe/scope.ts';
 import type { GuardedFetch } from '../upstream/guarded-fetch.ts';
 import { SearchFailure, type SearchBackend } from '../upstream/search/index.ts';
 import { citationsOf, citeResults } from './web-search-cite.ts';
-import { MAX_ROUNDS, nextRound, shownOfRound } from './web-search-loop.ts';
+import { MAX_ROUNDS, nextRound, searchesAsCalls, shownOfRound } from './web-search-loop.ts';
 import { WebRunner } from './web-search-run.ts';
 import { RoundStep, partsOfEvents } from './web-search-stream.ts';
 
@@ -114,6 +114,25 @@ describe('rounds', () => {
   it('what the caller sees of a round: its web calls replaced by their searches in place', () => {
     const shown = shownOfRound([{ type: 'text', text: 'a' }, call('web_search', {}), call('own', {}, 'c2')], r, new Map([['c1', outcome]]));
     expect(shown.map((p) => p.type)).toEqual(['text', 'web-search', 'tool-call']);
+  });
+});
+
+describe('earlier searches in the history', () => {
+  it('as the web function\'s call and result where that kind is emulated; the same dialect\'s own and other kinds kept', () => {
+    const search = { type: 'web-search' as const, id: 's1', kind: 'search' as const, queries: ['q'], results: [{ url: 'https://a.example/', title: 'A' }] };
+    const failed = { ...search, id: 's2', results: [], error: 'max_uses_exceeded' };
+    const fetch = { type: 'web-search' as const, id: 'f1', kind: 'fetch' as const, url: 'https://b.example/', results: [] };
+    const own = { ...search, id: 's3', raw: { dialect: 'openai-chat' as const, value: {} } };
+    const out = searchesAsCalls([{ role: 'assistant', content: [{ type: 'text', text: 'a' }, search, failed, fetch, own, { type: 'text', text: 'b' }] }], new Map([['search', 'web_search']]), 'openai-chat');
+    expect(out.map((m) => [m.role, m.content.map((p) => p.type)])).toEqual([
+      ['assistant', ['text', 'tool-call']],
+      ['user', ['tool-result']],
+      ['assistant', ['tool-call']],
+      ['user', ['tool-result']],
+      ['assistant', ['web-search', 'web-search', 'text']],
+    ]);
+    expect(out[1]!.content[0]).toMatchObject({ callId: 's1', content: [{ text: '1. A\nURL: https://a.example/' }] });
+    expect(out[3]!.content[0]).toMatchObject({ isError: true, content: [{ text: 'Error (max_uses_exceeded)' }] });
   });
 });
 

@@ -115,6 +115,19 @@ describe.each(TARGETS)('%s: web search run by Interlingua toward an OpenAI Chat 
     expect(h.proxy.logs.join('\n')).not.toContain(BRAVE_KEY);
   });
 
+  it('the next turn: the earlier search (sent back as its blocks) reaches the model as its call and result, not dropped', async () => {
+    serve(chatModel([toolCall('web_search', { query: 'who won euro 2024' })]));
+    const first = await anthropic.messages.create(ask);
+    serve(() => chatJson({ content: 'In Berlin.' }, 'stop'));
+    const res = await anthropic.messages.create({ ...ask, messages: [...ask.messages, { role: 'assistant', content: first.content as Anthropic.ContentBlockParam[] }, { role: 'user', content: 'Where was the final?' }] });
+    expect(res.content.at(-1)).toMatchObject({ type: 'text', text: 'In Berlin.' });
+    const sent = chatCalls().at(-1)!.json.messages as Array<{ role: string; content: unknown; tool_calls?: Array<{ function: { name: string; arguments: string } }> }>;
+    expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+    expect(sent[1]!.tool_calls![0]!.function).toEqual({ name: 'web_search', arguments: JSON.stringify({ query: 'who won euro 2024' }) });
+    expect(sent[2]!.content).toContain(PAGE);
+    expect(sent[3]!.content).toBe(ANSWER);
+  });
+
   it('Anthropic caller, streamed (Claude Code forces the search): text, then the search blocks, then the answer as it comes', async () => {
     serve(chatModel([toolCall('web_search', { query: 'euro 2024 winner' })]));
     const stream = anthropic.messages.stream({ ...ask, tool_choice: { type: 'tool', name: 'web_search' } });
