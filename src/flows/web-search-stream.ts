@@ -23,7 +23,7 @@ import { customToolNames, raiseCustomToolStream } from './custom-tools.ts';
 import type { PlannedAttempt } from './plan.ts';
 import { proxyHeaders, type Reply } from './reply.ts';
 import { keepingEncoder, mintingEncoder, mintsIds } from './state.ts';
-import { nextRound, planRound, runCalls, type WebLoop } from './web-search-loop.ts';
+import { MAX_ROUNDS, nextRound, planRound, runCalls, type WebLoop } from './web-search-loop.ts';
 import type { WebRunner } from './web-search-run.ts';
 
 /** What a marker frame says: the searches of the round, and whether another round follows. */
@@ -125,7 +125,10 @@ export class RoundStep implements StreamStep<SseEvent, StreamEvent> {
   finish(): StreamEvent[] {
     const out = this.#filter(this.#decoder.finish());
     const usage = sumUsage([this.#before, this.#round]);
-    for (const ev of this.#held) out.push(ev.type === 'usage' ? { type: 'usage', usage: usage ?? ev.usage } : ev);
+    // Stopped for tool calls none of which is the caller's (web calls not run, the rounds used up): it stopped.
+    const stopped = (ev: StreamEvent): StreamEvent =>
+      ev.type === 'finish' && ev.reason.unified === 'tool-calls' && this.#renumbered.size === 0 ? { ...ev, reason: { ...ev.reason, unified: 'stop' } } : ev;
+    for (const ev of this.#held) out.push(ev.type === 'usage' ? { type: 'usage', usage: usage ?? ev.usage } : stopped(ev));
     this.#held = [];
     return out;
   }
@@ -205,6 +208,11 @@ function roundsBody(
       const calls = said.filter((p): p is ToolCallPart => p.type === 'tool-call');
       const ours = calls.filter((c) => loop.runner.owns(c));
       if (ours.length === 0) return;
+      // The last round (asked to answer without tools): a web call it still makes is not run.
+      if (round >= MAX_ROUNDS - 1) {
+        scope.note('web-search:max-rounds');
+        return;
+      }
       const outcomes = await runCalls(loop.runner, ours);
       const more = calls.length === ours.length;
       const marker: Marker = { parts: [...outcomes.values()].map((x) => x.part), more };

@@ -92,6 +92,12 @@ describe('RoundStep', () => {
     expect(out[7]).toEqual({ type: 'usage', usage: { inputTokens: 30, outputTokens: 2, totalTokens: 32 } });
   });
 
+  it('a last round that called only web functions (not run) stops, not for tool calls', () => {
+    const step = new RoundStep(fake, r, 'M');
+    step.push(frame([{ type: 'tool-call-start', index: 0, id: 'c1', name: 'web_search' }, { type: 'tool-call-end', index: 0 }, { type: 'finish', reason: { unified: 'tool-calls', raw: 'tool_calls' } }]));
+    expect(step.finish()).toEqual([{ type: 'finish', reason: { unified: 'stop', raw: 'tool_calls' } }]);
+  });
+
   it('partsOfEvents: the model\'s turn, to send back', () => {
     expect(
       partsOfEvents([{ type: 'text-start' }, { type: 'text-delta', text: 'a' }, { type: 'text-end' }, { type: 'tool-call-start', index: 0, id: 'c', name: 'web_search' }, { type: 'tool-call-delta', index: 0, argumentsDelta: '{"query":' }, { type: 'tool-call-delta', index: 0, argumentsDelta: '"x"}' }]),

@@ -20,7 +20,7 @@ import { dryRunReply, type PlannedAttempt } from './plan.ts';
 import { jsonReply, type Reply } from './reply.ts';
 import { mintsIds, withoutUpstreamId } from './state.ts';
 import { citeResults } from './web-search-cite.ts';
-import { emulatedTools, nextRound, planRound, runCalls, shownOfRound, webLoopOf, type WebLoop } from './web-search-loop.ts';
+import { MAX_ROUNDS, emulatedTools, nextRound, planRound, runCalls, shownOfRound, webLoopOf, type WebLoop } from './web-search-loop.ts';
 import { webStreamReply } from './web-search-stream.ts';
 
 /**
@@ -83,9 +83,11 @@ async function jsonLoop(deps: FlowDeps, scope: RequestScope, call: ChatCall, loo
     const choice = res.choices[0];
     const calls = (choice?.content ?? []).filter((p): p is ToolCallPart => p.type === 'tool-call');
     const ours = calls.filter((c) => loop.runner.owns(c));
-    if (!choice || ours.length === 0) {
-      shown.push(...(choice?.content ?? []));
-      return finalResponse(res, shown, usages);
+    // The last round (asked to answer without tools): a web call it still makes is not run.
+    if (!choice || ours.length === 0 || round >= MAX_ROUNDS - 1) {
+      if (ours.length > 0) scope.note('web-search:max-rounds');
+      shown.push(...(choice?.content ?? []).filter((p) => !(p.type === 'tool-call' && loop.runner.owns(p))));
+      return finalResponse(res, shown, usages, calls.length > ours.length);
     }
     const outcomes = await runCalls(loop.runner, ours);
     shown.push(...shownOfRound(choice.content, loop.runner, outcomes));
@@ -100,13 +102,15 @@ async function jsonLoop(deps: FlowDeps, scope: RequestScope, call: ChatCall, loo
 }
 
 /** The last round's answer with every round's parts, citations added, usage summed. */
-function finalResponse(last: ChatResponse, shown: Part[], usages: ChatResponse['usage'][], toolCalls = false): ChatResponse {
+function finalResponse(last: ChatResponse, shown: Part[], usages: ChatResponse['usage'][], toolCalls: boolean): ChatResponse {
   const content = citeResults(shown);
   const usage = sumUsage(usages);
   const choice = last.choices[0]!;
+  // It stopped for the caller's tool calls, or (its web calls not run) it simply stopped.
+  const reason = toolCalls ? 'tool-calls' : choice.finishReason.unified === 'tool-calls' ? 'stop' : undefined;
   return {
     ...last,
-    choices: [{ ...choice, content, ...(toolCalls && { finishReason: { unified: 'tool-calls', raw: choice.finishReason.raw } }) }],
+    choices: [{ ...choice, content, ...(reason && { finishReason: { unified: reason, raw: choice.finishReason.raw } }) }],
     ...(usage && { usage }),
   };
 }

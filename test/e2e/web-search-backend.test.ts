@@ -199,6 +199,17 @@ describe.each(TARGETS)('%s: web search run by Interlingua toward an OpenAI Chat 
     expect(res.content).toEqual([expect.objectContaining({ type: 'tool_use', name: 'get_time' })]);
   });
 
+  it('a model that never stops searching: at most 8 upstream calls, the last asked to answer without tools; its web call then not run', async () => {
+    serve((req) => (req.json.stream ? chatModel([])(req) : chatJson({ content: null, tool_calls: [toolCall('web_search', { query: 'again' }, `call_${Math.random()}`.slice(0, 12))] }, 'tool_calls')));
+    const res = await anthropic.messages.create(ask);
+    const calls = chatCalls();
+    expect(calls).toHaveLength(8);
+    expect(calls.at(-1)!.json.tool_choice).toBe('none');
+    expect(searches()).toHaveLength(3); // max_uses 3: the others answered max_uses_exceeded
+    expect(res.stop_reason).toBe('end_turn');
+    expect(res.content.filter((b) => b.type === 'server_tool_use')).toHaveLength(7);
+  });
+
   it('max_uses: a search past it is answered max_uses_exceeded, not run', async () => {
     serve(chatModel([toolCall('web_search', { query: 'a' }, 'call_1'), toolCall('web_search', { query: 'b' }, 'call_2')]));
     const res = await anthropic.messages.create({ ...ask, tools: [{ ...searchTool, max_uses: 1 }] });
