@@ -9,6 +9,7 @@
 import type { FinishReason, Usage } from './chat.ts';
 import type { ProxyError } from './errors.ts';
 import type { Logprobs } from './logprobs.ts';
+import type { Citation } from './citation.ts';
 import type { Signature, WebSearchPart } from './parts.ts';
 
 export type StreamEvent =
@@ -35,6 +36,14 @@ export type StreamEvent =
     }
   | { type: 'tool-call-delta'; choice?: number; index: number; argumentsDelta: string }
   | { type: 'tool-call-end'; choice?: number; index: number }
+  /**
+   * A source the choice's latest text block cites: the open one, or the one that just ended when
+   * no other block has started since (Gemini's grounding comes with the last chunk, after a signed
+   * text part closed its block). `citation.span` is in UTF-16 units of that block's text streamed
+   * so far, within it; without a span, the whole block (Anthropic's `citations_delta` comes before
+   * the text it cites).
+   */
+  | { type: 'citation'; choice?: number; citation: Citation }
   /** A hosted web search or fetch the upstream ran, whole, once it has its results. */
   | { type: 'web-search'; choice?: number; part: WebSearchPart }
   /** Log probabilities for the tokens just emitted, replayed where supported. */

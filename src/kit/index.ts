@@ -16,3 +16,4 @@ export * from './peeked-fields.ts';
 export * from './retry-after.ts';
 export * from './media.ts';
 export * from './page-text.ts';
+export * from './text-offsets.ts';

@@ -11,6 +11,7 @@
  *   repeat only `output_tokens`); every change is emitted as a full `usage` event.
  * - A web search or fetch (`server_tool_use` and its result block) is one `web-search` event
  *   when its result ends (web-search.ts); other server-tool blocks are skipped with their deltas.
+ * - `citations_delta` → a `citation` of the open text block (the whole block: it has no span).
  * - A `json_response` tool answering a structured-output request streams as text.
  * - `event: error` → an `error` event (kind by error type, e.g. overloaded_error → overloaded).
  * - A frame that is not an event (no `type`, fields of the wrong type) → an `error` event.
@@ -33,6 +34,7 @@ import { errorOfEnvelope } from './errors.ts';
 import { decodeStopReason } from './finish-reason.ts';
 import { answerOf, JSON_TOOL, jsonToolMode } from './structured-output.ts';
 import { decodeUsage } from './usage.ts';
+import { decodeCitation } from './citations.ts';
 import { decodeWebSearch, isWebToolUse } from './web-search.ts';
 import { AnthropicStreamEventSchema, type AnthropicUsageIn } from './wire.ts';
 
@@ -241,8 +243,12 @@ export class AnthropicStreamDecoder implements StreamStep<SseEvent, StreamEvent>
           if (!open.wrapped) out.push({ type: 'text-delta', text: d.partial_json });
         }
         break;
+      case 'citations_delta':
+        // Of the whole block, before its text (Claude cites a sentence as a block of its own).
+        if (open.kind === 'text' && d.citation !== undefined) out.push({ type: 'citation', citation: decodeCitation(d.citation) });
+        break;
       default:
-        // citations_delta and future delta types.
+        // Future delta types.
         break;
     }
   }

@@ -72,6 +72,7 @@ describe('anthropic stream decoder: event details', () => {
       { type: 'reasoning-start', redacted: { origin: 'anthropic', value: 'opaque' } },
       { type: 'reasoning-end' },
       { type: 'text-start' },
+      { type: 'citation', citation: { raw: { dialect: 'anthropic', value: {} } } },
       { type: 'text-end' },
       { type: 'finish', reason: { unified: 'stop', raw: 'end_turn' } },
     ]);

@@ -34,6 +34,8 @@ import { encodeStopReason } from './finish-reason.ts';
 import { callerToolId } from './tool-id.ts';
 import { encodeDeltaUsage, encodeUsage } from './usage.ts';
 import { encodeWebSearch, serverToolUse } from './web-search.ts';
+import { HeldText } from './citations-stream.ts';
+import { encodeCitations } from './citations.ts';
 import { DIRECT_CALLER } from './wire.ts';
 
 type OpenBlock = { kind: 'text' } | { kind: 'thinking' } | { kind: 'tool'; index: number };
@@ -63,6 +65,9 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
   private searches: WebSearchPart[] = [];
   private searched: WebSearchPart[] = [];
 
+  /** The text block waiting for its citations (citations-stream.ts). */
+  private readonly held: HeldText;
+
   /** What the proxy's context editing cleared, for `message_delta`. */
   private readonly appliedEdits?: AppliedEdit[];
   /** A compaction the proxy made before the turn, shown first. */
@@ -75,12 +80,14 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
     this.model = req.model;
     this.appliedEdits = req.appliedEdits;
     this.compacted = req.compacted;
+    this.held = new HeldText(req.nativeTools?.some((t) => t.web) ?? false);
   }
 
   push(e: StreamEvent): StreamFrame[] {
     if (this.done) return [];
     if ('choice' in e && e.choice !== undefined && e.choice !== 0) return [];
     const out: StreamFrame[] = [];
+    if (this.held.releasedBy(e)) this.writeHeld(out);
     switch (e.type) {
       case 'message-start':
         if (!this.started) {
@@ -97,12 +104,14 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
         break;
       case 'text-delta':
       case 'refusal-delta':
-        if (e.text !== '') {
+        if (e.type === 'text-delta' && this.held.holds) this.held.add(e.text);
+        else if (e.text !== '') {
           this.ensureOpen(out, 'text');
           this.emitDelta(out, { type: 'text_delta', text: e.text });
         }
         break;
       case 'text-end':
+        if (e.signature) this.writeHeld(out);
         if (this.open?.kind === 'text') this.closeOpen(out);
         if (e.signature) {
           // A Gemini text signature: an empty thinking block carries it (see encode-response.ts).
@@ -165,6 +174,13 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
         break;
       case 'logprobs':
         break;
+      case 'citation': {
+        if (this.held.cite(e.citation)) break;
+        // Not held: only a citation Claude wrote, of the whole open block, can still be given.
+        const own = this.open?.kind === 'text' ? encodeCitations([e.citation]) : null;
+        for (const citation of own ?? []) this.emitDelta(out, { type: 'citations_delta', citation });
+        break;
+      }
       case 'web-search':
         // One block open at a time: after a streaming tool call, the search waits for its end.
         this.searches.push(e.part);
@@ -184,6 +200,7 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
   finish(): StreamFrame[] {
     if (this.done) return [];
     const out: StreamFrame[] = [];
+    this.writeHeld(out);
     this.ensureStarted(out);
     this.closeOpen(out);
     this.flushTools(out, true);
@@ -242,6 +259,19 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
       kind === 'text' ? { type: 'text', text: '', citations: null } : { type: 'thinking', thinking: '', signature: '' };
     out.push(frame('content_block_start', { type: 'content_block_start', index: this.nextIndex, content_block }));
     this.open = { kind };
+  }
+
+  /** The held text block, one block per cited stretch: its citations first, then its text. */
+  private writeHeld(out: StreamFrame[]): void {
+    for (const block of this.held.take()) {
+      this.closeOpen(out);
+      this.ensureStarted(out);
+      out.push(frame('content_block_start', { type: 'content_block_start', index: this.nextIndex, content_block: { type: 'text', text: '', citations: block.citations ? [] : null } }));
+      this.open = { kind: 'text' };
+      for (const citation of block.citations ?? []) this.emitDelta(out, { type: 'citations_delta', citation });
+      this.emitDelta(out, { type: 'text_delta', text: block.text });
+      this.closeOpen(out);
+    }
   }
 
   private endThinking(out: StreamFrame[], signature: Signature | undefined): void {

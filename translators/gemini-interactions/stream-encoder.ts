@@ -138,6 +138,8 @@ export class InteractionsStreamEncoder implements CallerStreamEncoder {
         break; // the wire has no place for them
       case 'web-search':
         break; // a search the upstream ran: its text is the answer (no hosted-tool steps written yet)
+      case 'citation':
+        break;
       case 'usage':
         this.usage = e.usage;
         break;

@@ -12,23 +12,10 @@
  * https://ai.google.dev/gemini-api/docs/google-search#grounding-metadata
  */
 import type { Citation, Part, TextPart, WebSearchPart } from '../../src/canonical/index.ts';
+import { utf16Offset, utf8Length as byteLength } from '../../src/kit/index.ts';
 import { isRecord, type Json } from './json.ts';
 
-const utf8 = new TextEncoder();
 const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
-const byteLength = (s: string) => utf8.encode(s).length;
-
-/** The UTF-16 offset in `text` of a UTF-8 byte offset (clamped to the text). */
-function utf16At(text: string, bytes: number): number {
-  let b = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (b >= bytes) return i;
-    const c = text.codePointAt(i)!;
-    b += c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
-    if (c >= 0x10000) i++;
-  }
-  return text.length;
-}
 
 interface Page {
   url: string;
@@ -44,8 +31,41 @@ function pagesOf(meta: Json): Page[] {
   });
 }
 
-/** Citations of `pages` on the answer's text parts, from the supports' byte segments. */
-function cite(content: Part[], meta: Json, pages: Page[]): void {
+/** A support's citations of pages, with its segment as bytes [start, end) of the candidate's whole text. */
+export interface GroundedStretch {
+  start: number;
+  end: number;
+  citations: Citation[];
+}
+
+/** The stretches `groundingSupports` cite, in order. */
+export function groundedStretches(meta: Json): GroundedStretch[] {
+  const pages = pagesOf(meta);
+  const out: GroundedStretch[] = [];
+  for (const s of Array.isArray(meta.groundingSupports) ? meta.groundingSupports : []) {
+    if (!isRecord(s) || !isRecord(s.segment)) continue;
+    const start = typeof s.segment.startIndex === 'number' ? s.segment.startIndex : 0;
+    const end = typeof s.segment.endIndex === 'number' ? s.segment.endIndex : start;
+    if (end <= start) continue;
+    const quote = str(s.segment.text);
+    const citations: Citation[] = [];
+    for (const i of Array.isArray(s.groundingChunkIndices) ? s.groundingChunkIndices : []) {
+      const page = typeof i === 'number' ? pages[i] : undefined;
+      if (page?.url) citations.push({ url: page.url, ...(page.title ? { title: page.title } : {}), ...(quote ? { quote } : {}) });
+    }
+    out.push({ start, end, citations });
+  }
+  return out;
+}
+
+/** A stretch's citations on a text that begins at byte `at` of the candidate's text, with their spans in it. */
+export function citationsIn(stretch: GroundedStretch, text: string, at: number): Citation[] {
+  const span = { start: utf16Offset(text, stretch.start - at), end: utf16Offset(text, stretch.end - at) };
+  return stretch.citations.map((c) => ({ ...c, span }));
+}
+
+/** Citations on the answer's text parts, from the supports' byte segments. */
+function cite(content: Part[], meta: Json): void {
   const texts = content.filter((p): p is TextPart => p.type === 'text');
   const starts: number[] = [];
   let at = 0;
@@ -53,21 +73,10 @@ function cite(content: Part[], meta: Json, pages: Page[]): void {
     starts.push(at);
     at += byteLength(t.text);
   }
-  for (const s of Array.isArray(meta.groundingSupports) ? meta.groundingSupports : []) {
-    if (!isRecord(s) || !isRecord(s.segment)) continue;
-    const start = typeof s.segment.startIndex === 'number' ? s.segment.startIndex : 0;
-    const end = typeof s.segment.endIndex === 'number' ? s.segment.endIndex : start;
-    const k = starts.findLastIndex((b) => b <= start);
+  for (const stretch of groundedStretches(meta)) {
+    const k = starts.findLastIndex((b) => b <= stretch.start);
     const part = texts[k];
-    if (!part || end <= start) continue;
-    const span = { start: utf16At(part.text, start - starts[k]!), end: utf16At(part.text, end - starts[k]!) };
-    const quote = str(s.segment.text);
-    for (const i of Array.isArray(s.groundingChunkIndices) ? s.groundingChunkIndices : []) {
-      const page = typeof i === 'number' ? pages[i] : undefined;
-      if (!page?.url) continue;
-      const citation: Citation = { url: page.url, ...(page.title ? { title: page.title } : {}), span, ...(quote ? { quote } : {}) };
-      (part.citations ??= []).push(citation);
-    }
+    if (part) (part.citations ??= []).push(...citationsIn(stretch, part.text, starts[k]!));
   }
 }
 
@@ -84,7 +93,7 @@ export function decodeGrounding(candidate: Json, content: Part[], id: string): v
     if (queries.length > 0 || pages.length > 0) {
       found.push({ type: 'web-search', id: `${id}_search`, kind: 'search', ...(queries.length ? { queries } : {}), results: pages.filter((p) => p.url) });
     }
-    cite(content, meta, pages);
+    cite(content, meta);
   }
   const read = isRecord(candidate.urlContextMetadata) && Array.isArray(candidate.urlContextMetadata.urlMetadata) ? candidate.urlContextMetadata.urlMetadata : [];
   read.forEach((u, i) => {

@@ -30,7 +30,8 @@ import { isRecord, type Json } from './json.ts';
 import { applyPartials, type StreamingCall } from './partial-args.ts';
 import { decodeUsage, hasUsage } from './usage.ts';
 import type { GeminiCandidate, GeminiPart, GeminiUsageMetadata } from './wire.ts';
-import { decodeGrounding } from './grounding.ts';
+import { citationsIn, decodeGrounding, groundedStretches } from './grounding.ts';
+import { utf8Length } from '../../src/kit/index.ts';
 
 interface ChoiceState {
   open: 'text' | 'reasoning' | undefined;
@@ -41,6 +42,9 @@ interface ChoiceState {
   finished: boolean;
   /** The last candidate that carried grounding (Gemini sends it with the last chunks). */
   grounding?: Record<string, unknown>;
+  /** The bytes of answer text said before the latest text block, and that block's text (for the supports' segments). */
+  said: number;
+  block?: string;
 }
 
 function unexpected(raw: string): ProxyError {
@@ -118,7 +122,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
   private state(index: number): ChoiceState {
     let s = this.choices.get(index);
     if (!s) {
-      s = { open: undefined, last: undefined, calls: 0, streaming: undefined, finished: false };
+      s = { open: undefined, last: undefined, calls: 0, streaming: undefined, finished: false, said: 0 };
       this.choices.set(index, s);
     }
     return s;
@@ -174,6 +178,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
       }
     });
     if (finishing.length === 0) return;
+    for (const f of finishing) this.cite(f.index, this.state(f.index), out);
     for (const f of finishing) this.closeAll(f.index, this.state(f.index), out);
     for (const f of finishing) this.ground(f.index, this.state(f.index), out);
     this.emitUsage(out);
@@ -190,6 +195,17 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
         return;
       }
       out.push({ type: 'finish', ...(f.index ? { choice: f.index } : {}), reason });
+    }
+  }
+
+  /** The supports of a finishing candidate that fall in its latest text block, as its citations (before it ends). */
+  private cite(index: number, state: ChoiceState, out: StreamEvent[]): void {
+    const meta = state.grounding?.groundingMetadata;
+    if (!isRecord(meta) || state.block === undefined || state.open === 'reasoning' || state.finished) return;
+    const end = state.said + utf8Length(state.block);
+    for (const stretch of groundedStretches(meta)) {
+      if (stretch.start < state.said || stretch.start >= end) continue; // an earlier block's: it has ended
+      for (const citation of citationsIn(stretch, state.block, state.said)) out.push({ type: 'citation', ...(index ? { choice: index } : {}), citation });
     }
   }
 
@@ -272,12 +288,17 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
       return;
     }
     const kind = part.thought === true ? 'reasoning' : 'text';
+    if (kind === 'text' && state.open !== 'text') {
+      if (state.block !== undefined) state.said += utf8Length(state.block);
+      state.block = '';
+    }
     this.openBlock(index, state, kind, out);
     // A fence starts and ends its own line: a code part and the text around it in one block get
     // a line break between them (the non-stream answer keeps them as separate parts).
     const last = state.last;
     if (last && (fenced || last.fenced) && !last.text.endsWith('\n')) text = `\n${text}`;
     state.last = { text, fenced };
+    if (kind === 'text') state.block += text;
     out.push({ type: kind === 'text' ? 'text-delta' : 'reasoning-delta', ...choice, text });
     if (signature) this.closeBlock(index, state, out, signature);
   }

@@ -20,8 +20,8 @@ import { encodeLogprobs } from './logprobs.ts';
 import { redactedToWire, signatureToWire } from './signatures.ts';
 import { encodeUsage } from './usage.ts';
 import type { GeminiOutPart } from './wire.ts';
-import { assertNever, ProxyError, type WebSearchPart } from '../../src/canonical/index.ts';
-import { encodeGrounding } from './grounding.ts';
+import { assertNever, ProxyError } from '../../src/canonical/index.ts';
+import { StreamGrounding } from './citations-stream.ts';
 
 interface HeldCall {
   choice: number;
@@ -36,8 +36,8 @@ export class GeminiStreamEncoder implements StreamStep<StreamEvent, StreamFrame>
   private model: string;
   private usage: Usage | undefined;
   private readonly reasons = new Map<number, FinishReason>();
-  /** The web searches of each choice, for its final chunk. */
-  private readonly searches = new Map<number, WebSearchPart[]>();
+  /** The web searches and citations of each choice, for its final chunk (citations-stream.ts). */
+  private readonly grounding = new StreamGrounding();
   private readonly seen = new Set<number>();
   private readonly calls = new Map<string, HeldCall>();
   private done = false;
@@ -82,12 +82,17 @@ export class GeminiStreamEncoder implements StreamStep<StreamEvent, StreamFrame>
         if (event.model) this.model = event.model;
         return [];
       case 'text-start':
+        this.grounding.textStart(choice);
+        return [];
       case 'refusal-start':
       case 'refusal-end':
         return [];
       case 'web-search':
         // On the final chunk, as Gemini sends its own (grounding.ts); citations need the whole text.
-        (this.searches.get(choice) ?? this.searches.set(choice, []).get(choice)!).push(event.part);
+        this.grounding.search(choice, event.part);
+        return [];
+      case 'citation':
+        this.grounding.cite(choice, event.citation);
         return [];
       case 'logprobs': {
         // Attached to a chunk of its own (Gemini sends logprobsResult beside the content).
@@ -106,10 +111,12 @@ export class GeminiStreamEncoder implements StreamStep<StreamEvent, StreamFrame>
         return event.redacted ? [this.chunk(choice, { text: '', thought: true, thoughtSignature: redactedToWire(event.redacted) })] : [];
       case 'text-delta':
       case 'refusal-delta':
+        this.grounding.text(choice, event.text);
         return event.text ? [this.chunk(choice, { text: event.text })] : [];
       case 'reasoning-delta':
         return event.text ? [this.chunk(choice, { text: event.text, thought: true })] : [];
       case 'text-end':
+        this.grounding.textEnd(choice);
         return event.signature ? [this.chunk(choice, { text: '', thoughtSignature: signatureToWire(event.signature) })] : [];
       case 'reasoning-end':
         return event.signature
@@ -184,7 +191,7 @@ export class GeminiStreamEncoder implements StreamStep<StreamEvent, StreamFrame>
       content: { parts: [{ text: '' }], role: 'model' },
       finishReason: encodeFinishReason(this.reasons.get(index) ?? { unified: 'other' }),
       index,
-      ...encodeGrounding(this.searches.get(index) ?? []),
+      ...this.grounding.metadata(index),
     }));
     return [
       this.frame({

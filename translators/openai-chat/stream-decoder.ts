@@ -4,7 +4,8 @@
  * Handles: a role-only first chunk or a tool call in the role chunk; tool-call deltas keyed by
  * `index` with id/name only on the first fragment; parallel calls; `n>1` choices interleaved by
  * `choices[].index`; refusal and reasoning (`reasoning_content` / `reasoning` /
- * `reasoning_details`) deltas; logprobs; the `choices:[]` usage chunk and `usage:null`;
+ * `reasoning_details`) deltas; `delta.annotations` (the url citations of search models and
+ * OpenRouter, as `citation` events); logprobs; the `choices:[]` usage chunk and `usage:null`;
  * `obfuscation`; Azure's first chunk with empty id/model and no choices; Groq's usage in
  * `x_groq.usage`; a tool call whose `name` comes after its first arguments fragment (some
  * compatible servers: the call starts once its name is known, or nameless when it ends without
@@ -37,6 +38,7 @@ import { decodeReasoning } from './reasoning.ts';
 import { toolCallIdentity } from './tool-call-id.ts';
 import { decodeUsage } from './usage.ts';
 import { OpenAIChatChunkSchema, type OpenAIChatChunk } from './wire.ts';
+import { ChatStreamCitations } from './citations-stream.ts';
 
 type BlockKind = 'text' | 'refusal' | 'reasoning';
 type WireChoice = NonNullable<OpenAIChatChunk['choices']>[number];
@@ -70,6 +72,8 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
   private failed = false;
   private done = false;
   private readonly choices = new Map<number, ChoiceState>();
+  /** What each choice's message said, for its `delta.annotations` (citations-stream.ts). */
+  private readonly said = new ChatStreamCitations();
 
   constructor(
     private readonly req: ChatRequest,
@@ -210,6 +214,7 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
   private open(kind: BlockKind, choice: number, st: ChoiceState, out: StreamEvent[]): void {
     if (st.open === kind) return;
     this.closeAll(choice, st, out);
+    if (kind === 'text') this.said.open(choice);
     out.push({ type: `${kind}-start`, choice } as StreamEvent);
     st.open = kind;
   }
@@ -288,6 +293,10 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
       this.open('text', idx, st, out);
       st.sawText = true;
       out.push({ type: 'text-delta', choice: idx, text: content.text });
+      this.said.text(idx, content.text);
+    }
+    if (delta.annotations?.length && st.open === 'text') {
+      for (const citation of this.said.cite(idx, delta.annotations)) out.push({ type: 'citation', choice: idx, citation });
     }
     if (delta.refusal) {
       this.open('refusal', idx, st, out);

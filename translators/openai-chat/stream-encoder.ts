@@ -32,6 +32,7 @@ import { encodeFinishReason } from './finish-reason.ts';
 import { usesLegacyFunctions } from './legacy.ts';
 import { encodeLogprobs } from './logprobs.ts';
 import { encodeUsage } from './usage.ts';
+import { ChatStreamAnnotations } from './citations-stream.ts';
 
 type Delta = Record<string, unknown>;
 
@@ -72,6 +73,8 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
 
   /** Choices that have said text, and those whose next text comes after a search. */
   private readonly spoke = new Set<number>();
+  /** The open text blocks' citations, as `delta.annotations` (citations-stream.ts). */
+  private readonly annotations = new ChatStreamAnnotations();
   private readonly apart = new Set<number>();
 
   push(e: StreamEvent): StreamFrame[] {
@@ -94,14 +97,23 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
         break;
       case 'text-start':
         this.role(idx, 'text', out);
+        this.annotations.start(idx);
         break;
       case 'text-delta':
         if (!e.text) break;
-        // The text before a search and the text after it are two paragraphs (encode-response.ts).
-        this.delta(idx, { content: this.apart.delete(idx) && this.spoke.has(idx) ? `\n\n${e.text}` : e.text }, out, true);
+        {
+          // The text before a search and the text after it are two paragraphs (encode-response.ts).
+          const content = this.apart.delete(idx) && this.spoke.has(idx) ? `\n\n${e.text}` : e.text;
+          this.delta(idx, { content }, out, true);
+          this.annotations.text(idx, content, content.length - e.text.length);
+        }
         this.spoke.add(idx);
         break;
+      case 'citation':
+        this.annotate(idx, this.annotations.cite(idx, e.citation), out);
+        break;
       case 'text-end':
+        this.annotate(idx, this.annotations.end(idx), out);
         // A Gemini signature on the answer text (see reasoning.ts textSignature).
         if (e.signature) this.delta(idx, { reasoning_details: [{ type: 'reasoning.text', text: '', signature: encodeSignature(e.signature) }] }, out);
         break;
@@ -255,6 +267,10 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
     const choice: ChunkChoice = { index: idx, delta, logprobs: null, finish_reason: null };
     if (holdable && this.wantsLogprobs) this.held = choice;
     else out.push(this.chunk([choice]));
+  }
+
+  private annotate(idx: number, annotations: unknown[], out: StreamFrame[]): void {
+    if (annotations.length > 0) this.delta(idx, { annotations }, out);
   }
 
   private finishChoice(idx: number, reason: FinishReason, out: StreamFrame[]): void {

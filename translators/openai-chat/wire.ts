@@ -110,6 +110,7 @@ export const OpenAIChatChunkSchema = v.looseObject({
             reasoning_content: v.nullish(v.string()),
             reasoning: v.nullish(v.string()),
             reasoning_details: v.nullish(v.array(v.unknown())),
+            annotations: v.nullish(v.array(v.unknown())),
           }),
         ),
         logprobs: v.optional(v.unknown()),

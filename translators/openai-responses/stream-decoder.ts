@@ -32,6 +32,7 @@ import { decodeLogprobs } from './logprobs.ts';
 import { decodeUsage } from './usage.ts';
 import { StreamEventSchema, type ResponsesOutputItem, type ResponsesStreamEvent } from './wire.ts';
 import { decodeWebSearchCall } from './web-search.ts';
+import { decodeAnnotation } from './citations.ts';
 
 type Block = 'text' | 'refusal';
 
@@ -139,6 +140,11 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
         if (m) this.closeBlock(m, out);
         return;
       }
+      case 'response.output_text.annotation.added': {
+        const m = this.message(e, out);
+        if (m?.open === 'text') out.push({ type: 'citation', citation: decodeAnnotation(json['annotation']) });
+        return;
+      }
       case 'response.function_call_arguments.delta':
       case 'response.custom_tool_call_input.delta':
         this.toolText(e.output_index, e.delta ?? '', out);
@@ -191,7 +197,7 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
         out.push({ type: 'error', error: errorOfEvent(json, raw), upstreamFrame: true });
         return;
       default:
-        return; // created, in_progress, queued (the start only); built-in tool progress, annotations, audio…
+        return; // created, in_progress, queued (the start only); built-in tool progress, audio…
     }
   }
 

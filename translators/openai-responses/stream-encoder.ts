@@ -49,6 +49,7 @@ import { readForwarded } from './forwarded.ts';
 import { encodeLogprobs } from './logprobs.ts';
 import type { KeptResponse } from './state.ts';
 import { KeptStreamOutput } from './stream-kept.ts';
+import { StreamAnnotations } from './citations-stream.ts';
 import { webSearchItem } from './web-search.ts';
 
 interface Part {
@@ -85,6 +86,8 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
   private readonly pending: Pending[] = [];
   /** Web searches waiting for the open tool call to end. */
   private readonly searches: WebSearchPart[] = [];
+  /** The open text block's citations (citations-stream.ts). */
+  private readonly annotations = new StreamAnnotations();
   private readonly ended = new Set<number>();
   private reason?: FinishReason;
   private usage?: Usage;
@@ -114,6 +117,7 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
     switch (e.type) {
       case 'text-start':
       case 'refusal-start':
+        if (e.type === 'text-start') this.annotations.start();
         break; // opened by the first delta: no empty part is ever written
       case 'text-delta':
       case 'refusal-delta':
@@ -121,6 +125,7 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
         break;
       case 'text-end':
       case 'refusal-end':
+        if (e.type === 'text-end' && !(this.open?.kind === 'message' && this.open.part?.kind === 'text')) this.annotations.end(undefined); // an empty block cites nothing
         if (this.open?.kind === 'message') {
           this.closePart(this.open, out);
           if (e.type === 'text-end' && e.signature) this.open.signature = e.signature;
@@ -177,6 +182,13 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
         this.searches.push(e.part);
         if (this.open?.kind !== 'tool' && this.pending.length === 0) this.flushSearches(out);
         break;
+      case 'citation': {
+        const m = this.open?.kind === 'message' ? this.open : undefined;
+        const ended = m && !m.part && !this.annotations.inBlock ? m.content.at(-1) : undefined;
+        if (ended?.['type'] === 'output_text') this.annotate(m, this.annotations.late(e.citation, ended), out, -1);
+        else this.annotate(m?.part?.kind === 'text' ? m : undefined, this.annotations.cite(e.citation, m?.part?.text.length), out);
+        break;
+      }
       case 'logprobs':
         if (this.opts.logprobs && this.open?.kind === 'message' && this.open.part?.kind === 'text') this.open.part.logprobs.push(...e.logprobs.content);
         break;
@@ -342,7 +354,9 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
     const p = m.part;
     if (!p) return;
     const where = { item_id: m.id, output_index: m.at, content_index: m.content.length };
-    const part = p.kind === 'text' ? outputText(p.text, [], p.logprobs) : { type: 'refusal', refusal: p.text };
+    const cited = p.kind === 'text' ? this.annotations.end(p.text.length) : undefined;
+    if (cited) this.annotate(m, cited.added, out);
+    const part = p.kind === 'text' ? outputText(p.text, cited?.all ?? [], p.logprobs) : { type: 'refusal', refusal: p.text };
     out.push(
       p.kind === 'text'
         ? this.frame('response.output_text.done', { ...where, text: p.text, logprobs: encodeLogprobs(p.logprobs) })
@@ -351,6 +365,12 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
     out.push(this.frame('response.content_part.done', { ...where, part }));
     m.content.push(part);
     m.part = undefined;
+  }
+
+  private annotate(m: Extract<Open, { kind: 'message' }> | undefined, added: Array<[number, unknown]>, out: StreamFrame[], shift = 0): void {
+    for (const [annotation_index, annotation] of m ? added : []) {
+      out.push(this.frame('response.output_text.annotation.added', { item_id: m!.id, output_index: m!.at, content_index: m!.content.length + shift, annotation_index, annotation }));
+    }
   }
 
   // ---- reasoning ------------------------------------------------------------------------------
