@@ -100,12 +100,15 @@ describe.each(TARGETS)('%s: web search across vendors', (target) => {
     const logged = h.proxy.logs.length;
     const stream = anthropic.messages.stream(ask);
     const message = await stream.finalMessage();
-    // Gemini says what it searched with its last chunk, after the text it streamed: the blocks follow it.
-    expect(message.content.map((b) => b.type)).toEqual(['text', 'server_tool_use', 'web_search_tool_result']);
-    const [, use, result] = message.content;
+    // Gemini says what it searched with its last chunk, after the text it streamed: the blocks follow
+    // it, and the text (held for its citations) comes in cited stretches, as the JSON answer does.
+    expect(message.content.map((b) => b.type)).toEqual(['text', 'text', 'server_tool_use', 'web_search_tool_result']);
+    const [, , use, result] = message.content;
     expect(use).toMatchObject({ type: 'server_tool_use', name: 'web_search', input: { query: 'who won euro 2024 | euro 2024 final score' } });
     expect(((result as Anthropic.WebSearchToolResultBlock).content as Anthropic.WebSearchResultBlock[]).map((r) => r.url)).toEqual(PAGES.map((p) => p.web.uri));
-    expect(message.content.filter((b) => b.type === 'text').map((b) => (b as Anthropic.TextBlock).text).join('')).toBe(SENTENCE + CAFE);
+    const texts = message.content.filter((b) => b.type === 'text') as Anthropic.TextBlock[];
+    expect(texts.map((t) => t.text)).toEqual([SENTENCE, CAFE]);
+    expect(texts.map((t) => (t.citations ?? []).map((c) => (c as Anthropic.CitationsWebSearchResultLocation).url))).toEqual([[PAGES[0]!.web.uri, PAGES[1]!.web.uri], [PAGES[1]!.web.uri]]);
     expect(message.usage.server_tool_use).toEqual({ web_search_requests: 1, web_fetch_requests: 0 });
     expect(await nextLine('messages', logged)).toMatchObject({ webSearches: 1 });
   });

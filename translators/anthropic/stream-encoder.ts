@@ -66,7 +66,7 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
   private searched: WebSearchPart[] = [];
 
   /** The text block waiting for its citations (citations-stream.ts). */
-  private readonly held: HeldText;
+  private readonly heldText: HeldText;
 
   /** What the proxy's context editing cleared, for `message_delta`. */
   private readonly appliedEdits?: AppliedEdit[];
@@ -80,14 +80,14 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
     this.model = req.model;
     this.appliedEdits = req.appliedEdits;
     this.compacted = req.compacted;
-    this.held = new HeldText(req.nativeTools?.some((t) => t.web) ?? false);
+    this.heldText = new HeldText(req.nativeTools?.some((t) => t.web) ?? false);
   }
 
   push(e: StreamEvent): StreamFrame[] {
     if (this.done) return [];
     if ('choice' in e && e.choice !== undefined && e.choice !== 0) return [];
     const out: StreamFrame[] = [];
-    if (this.held.releasedBy(e)) this.writeHeld(out);
+    if (this.heldText.releasedBy(e)) this.writeHeld(out);
     switch (e.type) {
       case 'message-start':
         if (!this.started) {
@@ -104,7 +104,7 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
         break;
       case 'text-delta':
       case 'refusal-delta':
-        if (e.type === 'text-delta' && this.held.holds) this.held.add(e.text);
+        if (e.type === 'text-delta' && this.heldText.holds) this.heldText.add(e.text);
         else if (e.text !== '') {
           this.ensureOpen(out, 'text');
           this.emitDelta(out, { type: 'text_delta', text: e.text });
@@ -175,7 +175,7 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
       case 'logprobs':
         break;
       case 'citation': {
-        if (this.held.cite(e.citation)) break;
+        if (this.heldText.cite(e.citation)) break;
         // Not held: only a citation Claude wrote, of the whole open block, can still be given.
         const own = this.open?.kind === 'text' ? encodeCitations([e.citation]) : null;
         for (const citation of own ?? []) this.emitDelta(out, { type: 'citations_delta', citation });
@@ -263,7 +263,7 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
 
   /** The held text block, one block per cited stretch: its citations first, then its text. */
   private writeHeld(out: StreamFrame[]): void {
-    for (const block of this.held.take()) {
+    for (const block of this.heldText.take()) {
       this.closeOpen(out);
       this.ensureStarted(out);
       out.push(frame('content_block_start', { type: 'content_block_start', index: this.nextIndex, content_block: { type: 'text', text: '', citations: block.citations ? [] : null } }));
