@@ -9,10 +9,13 @@
  * reasoning carrier first (`decodeReasoning`: another vendor's block whole, or a v1 signature
  * carrier), else as Gemini's own raw value; Gemini's signature of a thought right before a
  * `function_call` goes on that call, where generateContent wants it (Gemini 3 refuses a call
- * turn whose first call is unsigned), its summary staying an unsigned reasoning part. Hosted-tool steps (`google_search_call`, …) have no
+ * turn whose first call is unsigned), its summary staying an unsigned reasoning part. A hosted
+ * search's steps (`google_search_call` + `google_search_result`, `url_context_call` +
+ * `url_context_result`) are a web search part (web-search.ts); other hosted-tool steps have no
  * canonical home: dropped and reported (a gemini-interactions upstream gets them through the
  * passthrough).
  */
+import { isSearchStep, SEARCH_CALLS, SearchPairs } from './web-search.ts';
 import {
   decodeReasoning,
   decodeToolCallId,
@@ -128,6 +131,7 @@ function decodeSteps(steps: readonly unknown[], warnings: Warning[]): Message[] 
   };
   /** A Gemini signature of the thought just before a call: generateContent's place for it is the call. */
   let callSignature: Signature | undefined;
+  const searches = new SearchPairs();
   steps.forEach((raw, i) => {
     const at = `input[${i}]`;
     const { type } = parseAt(StepHeadSchema, raw, at);
@@ -175,11 +179,19 @@ function decodeSteps(steps: readonly unknown[], warnings: Warning[]): Message[] 
         return;
       }
       default:
+        if (isSearchStep(type) && isRecord(raw)) {
+          // A hosted search's call and result: one web search once its result comes (web-search.ts).
+          const search = searches.step(raw);
+          append('model', search ? [search] : []);
+          if (!search && !SEARCH_CALLS.has(type)) warnings.push({ code: 'dropped', path: at, detail: `${type} without its call` });
+          return;
+        }
         if (CONTENT_TYPES.has(type)) {
           throw invalid(`Invalid value at '${at}.type' ("${type}"): a list of steps cannot mix in contents; wrap them in a 'user_input' step.`, `${at}.type`);
         }
         warnings.push({ code: 'dropped', path: at, detail: type, lossy: true });
     }
   });
+  for (const search of searches.rest()) warnings.push({ code: 'dropped', path: 'input', detail: `${search.kind === 'fetch' ? 'url_context_call' : 'google_search_call'} ${search.id} without its result` });
   return messages;
 }

@@ -189,11 +189,11 @@ describe('decodeRequest: input forms', () => {
       ...base,
       input: [
         { type: 'user_input', content: [{ type: 'text', text: 'q' }] },
-        { type: 'google_search_call', id: 's1', arguments: { queries: ['x'] }, signature: 'Eq' },
+        { type: 'code_execution_call', id: 's1', arguments: { code: 'x' }, signature: 'Eq' },
         { type: 'model_output', content: [{ type: 'text', text: 'a' }] },
       ],
     });
-    expect(warnings).toEqual([{ code: 'dropped', path: 'input[1]', detail: 'google_search_call', lossy: true }]);
+    expect(warnings).toEqual([{ code: 'dropped', path: 'input[1]', detail: 'code_execution_call', lossy: true }]);
     expect(value.messages).toHaveLength(2);
   });
 });

@@ -43,7 +43,7 @@ describe('Interactions decodeResponse', () => {
       id: 'v1_m',
       status: 'completed',
       steps: [
-        { type: 'google_search_call', id: 'gs1', arguments: { queries: ['x'] }, signature: 'Eq' },
+        { type: 'code_execution_call', id: 'ce1', arguments: { code: 'print(1)' }, signature: 'Eq' },
         { type: 'model_output', content: [{ type: 'image', data: 'iVBO', mime_type: 'image/png' }, { type: 'audio', uri: 'https://a/b.wav', mime_type: 'audio/wav' }, { type: 'document', data: 'JVBE', mime_type: 'application/pdf' }] },
       ],
     });

@@ -6,7 +6,9 @@
  * media parts, `function_call` → a tool call (arguments as JSON text, paired with its result by
  * `id`; the signature of a thought right before it goes on the call, generateContent's place for
  * it, the thought's summary staying an unsigned reasoning part — as decode-input.ts reads a
- * caller's steps). Hosted-tool steps (`google_search_call`, …) have no canonical part and are left out.
+ * caller's steps). A search's steps (`google_search_call` and its result, `url_context_call` and
+ * its result) are a web search part, its pages the ones the text's `url_citation` annotations cite
+ * (web-search.ts); other hosted-tool steps have no canonical part and are left out.
  * `status` says why it ended (status.ts); a `failed` Interaction is its error. A 200 body that is
  * not an Interaction is a 502.
  */
@@ -18,6 +20,8 @@ import { decodeStatus } from './status.ts';
 import { decodeUsage, hasUsage } from './usage.ts';
 import { InteractionSchema, type InteractionBody } from './wire-events.ts';
 import { ContentSchema, FunctionCallStepSchema, ModelOutputStepSchema, ThoughtStepSchema } from './wire.ts';
+import { citationsOf, decodeAnnotations, isSearchStep, SearchPairs, withCitedPages } from './web-search.ts';
+import { isJsonObject } from '../../src/kit/index.ts';
 
 /** A Gemini signature, when the value is one (the service writes `""` in a thought's `step.start`). */
 export function geminiSignature(value: string | null | undefined): Signature | undefined {
@@ -29,7 +33,10 @@ export function partOfContent(raw: unknown): Part | undefined {
   const parsed = v.safeParse(ContentSchema, raw);
   if (!parsed.success) return undefined;
   const c = parsed.output;
-  if (c.type === 'text') return { type: 'text', text: c.text };
+  if (c.type === 'text') {
+    const citations = decodeAnnotations(c['annotations'], c.text);
+    return { type: 'text', text: c.text, ...(citations.length > 0 ? { citations } : {}) };
+  }
   const source = c.data
     ? { type: 'base64' as const, data: c.data, mediaType: c.mime_type ?? 'application/octet-stream' }
     : c.uri
@@ -107,7 +114,13 @@ export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateCo
   const content: Part[] = [];
   const output = steps.slice(first);
   let callSignature: Signature | undefined;
+  const searches = new SearchPairs();
   output.forEach((step, i) => {
+    if (isJsonObject(step) && isSearchStep(step['type'])) {
+      const search = searches.step(step);
+      if (search) content.push(search);
+      return;
+    }
     const parts = partsOfStep(step) ?? [];
     const next = output[i + 1] as { type?: unknown } | null | undefined;
     const thought = parts[0]?.type === 'reasoning' ? parts[0] : undefined;
@@ -119,6 +132,12 @@ export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateCo
     }
     for (const p of parts) content.push(p.type === 'tool-call' && callSignature ? { ...p, signature: callSignature } : p);
     callSignature = undefined;
+  });
+  content.push(...searches.rest());
+  // A search's pages are the ones the answer cites (its result step names none).
+  const cited = citationsOf(content);
+  content.forEach((p, i) => {
+    if (p.type === 'web-search') content[i] = withCitedPages(p, cited);
   });
   const res: ChatResponse = {
     id: r.id || ctx.newId('v1_'),

@@ -18,6 +18,7 @@
  */
 import {
   assertNever,
+  ownWebSearch,
   signatureFor,
   type ChatRequest,
   type MediaSource,
@@ -166,10 +167,19 @@ export function encodeInput(req: ChatRequest, warnings: Warning[]): { system_ins
           steps.push({ type: 'thought', signature: sig.value, ...(p.text ? { summary: [{ type: 'text', text: p.text }] } : {}) });
           return;
         }
-        case 'web-search':
-          // Another vendor's search, or Gemini's grounding (never replayed as a step): the answer stays.
-          warnings.push({ code: 'dropped', path, detail: 'web-search' });
+        case 'web-search': {
+          // This API's own search goes back as its steps; another vendor's (or generateContent's
+          // grounding) never reaches Google as its own: dropped, the answer that used it stays.
+          const own = m.role === 'assistant' ? ownWebSearch(p, 'gemini-interactions') : undefined;
+          if (!Array.isArray(own)) {
+            warnings.push({ code: 'dropped', path, detail: 'web-search' });
+            return;
+          }
+          flushUnsigned();
+          gathering = undefined;
+          steps.push(...(own as AnyStep[]));
           return;
+        }
         default:
           return assertNever(p, 'part');
       }

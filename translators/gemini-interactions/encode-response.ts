@@ -14,6 +14,7 @@
  * just before the call (the wire's `function_call` has no signature field); one on answer text
  * in a thought step right after its `model_output`.
  */
+import { encodeAnnotations, encodeSearchSteps } from './web-search.ts';
 import {
   assertNever,
   encodeReasoning,
@@ -111,10 +112,12 @@ export function stepsOf(given: readonly Part[], summaries: boolean): AnyStep[] {
     thought = undefined;
     switch (p.type) {
       case 'text':
-      case 'refusal':
-        (output ??= []).push({ type: 'text', text: p.text });
+      case 'refusal': {
+        const annotations = p.type === 'text' ? encodeAnnotations(p.citations, p.text) : [];
+        (output ??= []).push({ type: 'text', text: p.text, ...(annotations.length > 0 ? { annotations } : {}) });
         if (p.type === 'text' && p.signature) textSignature = p.signature;
         break;
+      }
       case 'image':
       case 'audio':
         (output ??= []).push(mediaContent(p.type, p.source));
@@ -140,7 +143,9 @@ export function stepsOf(given: readonly Part[], summaries: boolean): AnyStep[] {
       case 'tool-result':
         break; // never part of an answer
       case 'web-search':
-        break; // a search the upstream ran: its text is the answer (no hosted-tool steps written yet)
+        close();
+        steps.push(...encodeSearchSteps(p));
+        break;
       default:
         assertNever(p, 'part');
     }
