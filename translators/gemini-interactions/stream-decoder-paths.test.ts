@@ -43,7 +43,7 @@ describe('Interactions stream decoder: less common frames', () => {
   });
 
   it('a step of a kind it does not map (a hosted tool call) keeps its deltas out of the text', () => {
-    expect(body([stepStart(0, { type: 'google_search_call', id: 'g1' }), delta(0, { type: 'text', text: 'leak' }), stepStop(0), stepStart(1, { type: 'model_output' }), delta(1, { type: 'text', text: 'ok' }), stepStop(1)])).toEqual([
+    expect(body([stepStart(0, { type: 'code_execution_call', id: 'c1' }), delta(0, { type: 'text', text: 'leak' }), stepStop(0), stepStart(1, { type: 'model_output' }), delta(1, { type: 'text', text: 'ok' }), stepStop(1)])).toEqual([
       { type: 'text-start' },
       { type: 'text-delta', text: 'ok' },
       { type: 'text-end' },

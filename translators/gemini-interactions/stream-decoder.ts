@@ -11,6 +11,9 @@
  *   thought with neither summary nor signature makes no block. A signed thought's end waits for
  *   the next step: before a `function_call` the signature goes on the call instead
  *   (generateContent's place for it, as decode-response.ts and decode-input.ts do);
+ * - a search's `google_search_call` / `url_context_call` and result steps (their deltas folded in)
+ *   → one `web-search` event after the text that follows it, whose `text_annotation_delta`s
+ *   (`citation` events, bytes to UTF-16) name its pages (web-search.ts);
  * - `function_call`: `step.start {id, name, arguments: {}}` → `tool-call-start`, `arguments_delta`
  *   JSON fragments → deltas (arguments already whole in `step.start` are one delta, and `{}` is
  *   written for a call that streamed none);
@@ -26,6 +29,7 @@ import {
   incompleteStream,
   ProxyError,
   type ChatRequest,
+  type Citation,
   type Signature,
   type SseEvent,
   type StreamEvent,
@@ -39,10 +43,12 @@ import { decodeStatus } from './status.ts';
 import { decodeUsage, hasUsage } from './usage.ts';
 import { DONE, ErrorEventSchema, LifecycleSchema, StepDeltaSchema, StepStartSchema, StepStopSchema } from './wire-events.ts';
 import { FunctionCallStepSchema } from './wire.ts';
+import { decodeAnnotations, foldSearchDelta, isSearchStep, StreamSearches } from './web-search.ts';
 import { isJsonObject as isObject } from '../../src/kit/index.ts';
 
 type Step =
-  | { kind: 'output'; open: boolean }
+  | { kind: 'output'; open: boolean; said: string }
+  | { kind: 'search'; step: Record<string, unknown> }
   | { kind: 'thought'; open: boolean; signature?: Signature }
   | { kind: 'call'; call: number; args: 'none' | 'streamed' | 'whole' }
   | { kind: 'other' };
@@ -62,6 +68,8 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
   private usage?: Usage;
   /** A signed thought that has ended: its `reasoning-end` waits for the next step (a call takes the signature). */
   private held?: { signature: Signature; open: boolean };
+  /** Searches waiting for the text that cites their pages (web-search.ts). */
+  private readonly searches = new StreamSearches();
 
   constructor(
     private readonly req: ChatRequest,
@@ -166,9 +174,14 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
     const callSignature = this.release(step['type'] === 'function_call', out);
     switch (step['type']) {
       case 'model_output': {
-        this.steps.set(index, { kind: 'output', open: false });
+        this.steps.set(index, { kind: 'output', open: false, said: '' });
         // Stryker disable next-line ArrayDeclaration: any list without text contents adds nothing
-        for (const p of partsOfStep(step) ?? []) if (p.type === 'text' && p.text) this.text(index, p.text, out);
+        for (const p of partsOfStep(step) ?? []) {
+          if (p.type !== 'text' || !p.text) continue;
+          const at = (this.steps.get(index) as Extract<Step, { kind: 'output' }>).said.length;
+          this.text(index, p.text, out);
+          this.cite((p.citations ?? []).map((c) => (c.span ? { ...c, span: { start: c.span.start + at, end: c.span.end + at } } : c)), out);
+        }
         return;
       }
       case 'thought': {
@@ -191,8 +204,14 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
         return;
       }
       default:
-        this.steps.set(index, { kind: 'other' });
+        this.steps.set(index, isSearchStep(step['type']) ? { kind: 'search', step: { ...step } } : { kind: 'other' });
     }
+  }
+
+  /** Citations of the open text block, kept for the searches whose pages they name. */
+  private cite(citations: Citation[], out: StreamEvent[]): void {
+    this.searches.cite(citations);
+    for (const citation of citations) out.push({ type: 'citation', citation });
   }
 
   private text(index: number, text: string, out: StreamEvent[]): void {
@@ -203,6 +222,7 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
       s.open = true;
       out.push({ type: 'text-start' });
     }
+    s.said += text;
     out.push({ type: 'text-delta', text });
   }
 
@@ -242,8 +262,13 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
         s.args = 'streamed';
         out.push({ type: 'tool-call-delta', index: s.call, argumentsDelta: delta['arguments'] });
         return;
+      case 'text_annotation_delta':
+        // Byte offsets into the output's text so far (the annotations of its text content).
+        if (s.kind === 'output' && s.open) this.cite(decodeAnnotations(delta['annotations'], s.said), out);
+        return;
       default:
-        return; // images, annotations, hosted-tool deltas: no canonical stream event
+        if (s.kind === 'search' && isSearchStep(delta['type'])) foldSearchDelta(s.step, delta);
+        return; // images, other hosted-tool deltas: no canonical stream event
     }
   }
 
@@ -254,6 +279,10 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
     switch (s.kind) {
       case 'output':
         if (s.open) out.push({ type: 'text-end' });
+        for (const part of this.searches.flush(false)) out.push({ type: 'web-search', part });
+        return;
+      case 'search':
+        this.searches.step(s.step);
         return;
       case 'thought':
         if (s.signature) this.held = { signature: s.signature, open: s.open };
@@ -298,6 +327,7 @@ export class InteractionsStreamDecoder implements StreamStep<SseEvent, StreamEve
       });
     }
     this.release(false, out);
+    for (const part of this.searches.flush(true)) out.push({ type: 'web-search', part });
     const usage = isObject(interaction.usage) && hasUsage(interaction.usage) ? decodeUsage(interaction.usage) : this.usage;
     if (interaction.status === 'failed') {
       // Its `errors[0]` says why, as for a failed Interaction answered whole (decode-response.ts).

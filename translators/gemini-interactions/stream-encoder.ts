@@ -14,6 +14,8 @@
  * encode-response.ts for what the signature holds); a call is a `function_call` step that starts
  * with `arguments: {}` and streams `arguments_delta` JSON fragments. Frames leave as events
  * arrive; a thought step opens only once it has something to show (a summary or a signature).
+ * A search the upstream ran is its call and result steps, whole (web-search.ts); a citation is a
+ * `text_annotation_delta` on the open output step (citations-stream.ts).
  *
  * Like the service, `interaction.completed` carries no steps (the docs: "empty outputs to reduce
  * the payload size"): whoever needs the whole answer collects it from the step events.
@@ -34,6 +36,7 @@ import {
   type StreamEvent,
   type StreamFrame,
   type Usage,
+  type WebSearchPart,
 } from '../../src/canonical/index.ts';
 import type { CallerStreamEncoder, TranslateContext } from '../types.ts';
 import { interactionId, isoSeconds, thoughtSignature, wantsSummaries } from './encode-response.ts';
@@ -42,6 +45,8 @@ import { encodeStatus } from './status.ts';
 import { encodeUsage } from './usage.ts';
 import { DONE, type SseInteraction, type StepDeltaData, type Wire } from './wire-events.ts';
 import type { AnyStep } from './wire.ts';
+import { StepAnnotations } from './citations-stream.ts';
+import { encodeSearchSteps } from './web-search.ts';
 
 interface Call {
   index: number;
@@ -71,6 +76,9 @@ export class InteractionsStreamEncoder implements CallerStreamEncoder {
   private reason?: FinishReason;
   private usage?: Usage;
   private readonly summaries: boolean;
+  /** The open output step's citations (citations-stream.ts), and searches waiting for a call to end. */
+  private readonly annotations = new StepAnnotations();
+  private readonly searches: WebSearchPart[] = [];
   /** The signature of the thought step just stopped, while no other step has started. */
   private signedThought?: string;
 
@@ -93,14 +101,18 @@ export class InteractionsStreamEncoder implements CallerStreamEncoder {
     this.start(out);
     switch (e.type) {
       case 'text-start':
+        this.annotations.start();
+        break; // a model_output step opens at its first delta
       case 'refusal-start':
       case 'refusal-end':
-        break; // a model_output step opens at its first delta
+        break;
       case 'text-delta':
       case 'refusal-delta':
         if (e.text) this.say(e.text, out);
+        if (e.text && e.type === 'text-delta') this.annotations.text(e.text);
         break;
       case 'text-end':
+        this.annotate(this.annotations.end(), out);
         if (e.signature) this.signatureStep(e.signature, out); // closes the output step first
         break;
       case 'reasoning-start':
@@ -129,6 +141,7 @@ export class InteractionsStreamEncoder implements CallerStreamEncoder {
         if (this.open?.kind === 'call' && this.open.call.index === e.index) {
           this.closeOpen(out);
           this.flushPending(out, false);
+          if (this.open === undefined) this.flushSearches(out);
         } else {
           const p = this.pending.find((x) => x.call.index === e.index);
           if (p) p.ended = true;
@@ -137,8 +150,12 @@ export class InteractionsStreamEncoder implements CallerStreamEncoder {
       case 'logprobs':
         break; // the wire has no place for them
       case 'web-search':
-        break; // a search the upstream ran: its text is the answer (no hosted-tool steps written yet)
+        // Its steps whole, between the others: a search waits for a streaming call to end.
+        this.searches.push(e.part);
+        if (this.open?.kind !== 'call' && this.pending.length === 0) this.flushSearches(out);
+        break;
       case 'citation':
+        this.annotate(this.annotations.cite(e.citation), out);
         break;
       case 'usage':
         this.usage = e.usage;
@@ -175,6 +192,7 @@ export class InteractionsStreamEncoder implements CallerStreamEncoder {
     }
     this.closeOpen(out);
     this.flushPending(out, true);
+    this.flushSearches(out);
     this.closed = true;
     const head = this.head!;
     const interaction: SseInteraction = {
@@ -231,8 +249,20 @@ export class InteractionsStreamEncoder implements CallerStreamEncoder {
     if (this.open?.kind !== 'output') {
       this.closeOpen(out);
       this.open = { kind: 'output', at: this.stepStart({ type: 'model_output' }, out) };
+      this.annotations.step();
     }
     this.delta(this.open.at, { type: 'text', text }, out);
+  }
+
+  private annotate(annotations: unknown[], out: StreamFrame[]): void {
+    if (annotations.length > 0 && this.open?.kind === 'output') this.delta(this.open.at, { type: 'text_annotation_delta', annotations }, out);
+  }
+
+  /** Each waiting search as its call and result steps, whole. */
+  private flushSearches(out: StreamFrame[]): void {
+    if (this.searches.length === 0) return;
+    this.closeOpen(out);
+    for (const part of this.searches.splice(0)) for (const step of encodeSearchSteps(part)) this.stop(this.stepStart(step, out), out);
   }
 
   private startedThought(t: Extract<Open, { kind: 'thought' }>, out: StreamFrame[]): number {

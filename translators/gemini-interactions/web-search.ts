@@ -121,3 +121,34 @@ export class SearchPairs {
     return out;
   }
 }
+
+/** A search step's delta (its arguments, results, signature) folded into the step `step.start` opened. */
+export function foldSearchDelta(step: Json, delta: Json): void {
+  for (const k of ['arguments', 'signature', 'is_error'] as const) if (delta[k] !== undefined) step[k] = delta[k];
+  if (Array.isArray(delta['result'])) step['result'] = [...(Array.isArray(step['result']) ? step['result'] : []), ...delta['result']];
+}
+
+/**
+ * A stream's searches: each waits, once its result step has come, for the text after it (whose
+ * annotations name its pages), and is given with the pages cited so far.
+ */
+export class StreamSearches {
+  private readonly pairs = new SearchPairs();
+  private readonly pending: WebSearchPart[] = [];
+  private readonly cited: Citation[] = [];
+
+  step(step: Json): void {
+    const part = this.pairs.step(step);
+    if (part) this.pending.push(part);
+  }
+
+  cite(citations: readonly Citation[]): void {
+    this.cited.push(...citations);
+  }
+
+  /** The searches waiting (with `all`, also the calls whose result never came). */
+  flush(all: boolean): WebSearchPart[] {
+    const out = [...this.pending.splice(0), ...(all ? this.pairs.rest() : [])];
+    return out.map((p) => withCitedPages(p, this.cited));
+  }
+}

@@ -102,6 +102,7 @@ export type StepDeltaData =
   | { type: 'thought_summary'; content: { type: 'text'; text: string } }
   | { type: 'thought_signature'; signature: string }
   | { type: 'arguments_delta'; arguments: string }
+  | { type: 'text_annotation_delta'; annotations: unknown[] }
   | { type: 'image'; data?: string; mime_type?: string; uri?: string };
 
 /** Every event's data carries its own `event_type` (the same as the SSE `event:` line). */
