@@ -64,6 +64,12 @@ export interface UpstreamOptions {
    * other field with a 422 `extra_forbidden`, and calls `seed` `random_seed`).
    */
   maxTokensField?: 'max_completion_tokens' | 'max_tokens';
+  /**
+   * How the host runs a caller's hosted web tools itself: `'openrouter'` — OpenRouter's server
+   * tools (`openrouter:web_search`, `openrouter:web_fetch`) for any model. Unset: only OpenAI's
+   * search models search (`web_search_options`).
+   */
+  webTools?: 'openrouter';
   streamOptions?: boolean;
   replayReasoning?: boolean;
   toolCallIds?: 'alphanumeric-9';

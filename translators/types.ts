@@ -231,11 +231,12 @@ export interface ChatUpstream {
    */
   readonly customTools?: boolean;
   /**
-   * The hosted web tools the upstream runs itself for `model` (docs/hosted-tools.md): its encoder
-   * writes those and drops the others, which the flow runs on the configured search backend
-   * instead (src/flows/web-search.ts). The one answer to "does this upstream search?".
+   * The hosted web tools (a search, a page fetch) this upstream runs itself for a target (its
+   * model, its host's knobs): the one answer to "does this upstream search?" (docs/hosted-tools.md).
+   * Its encoder writes those as its own tools; the others are run by the configured search backend
+   * (src/flows/web-search.ts), or dropped and reported without one.
    */
-  hostedWeb(model: string): ReadonlyArray<WebTool['kind']>;
+  hostedWebTools(target: Pick<UpstreamTarget, 'model' | 'options'>): ReadonlySet<WebTool['kind']>;
   encodeRequest(
     req: ChatRequest,
     target: UpstreamTarget,

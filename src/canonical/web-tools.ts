@@ -68,3 +68,6 @@ export function webDomains(raw: unknown): string[] | undefined {
   const out = raw.filter((d): d is string => typeof d === 'string');
   return out.length > 0 ? out : undefined;
 }
+
+/** Both kinds: what an upstream that runs every hosted web tool itself answers (`hostedWebTools`). */
+export const EVERY_WEB_TOOL: ReadonlySet<WebTool['kind']> = new Set(['search', 'fetch']);

@@ -9,7 +9,7 @@ import type { RequestScope } from '../observe/scope.ts';
 import type { ResolvedTarget } from '../upstream/resolve.ts';
 import { createSearchBackend } from '../upstream/search/index.ts';
 import { chatUpstreamOf, planChat, type ChatCall, type FlowDeps } from './context.ts';
-import type { PlannedAttempt } from './plan.ts';
+import { upstreamTarget, type PlannedAttempt } from './plan.ts';
 import { WEB_FUNCTIONS, WebRunner, type WebOutcome } from './web-search-run.ts';
 
 /** Most upstream calls of one request's search loop; the last is asked to answer without searching. */
@@ -18,10 +18,10 @@ export const MAX_ROUNDS = 8;
 /** The caller's hosted web tools the first target's upstream does not run itself. */
 export function emulatedTools(deps: FlowDeps, req: ChatRequest, first: ResolvedTarget): NativeTool[] {
   const upstream = chatUpstreamOf(deps, first);
-  const hosted = upstream.hostedWeb(first.model);
+  const hosted = upstream.hostedWebTools(upstreamTarget(first, undefined, deps.config));
   const seen = new Set<WebTool['kind']>();
   return (req.nativeTools ?? []).filter((t) => {
-    if (!t.web || t.dialect === upstream.id || hosted.includes(t.web.kind) || seen.has(t.web.kind)) return false;
+    if (!t.web || t.dialect === upstream.id || hosted.has(t.web.kind) || seen.has(t.web.kind)) return false;
     seen.add(t.web.kind);
     return true;
   });

@@ -1,7 +1,7 @@
 /**
  * Hosted web search and fetch toward an upstream that has none (docs/hosted-tools.md "Search run
  * by Interlingua"): the caller offered its vendor's hosted tool (`NativeTool.web`), the routed
- * upstream does not run that kind itself (`ChatUpstream.hostedWeb`), and the config names a
+ * upstream does not run that kind itself (`ChatUpstream.hostedWebTools`), and the config names a
  * search backend. The model is offered functions in its place (`web_search {query}`, `web_fetch
  * {url}`); each call the model makes is run here (web-search-run.ts) and its result fed back, round
  * after round, until the model answers (at most `MAX_ROUNDS` calls). The caller gets one answer

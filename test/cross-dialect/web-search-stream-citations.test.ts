@@ -152,6 +152,7 @@ describe('Anthropic upstream stream (citations_delta) → Responses and Chat cal
 });
 
 describe('Chat upstream stream (delta.annotations, as search models and OpenRouter send them) → an Anthropic caller', () => {
+  // (the request offers a hosted web search: the cited pages are its results)
   const chat = sse([
     { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-search-preview', choices: [{ index: 0, delta: { role: 'assistant', content: 'Rust 2026 ' } }] },
     { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o-search-preview', choices: [{ index: 0, delta: { content: 'is out. More soon.' } }] },
@@ -163,7 +164,10 @@ describe('Chat upstream stream (delta.annotations, as search models and OpenRout
     const events = decode('openai-chat', chat);
     expect(events.find((e) => e.type === 'citation')).toMatchObject({ citation: { url: 'https://a.org/x', span: { start: 0, end: 17 } } });
     const out = encode('anthropic', events);
-    const deltas = out.filter((f) => f.type === 'content_block_delta').map((f) => [f.index, f.delta.type, f.delta.text ?? f.delta.citation.url]);
+    const deltas = out.filter((f) => f.type === 'content_block_delta' && f.delta.type !== 'input_json_delta').map((f) => [f.index, f.delta.type, f.delta.text ?? f.delta.citation.url]);
     expect(deltas).toEqual([[0, 'citations_delta', 'https://a.org/x'], [0, 'text_delta', 'Rust 2026 is out.'], [1, 'text_delta', ' More soon.']]);
+    // Chat has no search item: the pages the text cites are the search the request asked for.
+    const result = out.find((f) => f.type === 'content_block_start' && f.content_block.type === 'web_search_tool_result');
+    expect(result!.content_block.content.map((r: Json) => [r.url, r.title])).toEqual([['https://a.org/x', 'A']]);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { decodeModelList, encodeModelListRequest } from './model-list.ts';
 import { bareInput, checkedExcept, modelAndStream } from '../../src/kit/index.ts';
-import { lendingCallSignatures } from '../../src/canonical/index.ts';
+import { EVERY_WEB_TOOL, lendingCallSignatures } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
@@ -21,7 +21,7 @@ export const anthropic: ChatDialect = {
   id: 'anthropic',
   settingNames,
   vendor: 'anthropic',
-  hostedWeb: () => ['search', 'fetch'],
+  hostedWebTools: () => EVERY_WEB_TOOL,
   decodeRequest: (input) => decodeRequest(input),
   forward: {
     model: (_input, top) => top && modelAndStream(top),

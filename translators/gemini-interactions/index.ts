@@ -11,7 +11,7 @@
  * The vendor is Gemini: thought signatures are Gemini's own, replayed raw.
  */
 import { bareInput, checkedExcept, modelAndStream } from '../../src/kit/index.ts';
-import { lendingCallSignatures } from '../../src/canonical/index.ts';
+import { EVERY_WEB_TOOL, lendingCallSignatures } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
@@ -27,7 +27,7 @@ export const geminiInteractions: ChatDialect = {
   id: 'gemini-interactions',
   settingNames,
   vendor: 'gemini',
-  hostedWeb: () => ['search', 'fetch'],
+  hostedWebTools: () => EVERY_WEB_TOOL,
   // As for generateContent: a `uri` must be a Files API or Cloud Storage URI, so web URLs are inlined.
   inlineMediaOnly: true,
   multipleChoices: false,

@@ -3,6 +3,7 @@
  * Spec: shared/spec/generate-content-and-messages.md part A; wire facts: fixtures and
  * https://ai.google.dev/api/generate-content.
  */
+import { EVERY_WEB_TOOL } from '../../src/canonical/index.ts';
 import { bareInput, checkedExcept } from '../../src/kit/index.ts';
 import { decodeModelList, encodeModelListRequest } from './model-list.ts';
 import type { ChatDialect, CallerInput, EmbeddingCaller, ImageUpstream, ModelInfo, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
@@ -82,7 +83,7 @@ export const gemini: ChatDialect = {
   id: 'gemini',
   settingNames,
   vendor: 'gemini',
-  hostedWeb: () => ['search', 'fetch'],
+  hostedWebTools: () => EVERY_WEB_TOOL,
   inlineMediaOnly: true,
   multipleChoices: true,
 

@@ -6,7 +6,7 @@
  * https://platform.openai.com/docs/guides/tools-web-search?api-mode=chat
  */
 import type { Citation } from '../../src/canonical/index.ts';
-import { decodeAnnotation, encodeAnnotations } from './citations.ts';
+import { citedSearch, decodeAnnotation, encodeAnnotations } from './citations.ts';
 
 interface Said {
   length: number;
@@ -70,6 +70,13 @@ export class ChatStreamAnnotations extends MessageText {
 
 /** Upstream side: `delta.annotations` → citations of the open text block, their spans moved to it. */
 export class ChatStreamCitations extends MessageText {
+  private readonly cited = new Map<number, Citation[]>();
+
+  /** The search behind a finished choice's citations (decode-response.ts does the same). */
+  search(choice: number, id: string): ReturnType<typeof citedSearch> {
+    return citedSearch(this.cited.get(choice) ?? [], id);
+  }
+
   /** Begin a text block (its first text has not been said yet). */
   open(choice: number): void {
     this.said(choice).block = undefined;
@@ -77,9 +84,11 @@ export class ChatStreamCitations extends MessageText {
 
   cite(choice: number, annotations: readonly unknown[]): Citation[] {
     const block = this.said(choice).block ?? this.said(choice).length;
-    return annotations.map((a) => {
+    const out = annotations.map((a) => {
       const c = decodeAnnotation(a);
       return c.span ? { ...c, span: { start: Math.max(0, c.span.start - block), end: Math.max(0, c.span.end - block) } } : c;
     });
+    this.cited.set(choice, [...(this.cited.get(choice) ?? []), ...out]);
+    return out;
   }
 }

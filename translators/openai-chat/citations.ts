@@ -3,7 +3,7 @@
  * (`url`, `title`) and the span of the message text it supports (`start_index`, `end_index`).
  * https://platform.openai.com/docs/api-reference/chat/object (choices[].message.annotations)
  */
-import { ownCitations, type Citation } from '../../src/canonical/index.ts';
+import { ownCitations, type Citation, type WebSearchPart } from '../../src/canonical/index.ts';
 
 const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
 const num = (x: unknown) => (typeof x === 'number' && Number.isInteger(x) ? x : undefined);
@@ -31,4 +31,15 @@ export function encodeAnnotations(citations: readonly Citation[] | undefined, of
       type: 'url_citation',
       url_citation: { start_index: offset + (c.span?.start ?? 0), end_index: offset + (c.span?.end ?? length), url: c.url, title: c.title ?? c.url },
     }));
+}
+
+/**
+ * The search behind an answer's `url_citation`s, when the request offered a hosted web tool: Chat
+ * has no search item (a search model or OpenRouter's server tool searched), so the pages the text
+ * cites are one search's results, each once.
+ */
+export function citedSearch(citations: readonly Citation[], id: string): WebSearchPart | undefined {
+  const seen = new Set<string>();
+  const results = citations.flatMap((c) => (c.url && !seen.has(c.url) && seen.add(c.url) ? [{ url: c.url, ...(c.title ? { title: c.title } : {}) }] : []));
+  return results.length > 0 ? { type: 'web-search', id, kind: 'search', results } : undefined;
 }

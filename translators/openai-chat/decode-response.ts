@@ -21,7 +21,7 @@ import {
   OpenAIChatCompletionSchema,
   type OpenAIChatResponseMessage,
 } from './wire.ts';
-import { decodeAnnotation } from './citations.ts';
+import { citedSearch, decodeAnnotation } from './citations.ts';
 
 /** Format of requested audio output, from the caller's OpenAI `audio` extra if any. */
 function requestedAudioFormat(req: ChatRequest): string | undefined {
@@ -35,8 +35,10 @@ function decodeMessage(m: OpenAIChatResponseMessage, req: ChatRequest, ctx: Tran
   const thought = m.reasoning_content ?? m.reasoning ?? content.reasoning;
   const parts: Part[] = [...decodeReasoning(m.reasoning_details, thought)];
   if (content.text !== '') {
-    const citations = m.annotations && m.annotations.length > 0 ? { citations: m.annotations.map(decodeAnnotation) } : {};
-    parts.push({ type: 'text', text: content.text, ...citations });
+    const citations = m.annotations && m.annotations.length > 0 ? m.annotations.map(decodeAnnotation) : [];
+    const search = req.nativeTools?.some((t) => t.web) ? citedSearch(citations, ctx.newId('ws_')) : undefined;
+    if (search) parts.push(search);
+    parts.push({ type: 'text', text: content.text, ...(citations.length > 0 ? { citations } : {}) });
   }
   if (m.refusal != null) parts.push({ type: 'refusal', text: m.refusal });
   const data = m.audio?.['data'];

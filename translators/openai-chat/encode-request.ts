@@ -19,7 +19,7 @@ import type { CallerInput, UpstreamHttpRequest, UpstreamTarget } from '../types.
 import { encodeMessages } from './encode-messages.ts';
 import { adaptBody, adaptsBody, fitFields } from './host-quirks.ts';
 import { bearerJsonHeaders } from '../vendor/openai/index.ts';
-import { encodeWebSearchOptions, searchesTheWeb } from './web-tools.ts';
+import { chatWebForm, encodeOpenRouterTool, encodeWebSearchOptions } from './web-tools.ts';
 import { settingNames } from './setting-names.ts';
 
 /**
@@ -129,11 +129,17 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
   }
   for (const [i, t] of (req.nativeTools ?? []).entries()) {
     const path = t.path ?? `nativeTools[${i}]`;
+    const web = t.dialect === 'openai-chat' ? undefined : t.web;
+    const form = web && chatWebForm(target, web.kind);
+    if (web && form === 'openrouter') {
+      body['tools'] = [...((body['tools'] as unknown[] | undefined) ?? []), encodeOpenRouterTool(web, path, warnings)];
+      continue;
+    }
     const options =
       t.dialect === 'openai-chat'
         ? t.definition['web_search_options']
-        : t.web && searchesTheWeb(target.model) && !body['web_search_options']
-          ? encodeWebSearchOptions(t.web, path, warnings)
+        : web && form === 'web_search_options' && !body['web_search_options']
+          ? encodeWebSearchOptions(web, path, warnings)
           : undefined;
     if (options) body['web_search_options'] = options;
     else warnings.push({ code: 'dropped', path, detail: nativeToolLabel(t), lossy: true });

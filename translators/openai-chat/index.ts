@@ -10,13 +10,12 @@ import { decodeError, encodeError } from './errors.ts';
 import { OpenAIChatStreamDecoder } from './stream-decoder.ts';
 import { OpenAIChatStreamEncoder } from './stream-encoder.ts';
 import { settingNames } from './setting-names.ts';
-import { searchesTheWeb } from './web-tools.ts';
+import { chatHostedWebTools } from './web-tools.ts';
 
 export const openaiChat: ChatDialect = {
   id: 'openai-chat',
   settingNames,
   vendor: 'openai',
-  hostedWeb: (model) => (searchesTheWeb(model) ? ['search'] : []),
   inlineMediaOnly: false,
   multipleChoices: true,
 
@@ -32,6 +31,7 @@ export const openaiChat: ChatDialect = {
   encodeError,
   encodeModelList,
 
+  hostedWebTools: chatHostedWebTools,
   encodeRequest: (req, target) => encodeRequest(req, target),
   decodeResponse,
   createStreamDecoder: (req, ctx) => new OpenAIChatStreamDecoder(req, ctx),

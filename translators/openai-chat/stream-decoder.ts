@@ -74,11 +74,15 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
   private readonly choices = new Map<number, ChoiceState>();
   /** What each choice's message said, for its `delta.annotations` (citations-stream.ts). */
   private readonly said = new ChatStreamCitations();
+  /** The request offered a hosted web tool: the pages a choice cites are its search's (citations.ts). */
+  private readonly searching: boolean;
 
   constructor(
     private readonly req: ChatRequest,
     private readonly ctx: TranslateContext,
-  ) {}
+  ) {
+    this.searching = req.nativeTools?.some((t) => t.web) ?? false;
+  }
 
   push(event: SseEvent): StreamEvent[] {
     if (this.failed) return [];
@@ -314,6 +318,8 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
     if (logprobs) out.push({ type: 'logprobs', choice: idx, logprobs });
     if (ch.finish_reason) {
       this.closeAll(idx, st, out);
+      const search = this.searching ? this.said.search(idx, this.ctx.newId('ws_')) : undefined;
+      if (search) out.push({ type: 'web-search', choice: idx, part: search });
       st.finished = true;
       out.push({
         type: 'finish',

@@ -28,11 +28,12 @@ import { OpenAIResponsesStreamEncoder } from './stream-encoder.ts';
 import { responsesState } from './state.ts';
 import { settingNames } from './setting-names.ts';
 
+const SEARCH_ONLY: ReadonlySet<'search' | 'fetch'> = new Set(['search']);
+
 export const openaiResponses: ChatDialect = {
   id: 'openai-responses',
   settingNames,
   vendor: 'openai',
-  hostedWeb: () => ['search'],
   inlineMediaOnly: false,
   multipleChoices: false,
   customTools: true,
@@ -57,6 +58,8 @@ export const openaiResponses: ChatDialect = {
   checkReferences,
   compaction: { beforeTurn: true, turn: compactionTurn, turnFrames: compactionTurnFrames, compacted },
 
+  // Responses has a hosted search and no hosted fetch (web-tools.ts).
+  hostedWebTools: () => SEARCH_ONLY,
   encodeRequest: (req, target) => encodeRequest(req, target),
   decodeResponse,
   createStreamDecoder: (req, ctx) => new OpenAIResponsesStreamDecoder(req, ctx),

@@ -20,6 +20,9 @@
  *   string": github.com/OpenHands/OpenHands/issues/4643); DeepSeek likewise
  *   (github.com/gptme/gptme/pull/896). Only there is text-only content joined into a string: the
  *   other hosts take arrays, and OpenRouter reads `cache_control` on the parts.
+ * - OpenRouter searches and fetches for any model with its server tools `openrouter:web_search`
+ *   and `openrouter:web_fetch` (openrouter.ai/docs/guides/features/server-tools/web-search; its
+ *   `web` plugin and `:online` suffix are deprecated for them).
  */
 import type { UpstreamOptions } from '../../../translators/types.ts';
 import { COMPATIBLE_BASES, COMPATIBLE_PROVIDERS } from '../../config/provider-names.ts';
@@ -47,7 +50,7 @@ const MISTRAL_FIELDS = {
 
 /** Each host's own knobs on top of COMMON. */
 const QUIRKS: Record<CompatibleProviderName, Partial<UpstreamOptions>> = {
-  openrouter: {},
+  openrouter: { webTools: 'openrouter' },
   deepseek: { replayReasoning: true, textContent: 'string' },
   mistral: { streamOptions: false, toolCallIds: 'alphanumeric-9', bodyFields: MISTRAL_FIELDS },
   groq: { textContent: 'string' },
