@@ -11,6 +11,7 @@ export * from './chat.ts';
 export * from './estimate.ts';
 export * from './web-tools.ts';
 export * from './stream.ts';
+export * from './tool-call-queue.ts';
 export * from './errors.ts';
 export * from './images.ts';
 export * from './embeddings.ts';

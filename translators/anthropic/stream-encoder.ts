@@ -21,6 +21,7 @@ import {
   type FinishReason,
   type Signature,
   type StreamEvent,
+  ToolCallQueue,
   type StreamFrame,
   type StreamStep,
   type Usage,
@@ -40,13 +41,11 @@ import { DIRECT_CALLER } from './wire.ts';
 
 type OpenBlock = { kind: 'text' } | { kind: 'thinking' } | { kind: 'tool'; index: number };
 
-interface PendingTool {
+interface ToolCall {
   index: number;
   id: string;
   name: string;
   signature?: Signature;
-  deltas: string[];
-  ended: boolean;
 }
 
 export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFrame> {
@@ -59,8 +58,12 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
   private hasToolCalls = false;
   private nextIndex = 0;
   private open: OpenBlock | null = null;
-  private pending: PendingTool[] = [];
-  private finishedTools = new Set<number>();
+  private readonly tools = new ToolCallQueue<ToolCall, StreamFrame[]>({
+    openCall: () => (this.open?.kind === 'tool' ? this.open.index : undefined),
+    openBlock: (t, out) => this.openTool(out, t),
+    argumentsDelta: (d, out) => this.emitDelta(out, { type: 'input_json_delta', partial_json: d }),
+    closeBlock: (out) => this.closeOpen(out),
+  });
   /** Searches waiting for the open tool call to end, and the ones written (for the usage). */
   private searches: WebSearchPart[] = [];
   private searched: WebSearchPart[] = [];
@@ -140,25 +143,13 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
         break;
       case 'tool-call-start':
         this.hasToolCalls = true;
-        this.pending.push({ index: e.index, id: e.id, name: e.name, signature: e.signature, deltas: [], ended: false });
-        if (this.open?.kind !== 'tool') this.flushTools(out, false);
+        this.tools.start({ index: e.index, id: e.id, name: e.name, signature: e.signature }, out);
         break;
       case 'tool-call-delta':
-        if (this.open?.kind === 'tool' && this.open.index === e.index) {
-          if (e.argumentsDelta !== '') this.emitDelta(out, { type: 'input_json_delta', partial_json: e.argumentsDelta });
-        } else {
-          this.pending.find((t) => t.index === e.index)?.deltas.push(e.argumentsDelta);
-        }
+        this.tools.delta(e.index, e.argumentsDelta, out);
         break;
       case 'tool-call-end':
-        if (this.open?.kind === 'tool' && this.open.index === e.index) {
-          this.closeOpen(out);
-          this.flushTools(out, false);
-          if (this.open === null) this.flushSearches(out);
-        } else {
-          const t = this.pending.find((p) => p.index === e.index);
-          if (t) t.ended = true;
-        }
+        if (this.tools.end(e.index, out) && this.open === null) this.flushSearches(out);
         break;
       case 'usage':
         this.usage = e.usage;
@@ -166,7 +157,7 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
       case 'finish':
         this.reason = e.reason;
         this.closeOpen(out);
-        this.flushTools(out, true);
+        this.tools.flush(true, out);
         this.flushSearches(out);
         break;
       case 'prompt-blocked':
@@ -203,7 +194,7 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
     this.writeHeld(out);
     this.ensureStarted(out);
     this.closeOpen(out);
-    this.flushTools(out, true);
+    this.tools.flush(true, out);
     this.flushSearches(out);
     this.done = true;
     const { stop_reason, stop_sequence } = encodeStopReason(this.reason, this.hasToolCalls);
@@ -288,7 +279,6 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
 
   private closeOpen(out: StreamFrame[]): void {
     if (!this.open) return;
-    if (this.open.kind === 'tool') this.finishedTools.add(this.open.index);
     out.push(frame('content_block_stop', { type: 'content_block_stop', index: this.nextIndex }));
     this.nextIndex++;
     this.open = null;
@@ -314,24 +304,17 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
     }
   }
 
-  /** Open queued tool calls in order; with `all`, also close the ones still streaming. */
-  private flushTools(out: StreamFrame[], all: boolean): void {
-    while (this.pending.length && this.open?.kind !== 'tool') {
-      const t = this.pending.shift()!;
-      if (this.finishedTools.has(t.index)) continue;
-      this.closeOpen(out);
-      this.ensureStarted(out);
-      out.push(
-        frame('content_block_start', {
-          type: 'content_block_start',
-          index: this.nextIndex,
-          content_block: { type: 'tool_use', id: callerToolId(t.id, t.signature), name: t.name, input: {}, caller: DIRECT_CALLER },
-        }),
-      );
-      this.open = { kind: 'tool', index: t.index };
-      for (const d of t.deltas) if (d !== '') this.emitDelta(out, { type: 'input_json_delta', partial_json: d });
-      if (t.ended || all) this.closeOpen(out);
-    }
+  private openTool(out: StreamFrame[], t: ToolCall): void {
+    this.closeOpen(out);
+    this.ensureStarted(out);
+    out.push(
+      frame('content_block_start', {
+        type: 'content_block_start',
+        index: this.nextIndex,
+        content_block: { type: 'tool_use', id: callerToolId(t.id, t.signature), name: t.name, input: {}, caller: DIRECT_CALLER },
+      }),
+    );
+    this.open = { kind: 'tool', index: t.index };
   }
 }
 

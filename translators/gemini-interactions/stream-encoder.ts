@@ -35,6 +35,7 @@ import {
   type SseEvent,
   type StreamEvent,
   type StreamFrame,
+  ToolCallQueue,
   type Usage,
   type WebSearchPart,
 } from '../../src/canonical/index.ts';
@@ -60,18 +61,17 @@ type Open =
   | { kind: 'thought'; at?: number; text: string }
   | { kind: 'call'; at: number; call: Call };
 
-interface Pending {
-  call: Call;
-  deltas: string[];
-  ended: boolean;
-}
-
 export class InteractionsStreamEncoder implements CallerStreamEncoder {
   private head?: { id: string; model: string; created: string };
   private closed = false;
   private next = 0;
   private open?: Open;
-  private readonly pending: Pending[] = [];
+  private readonly calls = new ToolCallQueue<Call, StreamFrame[]>({
+    openCall: () => (this.open?.kind === 'call' ? this.open.call.index : undefined),
+    openBlock: (call, out) => this.openCall(call, out),
+    argumentsDelta: (d, out) => this.argsDelta((this.open as Extract<Open, { kind: 'call' }>).at, d, out),
+    closeBlock: (out) => this.closeOpen(out),
+  });
   private toolCalls = false;
   private reason?: FinishReason;
   private usage?: Usage;
@@ -128,31 +128,21 @@ export class InteractionsStreamEncoder implements CallerStreamEncoder {
         break;
       case 'tool-call-start': {
         const call: Call = { index: e.index, id: e.id, name: e.name, ...(e.signature ? { signature: e.signature } : {}) };
-        if (this.open?.kind === 'call' || this.pending.length > 0) this.pending.push({ call, deltas: [], ended: false });
-        else this.openCall(call, out);
+        this.calls.start(call, out);
         break;
       }
       case 'tool-call-delta':
-        if (!e.argumentsDelta) break;
-        if (this.open?.kind === 'call' && this.open.call.index === e.index) this.argsDelta(this.open.at, e.argumentsDelta, out);
-        else this.pending.find((p) => p.call.index === e.index)?.deltas.push(e.argumentsDelta);
+        this.calls.delta(e.index, e.argumentsDelta, out);
         break;
       case 'tool-call-end':
-        if (this.open?.kind === 'call' && this.open.call.index === e.index) {
-          this.closeOpen(out);
-          this.flushPending(out, false);
-          if (this.open === undefined) this.flushSearches(out);
-        } else {
-          const p = this.pending.find((x) => x.call.index === e.index);
-          if (p) p.ended = true;
-        }
+        if (this.calls.end(e.index, out) && this.open === undefined) this.flushSearches(out);
         break;
       case 'logprobs':
         break; // the wire has no place for them
       case 'web-search':
         // Its steps whole, between the others: a search waits for a streaming call to end.
         this.searches.push(e.part);
-        if (this.open?.kind !== 'call' && this.pending.length === 0) this.flushSearches(out);
+        if (this.calls.idle) this.flushSearches(out);
         break;
       case 'citation':
         this.annotate(this.annotations.cite(e.citation), out);
@@ -191,7 +181,7 @@ export class InteractionsStreamEncoder implements CallerStreamEncoder {
       return out;
     }
     this.closeOpen(out);
-    this.flushPending(out, true);
+    this.calls.flush(true, out);
     this.flushSearches(out);
     this.closed = true;
     const head = this.head!;
@@ -319,17 +309,6 @@ export class InteractionsStreamEncoder implements CallerStreamEncoder {
 
   private argsDelta(at: number, fragment: string, out: StreamFrame[]): void {
     this.delta(at, { type: 'arguments_delta', arguments: fragment }, out);
-  }
-
-  /** Open the queued calls in order; with `all`, also close those still streaming. */
-  private flushPending(out: StreamFrame[], all: boolean): void {
-    while (this.pending.length > 0 && this.open?.kind !== 'call') {
-      const p = this.pending.shift()!;
-      this.openCall(p.call, out);
-      const at = (this.open as unknown as Extract<Open, { kind: 'call' }>).at;
-      for (const d of p.deltas) this.argsDelta(at, d, out);
-      if (p.ended || all) this.closeOpen(out);
-    }
   }
 
   private closeOpen(out: StreamFrame[]): void {

@@ -26,6 +26,7 @@ import {
   type StreamFrame,
   type StreamStep,
   type TokenLogprob,
+  ToolCallQueue,
   type Usage,
   type WebSearchPart,
 } from '../../src/canonical/index.ts';
@@ -71,19 +72,18 @@ type Open =
   | { kind: 'reasoning'; id: string; at: number; summaries: string[]; part?: string; text: string }
   | { kind: 'tool'; id: string; at: number; call: ToolCall; args: string };
 
-interface Pending {
-  call: ToolCall;
-  deltas: string[];
-  ended: boolean;
-}
-
 export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, StreamFrame> {
   private seq = 0;
   private head?: ResponseHead;
   private closed = false;
   private open?: Open;
   private readonly output: Wire[] = [];
-  private readonly pending: Pending[] = [];
+  private readonly tools = new ToolCallQueue<ToolCall, StreamFrame[]>({
+    openCall: () => (this.open?.kind === 'tool' ? this.open.call.index : undefined),
+    openBlock: (call, out) => this.openTool(call, out),
+    argumentsDelta: (d, out) => this.toolDelta(this.open as Extract<Open, { kind: 'tool' }>, d, out),
+    closeBlock: (out) => this.closeOpen(out),
+  });
   /** Web searches waiting for the open tool call to end. */
   private readonly searches: WebSearchPart[] = [];
   /** The open text block's citations (citations-stream.ts). */
@@ -158,29 +158,19 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
         break;
       case 'tool-call-start': {
         const call: ToolCall = { index: e.index, id: e.id, name: e.name, ...(e.custom ? { custom: true as const } : {}), ...(e.signature ? { signature: e.signature } : {}) };
-        if (this.open?.kind === 'tool' || this.pending.length > 0) this.pending.push({ call, deltas: [], ended: false });
-        else this.openTool(call, out);
+        this.tools.start(call, out);
         break;
       }
       case 'tool-call-delta':
-        if (!e.argumentsDelta) break;
-        if (this.open?.kind === 'tool' && this.open.call.index === e.index) this.toolDelta(this.open, e.argumentsDelta, out);
-        else this.pending.find((p) => p.call.index === e.index)?.deltas.push(e.argumentsDelta);
+        this.tools.delta(e.index, e.argumentsDelta, out);
         break;
       case 'tool-call-end':
-        if (this.open?.kind === 'tool' && this.open.call.index === e.index) {
-          this.closeOpen(out);
-          this.flushPending(out, false);
-          if (this.open === undefined) this.flushSearches(out);
-        } else {
-          const p = this.pending.find((x) => x.call.index === e.index);
-          if (p) p.ended = true;
-        }
+        if (this.tools.end(e.index, out) && this.open === undefined) this.flushSearches(out);
         break;
       case 'web-search':
         // One item at a time: a search waits for a streaming tool call (and the queued ones) to end.
         this.searches.push(e.part);
-        if (this.open?.kind !== 'tool' && this.pending.length === 0) this.flushSearches(out);
+        if (this.tools.idle) this.flushSearches(out);
         break;
       case 'citation': {
         const m = this.open?.kind === 'message' ? this.open : undefined;
@@ -241,7 +231,7 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
     const end = encodeFinishReason(this.reason);
     const status: ItemStatus = end.status === 'completed' ? 'completed' : 'incomplete';
     this.closeOpen(out, status);
-    this.flushPending(out, true);
+    this.tools.flush(true, out);
     this.flushSearches(out);
     this.terminal(end, out);
     return out;
@@ -421,17 +411,6 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
     const type = t.call.custom ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta';
     // By hand, as a text delta: the bytes JSON.stringify writes for { type, sequence_number, item_id, output_index, delta }.
     out.push({ event: type, data: `{"type":"${type}","sequence_number":${this.seq++},"item_id":${JSON.stringify(t.id)},"output_index":${t.at},"delta":${JSON.stringify(delta)}}` });
-  }
-
-  /** Open the queued calls in order; with `all`, also close those still streaming. */
-  private flushPending(out: StreamFrame[], all: boolean): void {
-    while (this.pending.length > 0 && this.open?.kind !== 'tool') {
-      const p = this.pending.shift()!;
-      this.openTool(p.call, out);
-      const t = this.open as unknown as Extract<Open, { kind: 'tool' }>;
-      for (const d of p.deltas) this.toolDelta(t, d, out);
-      if (p.ended || all) this.closeOpen(out);
-    }
   }
 
   // ---- closing --------------------------------------------------------------------------------
