@@ -25,7 +25,6 @@ import {
   type StreamEvent,
   type StreamFrame,
   type StreamStep,
-  type TokenLogprob,
   ToolCallQueue,
   type Usage,
   type WebSearchPart,
@@ -36,7 +35,6 @@ import {
   ITEM_PREFIX,
   messageItem,
   outputOptions,
-  outputText,
   reasoningItem,
   toolCallItem,
   type ItemStatus,
@@ -47,33 +45,28 @@ import type { Wire } from './encode-settings.ts';
 import { errorEventOf } from './errors.ts';
 import { encodeFinishReason, type ResponseEnd } from './finish-reason.ts';
 import { readForwarded } from './forwarded.ts';
-import { encodeLogprobs } from './logprobs.ts';
 import type { KeptResponse } from './state.ts';
 import { KeptStreamOutput } from './stream-kept.ts';
 import { StreamAnnotations } from './citations-stream.ts';
 import { webSearchItem } from './web-search.ts';
-
-interface Part {
-  kind: 'text' | 'refusal';
-  text: string;
-  logprobs: TokenLogprob[];
-}
-
-interface ToolCall {
-  index: number;
-  id: string;
-  name: string;
-  custom?: true;
-  signature?: Signature;
-}
-
-type Open =
-  | { kind: 'message'; id: string; at: number; content: Wire[]; part?: Part; signature?: Signature }
-  | { kind: 'reasoning'; id: string; at: number; summaries: string[]; part?: string; text: string }
-  | { kind: 'tool'; id: string; at: number; call: ToolCall; args: string };
+import {
+  argumentsDelta,
+  annotationFrames,
+  argumentsDone,
+  closePart,
+  closeSummary,
+  partDelta,
+  ResponseFrames,
+  summaryDelta,
+  type Open,
+  type OpenMessage,
+  type OpenReasoning,
+  type Part,
+  type ToolCall,
+} from './stream-parts.ts';
 
 export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, StreamFrame> {
-  private seq = 0;
+  private readonly f = new ResponseFrames();
   private head?: ResponseHead;
   private closed = false;
   private open?: Open;
@@ -81,7 +74,7 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
   private readonly tools = new ToolCallQueue<ToolCall, StreamFrame[]>({
     openCall: () => (this.open?.kind === 'tool' ? this.open.call.index : undefined),
     openBlock: (call, out) => this.openTool(call, out),
-    argumentsDelta: (d, out) => this.toolDelta(this.open as Extract<Open, { kind: 'tool' }>, d, out),
+    argumentsDelta: (d, out) => argumentsDelta(this.open as Extract<Open, { kind: 'tool' }>, d, this.f, out),
     closeBlock: (out) => this.closeOpen(out),
   });
   /** Web searches waiting for the open tool call to end. */
@@ -127,11 +120,11 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
       case 'refusal-end':
         if (e.type === 'text-end' && !(this.open?.kind === 'message' && this.open.part?.kind === 'text')) this.annotations.end(undefined); // an empty block cites nothing
         if (this.open?.kind === 'message') {
-          this.closePart(this.open, out);
+          closePart(this.open, this.f, out, this.annotations);
           if (e.type === 'text-end' && e.signature) this.open.signature = e.signature;
         } else if (e.type === 'text-end' && e.signature && this.opts.encrypted) {
           this.openReasoning(out);
-          this.closeReasoning(this.open as unknown as Extract<Open, { kind: 'reasoning' }>, e.signature, out);
+          this.closeReasoning(this.open as unknown as OpenReasoning, e.signature, out);
         } else if (e.type === 'text-end' && e.signature) {
           this.closeOpen(out);
           this.keeping.hidden(this.output.length - 1, { text: '', signature: e.signature });
@@ -154,7 +147,7 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
           if (!e.signature) break;
           this.openReasoning(out);
         }
-        this.closeReasoning(this.open as Extract<Open, { kind: 'reasoning' }>, e.signature, out);
+        this.closeReasoning(this.open as OpenReasoning, e.signature, out);
         break;
       case 'tool-call-start': {
         const call: ToolCall = { index: e.index, id: e.id, name: e.name, ...(e.custom ? { custom: true as const } : {}), ...(e.signature ? { signature: e.signature } : {}) };
@@ -203,7 +196,7 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
   /** Passthrough: a frame of the upstream's own stream reached the caller as it was. */
   forwarded(frame: SseEvent): void {
     const f = readForwarded(frame);
-    this.seq = f.sequenceNumber !== undefined ? f.sequenceNumber + 1 : this.seq + 1;
+    this.f.seq = f.sequenceNumber !== undefined ? f.sequenceNumber + 1 : this.f.seq + 1;
     if (f.response && !this.head) {
       const r = f.response;
       this.upstreamResponse = r;
@@ -240,7 +233,7 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
   // ---- frames ---------------------------------------------------------------------------------
 
   private frame(type: string, payload: Wire): StreamFrame {
-    return { event: type, data: JSON.stringify({ type, sequence_number: this.seq++, ...payload }) };
+    return this.f.frame(type, payload);
   }
 
   private start(out: StreamFrame[], head?: ResponseHead): void {
@@ -322,46 +315,13 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
       const id = this.ctx.newId(ITEM_PREFIX.message);
       this.open = { kind: 'message', id, at: this.added(messageItem(id, [], 'in_progress'), out), content: [] };
     }
-    const m = this.open;
-    if (m.part?.kind !== kind) {
-      this.closePart(m, out);
-      m.part = { kind, text: '', logprobs: [] };
-      const part = kind === 'text' ? outputText('', [], []) : { type: 'refusal', refusal: '' };
-      out.push(this.frame('response.content_part.added', { item_id: m.id, output_index: m.at, content_index: m.content.length, part }));
-    }
-    m.part!.text += text;
-    if (kind === 'text') {
-      // Most of a stream's events: written by hand, the bytes JSON.stringify writes for
-      // { type, sequence_number, item_id, output_index, content_index, delta, logprobs: [] }.
-      const type = 'response.output_text.delta';
-      out.push({ event: type, data: `{"type":"${type}","sequence_number":${this.seq++},"item_id":${JSON.stringify(m.id)},"output_index":${m.at},"content_index":${m.content.length},"delta":${JSON.stringify(text)},"logprobs":[]}` });
-      return;
-    }
-    out.push(this.frame('response.refusal.delta', { item_id: m.id, output_index: m.at, content_index: m.content.length, delta: text }));
+    partDelta(this.open, kind, text, this.f, out, this.annotations);
   }
 
-  private closePart(m: Extract<Open, { kind: 'message' }>, out: StreamFrame[]): void {
-    const p = m.part;
-    if (!p) return;
-    const where = { item_id: m.id, output_index: m.at, content_index: m.content.length };
-    const cited = p.kind === 'text' ? this.annotations.end(p.text.length) : undefined;
-    if (cited) this.annotate(m, cited.added, out);
-    const part = p.kind === 'text' ? outputText(p.text, cited?.all ?? [], p.logprobs) : { type: 'refusal', refusal: p.text };
-    out.push(
-      p.kind === 'text'
-        ? this.frame('response.output_text.done', { ...where, text: p.text, logprobs: encodeLogprobs(p.logprobs) })
-        : this.frame('response.refusal.done', { ...where, refusal: p.text }),
-    );
-    out.push(this.frame('response.content_part.done', { ...where, part }));
-    m.content.push(part);
-    m.part = undefined;
+  private annotate(m: OpenMessage | undefined, added: Array<[number, unknown]>, out: StreamFrame[], shift = 0): void {
+    if (m) annotationFrames(m, added, this.f, out, shift);
   }
 
-  private annotate(m: Extract<Open, { kind: 'message' }> | undefined, added: Array<[number, unknown]>, out: StreamFrame[], shift = 0): void {
-    for (const [annotation_index, annotation] of m ? added : []) {
-      out.push(this.frame('response.output_text.annotation.added', { item_id: m!.id, output_index: m!.at, content_index: m!.content.length + shift, annotation_index, annotation }));
-    }
-  }
 
   // ---- reasoning ------------------------------------------------------------------------------
 
@@ -373,26 +333,11 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
 
   private think(text: string, out: StreamFrame[]): void {
     if (this.open?.kind !== 'reasoning') this.openReasoning(out);
-    const r = this.open as Extract<Open, { kind: 'reasoning' }>;
-    r.text += text; // for the carrier: a vendor may have signed it
-    if (!this.opts.summaries) return; // no summary was asked for: the item carries none
-    const where = { item_id: r.id, output_index: r.at, summary_index: r.summaries.length };
-    if (r.part === undefined) {
-      r.part = '';
-      out.push(this.frame('response.reasoning_summary_part.added', { ...where, part: { type: 'summary_text', text: '' } }));
-    }
-    r.part += text;
-    out.push(this.frame('response.reasoning_summary_text.delta', { ...where, delta: text }));
+    summaryDelta(this.open as OpenReasoning, text, this.opts.summaries, this.f, out);
   }
 
-  private closeReasoning(r: Extract<Open, { kind: 'reasoning' }>, signature: Signature | undefined, out: StreamFrame[]): void {
-    if (r.part !== undefined) {
-      const where = { item_id: r.id, output_index: r.at, summary_index: r.summaries.length };
-      out.push(this.frame('response.reasoning_summary_text.done', { ...where, text: r.part }));
-      out.push(this.frame('response.reasoning_summary_part.done', { ...where, part: { type: 'summary_text', text: r.part } }));
-      r.summaries.push(r.part);
-      r.part = undefined;
-    }
+  private closeReasoning(r: OpenReasoning, signature: Signature | undefined, out: StreamFrame[]): void {
+    closeSummary(r, this.f, out);
     this.open = undefined;
     const carried = signature ? { text: r.text, signature } : undefined;
     this.doneReasoning(r.at, reasoningItem(r.id, r.summaries, carried, this.opts), carried, out);
@@ -406,13 +351,6 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
     this.open = { kind: 'tool', id, at: this.added(toolCallItem(id, call, '', 'in_progress'), out), call, args: '' };
   }
 
-  private toolDelta(t: Extract<Open, { kind: 'tool' }>, delta: string, out: StreamFrame[]): void {
-    t.args += delta;
-    const type = t.call.custom ? 'response.custom_tool_call_input.delta' : 'response.function_call_arguments.delta';
-    // By hand, as a text delta: the bytes JSON.stringify writes for { type, sequence_number, item_id, output_index, delta }.
-    out.push({ event: type, data: `{"type":"${type}","sequence_number":${this.seq++},"item_id":${JSON.stringify(t.id)},"output_index":${t.at},"delta":${JSON.stringify(delta)}}` });
-  }
-
   // ---- closing --------------------------------------------------------------------------------
 
   /** Close the open item completely (`status` for a message cut by the output limit). */
@@ -421,7 +359,7 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
     if (!o) return;
     switch (o.kind) {
       case 'message':
-        this.closePart(o, out);
+        closePart(o, this.f, out, this.annotations);
         this.open = undefined;
         this.done(o.at, messageItem(o.id, o.content, status), out);
         if (o.signature && this.opts.encrypted) {
@@ -435,12 +373,7 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
         break;
       case 'tool': {
         this.open = undefined;
-        const where = { item_id: o.id, output_index: o.at };
-        out.push(
-          o.call.custom
-            ? this.frame('response.custom_tool_call_input.done', { ...where, input: o.args })
-            : this.frame('response.function_call_arguments.done', { ...where, name: o.call.name, arguments: o.args }),
-        );
+        argumentsDone(o, this.f, out);
         this.done(o.at, toolCallItem(o.id, o.call, o.args, 'completed'), out);
         break;
       }
