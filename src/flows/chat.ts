@@ -7,7 +7,6 @@
 import { ProxyError, asksLongCacheTtl, isSignatureRefusal, withoutSignatures, type ChatRequest, type ReasoningConfig } from '../canonical/index.ts';
 import type { ForcedReasoning } from '../config/load.ts';
 import { asksForImages } from './image-chat.ts';
-import type { CallerStreamEncoder } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { inlineRemoteMedia } from '../upstream/guarded-fetch.ts';
 import { resolveModel, type ResolvedTarget } from '../upstream/resolve.ts';
@@ -32,7 +31,7 @@ import { forwardPlan } from './forward.ts';
 import { dryRunReply, type PlannedAttempt } from './plan.ts';
 import { jsonReply, proxyHeaders, type Reply } from './reply.ts';
 import { sessionHash, sessionOfBody } from './session.ts';
-import { keepingEncoder, mintingEncoder, mintsIds, resolveState, withoutUpstreamId } from './state.ts';
+import { mintingEncoder, mintsIds, resolveState, terminalHold, withoutUpstreamId } from './state.ts';
 import { runsWebTools, webSearchFlow } from './web-search.ts';
 
 export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatCall): Promise<Reply> {
@@ -175,11 +174,8 @@ async function callAndReply(
   const mint = mintsIds(caller, upstream);
   if (req.stream) {
     await assertEventStream(success, scope);
-    const tap = (e: CallerStreamEncoder) => {
-      const minting = mint ? mintingEncoder(e) : e;
-      return keep && caller.state ? keepingEncoder(minting, caller.state, keep) : minting;
-    };
-    return streamReply(deps, scope, call, req, [success], { passthrough: false, tap: mint || keep ? tap : undefined });
+    const hold = keep && caller.state ? terminalHold(caller.state, keep) : undefined;
+    return streamReply(deps, scope, call, req, [success], { passthrough: false, tap: mint ? mintingEncoder : undefined, hold });
   }
   const decoded = await readResponse(success, upstream, req, scope);
   const response = mint ? withoutUpstreamId(decoded) : decoded;

@@ -30,7 +30,7 @@ import type { Registry } from '../../translators/index.ts';
 import type { Config } from '../config/load.ts';
 import { asProxyError, type RequestScope } from '../observe/scope.ts';
 import { PipeBody } from '../sse/byte-step.ts';
-import { streamPipeline, type HoldingStep } from '../sse/pipeline.ts';
+import { streamPipeline, type TerminalHold } from '../sse/pipeline.ts';
 import { contentTypeOf, type Framing } from '../sse/serialize.ts';
 import { callUpstream, type UpstreamSuccess } from '../upstream/call.ts';
 import type { GuardedFetch } from '../upstream/guarded-fetch.ts';
@@ -270,8 +270,10 @@ export function streamReply(
   o: {
     passthrough: boolean;
     headers?: Record<string, string>;
-    /** Wraps the caller's encoder (to watch what the caller gets). */
-    tap?: (encoder: CallerStreamEncoder) => HoldingStep & CallerStreamEncoder;
+    /** Wraps the caller's encoder (to change what it is shown). */
+    tap?: (encoder: CallerStreamEncoder) => CallerStreamEncoder;
+    /** Hold the last frames until the answer is stored (the pipeline's `hold`). */
+    hold?: TerminalHold;
   },
 ): Reply {
   const framing = streamFramingOf(call);
@@ -291,6 +293,7 @@ export function streamReply(
     passthrough: o.passthrough,
     maxFrameBytes,
     idleMs: Math.max(...successes.map((s) => s.attempt.target.upstream.timeouts.idleMs)),
+    hold: o.hold,
   });
   const headers = proxyHeaders(scope, { ...o.headers, 'content-type': contentTypeOf(framing), 'cache-control': 'no-cache' });
   return { status: 200, headers, body: new PipeBody(successes.map((s) => s.res), step) };

@@ -10,7 +10,7 @@
 import { ProxyError, type ChatResponse, type StreamFrame } from '../canonical/index.ts';
 import type { CallerInput, CallerStreamEncoder, ChatCaller, ChatUpstream, DialectState } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
-import type { HoldingStep } from '../sse/pipeline.ts';
+import type { TerminalHold } from '../sse/pipeline.ts';
 import { resolveModel } from '../upstream/resolve.ts';
 import type { CallerStore } from '../upstream/state-scope.ts';
 import { chatUpstreamOf, type ChatCall, type FlowDeps } from './context.ts';
@@ -113,33 +113,11 @@ function keeper(store: CallerStore, state: DialectState, ttlSeconds: number, sco
 }
 
 /**
- * The caller's stream encoder, keeping the answer its terminal frame carries. The terminal frame
- * (and anything after it) is held until the answer is stored: a caller that sends its next turn
- * the moment it reads `response.completed` finds it (Redis, KV, another instance), and on Workers
- * the write finishes while the response is still open instead of being cut off after it.
+ * The terminal hold (the pipeline's `hold`, src/sse/pipeline-parts.ts) for a kept answer: the
+ * dialect's rules say which frame carries the answer; `keep` stores it.
  */
-export function keepingEncoder(
-  encoder: CallerStreamEncoder,
-  state: DialectState,
-  keep: (answer: unknown) => Promise<void>,
-): HoldingStep & CallerStreamEncoder {
-  let held: { frames: StreamFrame[]; ready: Promise<void> } | undefined;
-  const answerOf = state.collect?.() ?? ((f: StreamFrame) => state.finalOf(f));
-  const tap = (frames: StreamFrame[]) => {
-    if (held) {
-      held.frames.push(...frames);
-      return [];
-    }
-    for (let at = 0; at < frames.length; at++) {
-      const answer = answerOf(frames[at]!);
-      if (answer === undefined) continue;
-      // What the store keeps may hold more than the frame shows (`CallerStreamEncoder.kept`).
-      held = { frames: frames.slice(at), ready: keep(encoder.kept?.() ?? answer) };
-      return frames.slice(0, at);
-    }
-    return frames;
-  };
-  return { push: (e) => tap(encoder.push(e)), finish: () => tap(encoder.finish()), held: () => held, ...passedOn(encoder) };
+export function terminalHold(state: DialectState, keep: (answer: unknown) => Promise<void>): TerminalHold {
+  return { answerOf: state.collect?.() ?? ((f: StreamFrame) => state.finalOf(f)), keep };
 }
 
 /**

@@ -22,7 +22,7 @@ import { assertEventStream, callPlanned, chatUpstreamOf, streamFramingOf, type C
 import { customToolNames, raiseCustomToolStream } from './custom-tools.ts';
 import type { PlannedAttempt } from './plan.ts';
 import { proxyHeaders, type Reply } from './reply.ts';
-import { keepingEncoder, mintingEncoder, mintsIds } from './state.ts';
+import { mintingEncoder, mintsIds, terminalHold } from './state.ts';
 import { MAX_ROUNDS, nextRound, planRound, runCalls, type WebLoop } from './web-search-loop.ts';
 import type { WebRunner } from './web-search-run.ts';
 
@@ -264,15 +264,15 @@ export async function webStreamReply(
   const mint = mintsIds(caller, upstream);
   const encoder = caller.createStreamEncoder(loop.asked, scope);
   const minting = mint ? mintingEncoder(encoder) : encoder;
-  const tapped = o.keep && caller.state ? keepingEncoder(minting, caller.state, o.keep) : minting;
   const framing = streamFramingOf(call);
   const step = streamPipeline({
     scope,
     decoders: [new RoundStep(make, loop.runner, marker)],
-    encoder: tapped,
+    encoder: minting,
     framing,
     maxFrameBytes: deps.config.limits.maxSseBufferBytes,
     idleMs: success.attempt.target.upstream.timeouts.idleMs,
+    hold: o.keep && caller.state ? terminalHold(caller.state, o.keep) : undefined,
   });
   const body = roundsBody(deps, scope, call, loop, targets, success, { marker, defaultMaxTokens: o.defaultMaxTokens });
   const headers = proxyHeaders(scope, { 'content-type': contentTypeOf(framing), 'cache-control': 'no-cache' });

@@ -302,3 +302,29 @@ describe('streamPipeline, deadlines', () => {
     expect(t.scope.aborted).toBe(false);
   });
 });
+
+describe('streamPipeline, holding the terminal frame (hold)', () => {
+  it('the frame carrying the answer and the rest wait for the store, then come as the tail', async () => {
+    let release!: () => void;
+    const stored: unknown[] = [];
+    const hold = { answerOf: (f: StreamFrame) => (f.data === 'finish' ? 'the answer' : undefined), keep: (a: unknown) => (stored.push(a), new Promise<void>((r) => (release = r))) };
+    const t = setup({ hold });
+    t.step.push(0, bytes(WELL_FORMED), t.emit);
+    t.step.end(0, t.emit);
+    expect(t.text()).toBe('data: text:Hel\n\ndata: text:lo\n\ndata: usage\n\n');
+    expect(stored).toEqual(['the answer']);
+    expect(t.step.done).toBe(true);
+    const tail = t.step.tail!();
+    expect(t.step.tail!()).toBeUndefined();
+    release();
+    expect(await tail).toBe('data: finish\n\ndata: END\n\n');
+  });
+
+  it('without an answer in the stream nothing is held and there is no tail', () => {
+    const t = setup({ hold: { answerOf: () => undefined, keep: () => Promise.reject(new Error('never')) } });
+    t.step.push(0, bytes(WELL_FORMED), t.emit);
+    t.step.end(0, t.emit);
+    expect(t.text()).toContain('data: END\n\n');
+    expect(t.step.tail!()).toBeUndefined();
+  });
+});
