@@ -116,34 +116,54 @@ export interface PeekResume {
   every?: number;
 }
 
+/** Where a scan resumes: the checkpoint's stack and what it had found so far. */
+function restore(from: PeekCheckpoint, stack: Uint8Array, out: PeekedJson): void {
+  stack.set(from.stack);
+  out.fields = from.fields.slice();
+  if (from.model) out.model = from.model;
+  if (from.stream !== undefined) out.stream = from.stream;
+}
+
+/** A string token's value (quotes included in `raw`), or undefined when its escapes are not JSON. */
+function stringValue(raw: Uint8Array): string | undefined {
+  if (raw.indexOf(BACKSLASH) < 0) return utf8.decode(raw.subarray(1, -1));
+  try {
+    return JSON.parse(utf8.decode(raw)) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Index just past the literal (`true`, `false`, `null`, a number as JSON writes it) at `i`, or -1. */
+function literalEnd(b: Uint8Array, i: number): number {
+  let end = i;
+  while (end < b.length && isLiteral(b[end]!)) end++;
+  if (end === i) return -1;
+  const word = latin1(b, i, end);
+  return word === 'true' || word === 'false' || word === 'null' || NUMBER.test(word) ? end : -1;
+}
+
+function streamValue(word: string): PeekedJson['stream'] {
+  return word === 'true' ? true : word === 'false' ? false : word === 'null' ? null : 'other';
+}
+
 /** The top-level `model` and `stream` of a JSON object body, or undefined (see the module doc). */
 export function peekJson(b: Uint8Array, resume?: PeekResume): PeekedJson | undefined {
   const n = b.length;
   const stack = new Uint8Array(MAX_JSON_DEPTH + 1);
-  let depth = 0;
+  const out: PeekedJson = { fields: [] };
+  const from = resume?.from;
+  if (from) restore(from, stack, out);
+  let depth = from ? from.stack.length - 1 : 0;
   let state = State.Value;
   /** The top-level key whose value comes next: 1 model, 2 stream, 0 another. */
-  let key = 0;
-  let models = 0;
-  const out: PeekedJson = { fields: [] };
-  let fieldKey = '';
-  let valueStart = 0;
+  let key = from ? from.key : 0;
+  let models = from ? from.models : 0;
+  let fieldKey = from ? from.fieldKey : '';
+  let valueStart = from ? from.valueStart : 0;
   /** A top-level value ended at `at`. */
   const field = (at: number) => out.fields.push({ key: fieldKey, start: valueStart, end: at });
-  let i = 0;
-  const from = resume?.from;
-  if (from) {
-    stack.set(from.stack);
-    depth = from.stack.length - 1;
-    key = from.key;
-    models = from.models;
-    fieldKey = from.fieldKey;
-    valueStart = from.valueStart;
-    out.fields = from.fields.slice();
-    if (from.model) out.model = from.model;
-    if (from.stream !== undefined) out.stream = from.stream;
-    i = from.at;
-  }
+  let i = from ? from.at : 0;
   const into = resume?.into;
   const every = resume?.every ?? 0;
   let lastCheckpoint = i;
@@ -177,13 +197,8 @@ export function peekJson(b: Uint8Array, resume?: PeekResume): PeekedJson | undef
           const end = skipString(b, i);
           if (end < 0) return undefined;
           if (top && key === 1) {
-            const raw = b.subarray(i, end);
-            let value: string;
-            try {
-              value = raw.indexOf(BACKSLASH) >= 0 ? (JSON.parse(utf8.decode(raw)) as string) : utf8.decode(raw.subarray(1, -1));
-            } catch {
-              return undefined;
-            }
+            const value = stringValue(b.subarray(i, end));
+            if (value === undefined) return undefined;
             out.model = { value, start: i, end };
           } else if (top && key === 2) out.stream = 'other';
           i = end;
@@ -191,13 +206,10 @@ export function peekJson(b: Uint8Array, resume?: PeekResume): PeekedJson | undef
           if (top) field(end);
           break;
         }
-        let end = i;
-        while (end < n && isLiteral(b[end]!)) end++;
-        if (end === i) return undefined;
-        const word = latin1(b, i, end);
-        if (word !== 'true' && word !== 'false' && word !== 'null' && !NUMBER.test(word)) return undefined;
+        const end = literalEnd(b, i);
+        if (end < 0) return undefined;
         if (top && key === 1) return undefined; // a model that is not a string
-        if (top && key === 2) out.stream = word === 'true' ? true : word === 'false' ? false : word === 'null' ? null : 'other';
+        if (top && key === 2) out.stream = streamValue(latin1(b, i, end));
         i = end;
         state = State.After;
         if (top) field(end);

@@ -70,15 +70,33 @@ export function encodeBody(req: ChatRequest, model: string): Converted<GeminiReq
   // Prompt-caching markers have no Gemini equivalent (its caching is `cachedContent`).
   const warnings: Warning[] = cacheControlWarnings({ ...req, tools: undefined });
   const body: GeminiRequestBody = { contents: encodeContents(req.messages, model, warnings) };
+  const system = encodeSystem(req, warnings);
+  if (system.length > 0) body.systemInstruction = { parts: system };
+  const tools = encodeTools(req, warnings);
+  if (tools.length > 0) body.tools = tools;
+  const toolConfig = req.toolChoice && encodeToolChoice(req.toolChoice, warnings);
+  if (toolConfig) body.toolConfig = { functionCallingConfig: toolConfig };
+  if (req.parallelToolCalls === false) warnings.push({ code: 'dropped', path: 'parallelToolCalls' });
+  const gc = encodeGenerationConfig(req, model, warnings);
+  if (req.user !== undefined) warnings.push({ code: 'dropped', path: 'user' });
+  if (req.metadata !== undefined) warnings.push({ code: 'dropped', path: 'metadata' });
+  replayExtras(req, body, gc, warnings);
+  if (Object.keys(gc).length > 0) body.generationConfig = gc;
+  return { value: body, warnings };
+}
 
+function encodeSystem(req: ChatRequest, warnings: Warning[]): Array<{ text: string }> {
   const system: Array<{ text: string }> = [];
   req.system.forEach((p, i) => {
     if (p.type === 'text') {
       if (p.text) system.push({ text: p.text });
     } else warnings.push({ code: 'dropped', path: `system[${i}]`, detail: p.type, lossy: true });
   });
-  if (system.length > 0) body.systemInstruction = { parts: system };
+  return system;
+}
 
+/** Function declarations, then the hosted tools. */
+function encodeTools(req: ChatRequest, warnings: Warning[]): Record<string, unknown>[] {
   const tools: Record<string, unknown>[] = [];
   if (req.tools && req.tools.length > 0) {
     const declarations = req.tools.map((tool, i) => {
@@ -108,38 +126,32 @@ export function encodeBody(req: ChatRequest, model: string): Converted<GeminiReq
       warnings.push(native.path ? { code: 'dropped', path: native.path, detail: label, lossy: true } : { code: 'dropped', path: `tools.${label}`, lossy: true });
     }
   }
-  if (tools.length > 0) body.tools = tools;
+  return tools;
+}
 
-  if (req.toolChoice) {
-    const tc = req.toolChoice;
-    let config: Record<string, unknown> | undefined;
-    switch (tc.type) {
-      case 'auto':
-        config = { mode: 'AUTO' };
-        break;
-      case 'none':
-        config = { mode: 'NONE' };
-        break;
-      case 'required':
-        config = { mode: 'ANY' };
-        break;
-      case 'tool':
-        config = { mode: 'ANY', allowedFunctionNames: [tc.name] };
-        break;
-      case 'allowed':
-        // allowedFunctionNames is only honoured with ANY (must call) or VALIDATED (may call).
-        config = { mode: tc.mode === 'required' ? 'ANY' : 'VALIDATED', allowedFunctionNames: tc.names };
-        break;
-      case 'web':
-        // Google Search cannot be forced: the model searches when the prompt asks it.
-        config = undefined;
-        warnings.push({ code: 'approximated', path: 'toolChoice', detail: 'web search→auto' });
-        break;
-    }
-    if (config) body.toolConfig = { functionCallingConfig: config };
+/** `toolConfig.functionCallingConfig`; undefined when Gemini has no way to say it. */
+function encodeToolChoice(tc: NonNullable<ChatRequest['toolChoice']>, warnings: Warning[]): Record<string, unknown> | undefined {
+  switch (tc.type) {
+    case 'auto':
+      return { mode: 'AUTO' };
+    case 'none':
+      return { mode: 'NONE' };
+    case 'required':
+      return { mode: 'ANY' };
+    case 'tool':
+      return { mode: 'ANY', allowedFunctionNames: [tc.name] };
+    case 'allowed':
+      // allowedFunctionNames is only honoured with ANY (must call) or VALIDATED (may call).
+      return { mode: tc.mode === 'required' ? 'ANY' : 'VALIDATED', allowedFunctionNames: tc.names };
+    case 'web':
+      // Google Search cannot be forced: the model searches when the prompt asks it.
+      warnings.push({ code: 'approximated', path: 'toolChoice', detail: 'web search→auto' });
+      return undefined;
   }
-  if (req.parallelToolCalls === false) warnings.push({ code: 'dropped', path: 'parallelToolCalls' });
+}
 
+/** Sampling, output format and thinking: `generationConfig`. */
+function encodeGenerationConfig(req: ChatRequest, model: string, warnings: Warning[]): Record<string, unknown> {
   const gc: Record<string, unknown> = {};
   if (req.maxOutputTokens !== undefined) gc.maxOutputTokens = req.maxOutputTokens;
   if (req.temperature !== undefined) gc.temperature = req.temperature;
@@ -165,24 +177,25 @@ export function encodeBody(req: ChatRequest, model: string): Converted<GeminiReq
     gc.responseSchema = compiled.value;
     warnings.push(...compiled.warnings);
   }
+  const thinking = req.reasoning && encodeThinking(req.reasoning, model);
+  if (thinking && Object.keys(thinking).length > 0) gc.thinkingConfig = thinking;
+  return gc;
+}
 
-  if (req.reasoning) {
-    const r = req.reasoning;
-    const thinking: Record<string, unknown> = {};
-    if (r.enabled === false) thinking.thinkingBudget = 0;
-    else if (r.budgetTokens !== undefined) thinking.thinkingBudget = r.budgetTokens;
-    else if (r.effort) {
-      if (requiresCallSignatures(model)) thinking.thinkingLevel = r.effort.toUpperCase();
-      else thinking.thinkingBudget = EFFORT_BUDGET[r.effort];
-    }
-    if (r.includeThoughts !== undefined && r.enabled !== false) thinking.includeThoughts = r.includeThoughts;
-    if (Object.keys(thinking).length > 0) gc.thinkingConfig = thinking;
+function encodeThinking(r: NonNullable<ChatRequest['reasoning']>, model: string): Record<string, unknown> {
+  const thinking: Record<string, unknown> = {};
+  if (r.enabled === false) thinking.thinkingBudget = 0;
+  else if (r.budgetTokens !== undefined) thinking.thinkingBudget = r.budgetTokens;
+  else if (r.effort) {
+    if (requiresCallSignatures(model)) thinking.thinkingLevel = r.effort.toUpperCase();
+    else thinking.thinkingBudget = EFFORT_BUDGET[r.effort];
   }
+  if (r.includeThoughts !== undefined && r.enabled !== false) thinking.includeThoughts = r.includeThoughts;
+  return thinking;
+}
 
-  if (req.user !== undefined) warnings.push({ code: 'dropped', path: 'user' });
-  if (req.metadata !== undefined) warnings.push({ code: 'dropped', path: 'metadata' });
-
-  // Caller-dialect fields: replayed when they are Gemini's own, else one warning each.
+/** Caller-dialect fields: replayed when they are Gemini's own (`generationConfig.x` into `gc`), else one warning each. */
+function replayExtras(req: ChatRequest, body: GeminiRequestBody, gc: Record<string, unknown>, warnings: Warning[]): void {
   const extras = extrasFor(req, 'gemini');
   warnings.push(...extras.warnings);
   for (const [key, value] of Object.entries(extras.fields)) {
@@ -200,8 +213,6 @@ export function encodeBody(req: ChatRequest, model: string): Converted<GeminiReq
       body[head] = { ...obj, [rest]: value };
     }
   }
-  if (Object.keys(gc).length > 0) body.generationConfig = gc;
-  return { value: body, warnings };
 }
 
 export function encodeRequest(req: ChatRequest, target: UpstreamTarget, _ctx: TranslateContext): Converted<UpstreamHttpRequest> {

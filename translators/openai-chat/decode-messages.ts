@@ -147,56 +147,9 @@ export function decodeMessages(
         });
         break;
       }
-      case 'assistant': {
-        const msg = parseAt(OpenAIChatAssistantMessageSchema, m, at);
-        const content: Part[] = [...decodeReasoning(msg.reasoning_details, msg.reasoning_content ?? msg.reasoning)];
-        const hasCalls = (msg.tool_calls?.length ?? 0) > 0 || msg.function_call != null;
-        if (msg.content == null && !hasCalls && msg.refusal == null && msg.audio == null) {
-          throw new ProxyError(
-            'invalid-request',
-            `Invalid value for '${at}.content': expected a string or an array of parts unless 'tool_calls' or 'function_call' is given.`,
-            { param: `${at}.content` },
-          );
-        }
-        if (typeof msg.content === 'string') {
-          if (msg.content !== '' || !hasCalls) content.push({ type: 'text', text: msg.content });
-        } else if (msg.content) {
-          msg.content.forEach((rawPart, j) => {
-            const p = parseAt(OpenAIChatAssistantPartSchema, rawPart, `${at}.content[${j}]`);
-            content.push(p.type === 'text' ? { type: 'text', text: p.text } : { type: 'refusal', text: p.refusal });
-          });
-        }
-        if (msg.refusal != null) content.push({ type: 'refusal', text: msg.refusal });
-        if (msg.audio) content.push({ type: 'audio', source: { type: 'file-id', id: msg.audio.id } });
-        msg.tool_calls?.forEach((rawCall, k) => {
-          const call = parseAt(OpenAIChatToolCallSchema, rawCall, `${at}.tool_calls[${k}]`);
-          const { id, signature } = decodeToolCallId(call.id);
-          const sig = signature ?? googleSignatureOf(call.extra_content);
-          content.push({
-            type: 'tool-call',
-            id,
-            name: call.function.name,
-            arguments: call.function.arguments,
-            ...(sig ? { signature: sig } : {}),
-          });
-        });
-        if (msg.function_call) {
-          const id = ctx.newId('call_');
-          functionCallIds.set(msg.function_call.name, id);
-          content.push({
-            type: 'tool-call',
-            id,
-            name: msg.function_call.name,
-            arguments: msg.function_call.arguments,
-          });
-        }
-        messages.push({
-          role: 'assistant',
-          content: attachTextSignature(content),
-          ...(msg.name !== undefined ? { name: msg.name } : {}),
-        });
+      case 'assistant':
+        messages.push(decodeAssistant(m, at, ctx, functionCallIds));
         break;
-      }
       case 'tool': {
         const msg = parseAt(OpenAIChatToolMessageSchema, m, at);
         addToolResult({
@@ -219,4 +172,55 @@ export function decodeMessages(
     }
   });
   return { system, messages };
+}
+
+/** An assistant message: reasoning, content, refusal, audio, then its tool calls (a deprecated `function_call` gets an id, kept by name in `functionCallIds`). */
+function decodeAssistant(m: unknown, at: string, ctx: TranslateContext, functionCallIds: Map<string, string>): Message {
+  const msg = parseAt(OpenAIChatAssistantMessageSchema, m, at);
+  const content: Part[] = [...decodeReasoning(msg.reasoning_details, msg.reasoning_content ?? msg.reasoning)];
+  const hasCalls = (msg.tool_calls?.length ?? 0) > 0 || msg.function_call != null;
+  if (msg.content == null && !hasCalls && msg.refusal == null && msg.audio == null) {
+    throw new ProxyError(
+      'invalid-request',
+      `Invalid value for '${at}.content': expected a string or an array of parts unless 'tool_calls' or 'function_call' is given.`,
+      { param: `${at}.content` },
+    );
+  }
+  if (typeof msg.content === 'string') {
+    if (msg.content !== '' || !hasCalls) content.push({ type: 'text', text: msg.content });
+  } else if (msg.content) {
+    msg.content.forEach((rawPart, j) => {
+      const p = parseAt(OpenAIChatAssistantPartSchema, rawPart, `${at}.content[${j}]`);
+      content.push(p.type === 'text' ? { type: 'text', text: p.text } : { type: 'refusal', text: p.refusal });
+    });
+  }
+  if (msg.refusal != null) content.push({ type: 'refusal', text: msg.refusal });
+  if (msg.audio) content.push({ type: 'audio', source: { type: 'file-id', id: msg.audio.id } });
+  msg.tool_calls?.forEach((rawCall, k) => {
+    const call = parseAt(OpenAIChatToolCallSchema, rawCall, `${at}.tool_calls[${k}]`);
+    const { id, signature } = decodeToolCallId(call.id);
+    const sig = signature ?? googleSignatureOf(call.extra_content);
+    content.push({
+      type: 'tool-call',
+      id,
+      name: call.function.name,
+      arguments: call.function.arguments,
+      ...(sig ? { signature: sig } : {}),
+    });
+  });
+  if (msg.function_call) {
+    const id = ctx.newId('call_');
+    functionCallIds.set(msg.function_call.name, id);
+    content.push({
+      type: 'tool-call',
+      id,
+      name: msg.function_call.name,
+      arguments: msg.function_call.arguments,
+    });
+  }
+  return {
+    role: 'assistant',
+    content: attachTextSignature(content),
+    ...(msg.name !== undefined ? { name: msg.name } : {}),
+  };
 }
