@@ -1,10 +1,12 @@
 /**
  * The house's shape (DESIGN.md "Layout", STYLE.md "Boundaries"), held by reading import specifiers:
- * which folder may import which, no flow reaching into another flow, and no import cycle.
+ * which folder may import which, no flow reaching into another flow, and no import cycle; and no
+ * function over 120 lines.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { functionLengths } from './support/function-lengths.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -301,6 +303,15 @@ describe('architecture', () => {
   it('the demo is loaded only when asked: by a dynamic import of the CLI, by no other file', () => {
     const into = allSources().flatMap((f) => (f.startsWith('src/demo/') ? [] : imports(f).filter((i) => resolved(f, i.spec).startsWith('src/demo/')).map((i) => ({ from: f, ...i }))));
     expect(into.map(({ from, dynamic, typeOnly }) => ({ from, dynamic: dynamic || typeOnly }))).toEqual([{ from: 'src/runtime/cli.ts', dynamic: true }]);
+  });
+
+  it('no function in src/ or translators/ is over 120 lines (STYLE.md; heuristic: test/function-lengths.test.ts)', () => {
+    const long = allSources().flatMap((f) =>
+      functionLengths(readFileSync(join(root, f), 'utf8'))
+        .filter((fn) => fn.lines > 120)
+        .map((fn) => `${f}:${fn.line} ${fn.name} (${fn.lines} lines)`),
+    );
+    expect(long).toEqual([]);
   });
 
   it('runtime entries never import translators', () => {
