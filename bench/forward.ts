@@ -1,7 +1,7 @@
 /**
  * Forwarding against decoding for same-dialect requests, in process: openai-chat → openai-chat
  * and anthropic → anthropic through `dispatch` with an instant fake upstream, once with the
- * dialects' `forward` step (src/flows/forward.ts) and once without it (the request parsed and
+ * dialects' `forward` step (src/flows/forward/) and once without it (the request parsed and
  * decoded, as before forwarding), each in its own process, interleaved runs, median CPU µs per
  * request. Bodies: a small request, and the 30 KB / 300 KB agent turns of bench/agent-bodies.ts.
  * `npx tsx bench/forward.ts [runs]`.

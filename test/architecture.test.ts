@@ -138,14 +138,16 @@ const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
 // (custom-tools, custom-input, image-chat and context-edits: the model-to-model transforms the flows apply.)
 const FLOW_PLUMBING = new Set(['context.ts', 'plan.ts', 'reply.ts', 'image-calls.ts', 'state.ts', 'session.ts', 'custom-tools.ts', 'custom-input.ts', 'image-chat.ts', 'context-edits.ts']);
 const FLOW_CALLS: Record<string, string[]> = {
-  'chat.ts': ['fan-out.ts', 'chat-to-images.ts', 'forward.ts', 'compaction.ts', 'web-search.ts'],
-  'forward.ts': ['chat-to-images.ts', 'check-memo.ts', 'scan-memo.ts'],
+  'chat.ts': ['fan-out.ts', 'chat-to-images.ts', 'forward/index.ts', 'compaction.ts', 'web-search.ts'],
+  'forward/index.ts': ['chat-to-images.ts'],
   // The search loop's own files (web-search.ts), and Codex's standalone search, which runs its searches alike.
   'web-search.ts': ['web-search-cite.ts', 'web-search-loop.ts', 'web-search-stream.ts'],
   'web-search-stream.ts': ['web-search-loop.ts', 'web-search-run.ts'],
   'web-search-loop.ts': ['web-search-run.ts'],
   'alpha-search.ts': ['web-search-run.ts'],
 };
+/** A flow in a folder of its own (`flows/forward/`): one entry (its index.ts), its other files its own. */
+const flowFolder = (path: string) => /^([^/]+)\//.exec(path)?.[1];
 
 describe('architecture', () => {
   it('kit imports nothing of the project; canonical only the kit', () => {
@@ -248,9 +250,20 @@ describe('architecture', () => {
     for (const { from, to } of edges(sources('src/flows'))) {
       if (!to.startsWith('src/flows/')) continue;
       const [a, b] = [from.slice('src/flows/'.length), to.slice('src/flows/'.length)];
+      if (flowFolder(b) !== undefined && flowFolder(b) === flowFolder(a)) continue;
       if (!FLOW_PLUMBING.has(b) && !(FLOW_CALLS[a] ?? []).includes(b)) bad.push(`${from} → ${to}`);
     }
     expect(bad).toEqual([]);
+  });
+
+  it('the fast path is one folder with one entry: nothing outside src/flows/forward/ imports another of its files', () => {
+    const bad: string[] = [];
+    for (const { from, to } of edges(allSources())) {
+      if (to.startsWith('src/flows/forward/') && !from.startsWith('src/flows/forward/') && to !== 'src/flows/forward/index.ts') bad.push(`${from} → ${to}`);
+    }
+    expect(bad).toEqual([]);
+    expect(readdirSync(join(root, 'src/flows')).filter((f) => /memo|forward|peek/.test(f))).toEqual(['forward']);
+    expect(readdirSync(join(root, 'src/kit')).filter((f) => /memo|forward|peeked/.test(f))).toEqual([]);
   });
 
   /**

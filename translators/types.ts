@@ -3,7 +3,6 @@
  * the upstream side, or both. Translators are pure: no I/O, no clock or randomness except
  * through `TranslateContext`, no mutation of inputs, no import of Hono or another dialect.
  */
-import type { PeekedJson } from '../src/kit/index.ts';
 import type {
   ChatRequest,
   ChatResponse,
@@ -138,32 +137,38 @@ export interface ChatCaller {
    */
   checkReferences?(body: unknown): void;
   /**
-   * Forwarding a request to an upstream of this dialect without decoding it (src/flows/forward.ts),
-   * in two steps that must not read `input.body`. `model`: the routed model and the stream flag,
-   * from the route parameters, or from the body's top level as scanned without parsing (`top`,
-   * src/kit/json-peek.ts; undefined before the scan); undefined when they are not plainly
-   * there. `check`, once every target is known to speak this dialect: whether the request passes
-   * this dialect's checks as far as its parameters go (`checkedExcept` in
-   * src/kit/peeked-fields.ts: all but the conversation decoded; the upstream checks the
-   * conversation, in its own dialect). Anything else is decoded.
-   * `check` must be a pure function of the body's fields but `conversation` and of what `checkKey`
-   * returns (the headers and route parameters it reads): the flow remembers its passes by those
-   * (src/flows/check-memo.ts).
+   * How a request goes to an upstream of this same dialect without being decoded (src/flows/forward/),
+   * as data. Without it every request is decoded.
    */
-  forward?: {
-    model(input: CallerInput, top: PeekedJson | undefined): { model: string; stream: boolean } | undefined;
-    /** The top-level field holding the conversation, which `check` leaves out. */
-    conversation: string;
-    /**
-     * What the decoder must check inside the conversation all the same (Responses:
-     * `item_reference`, whose id must be a string): a body holding any of these ASCII strings
-     * anywhere is decoded, not forwarded.
-     */
-    decodeMarks?: readonly string[];
-    /** Everything `check` reads of the request but its body (headers, route parameters), as one string. */
-    checkKey(input: CallerInput): string;
-    check(input: CallerInput, body: { bytes: Uint8Array; top: PeekedJson }, ctx: TranslateContext): boolean;
-  };
+  readonly forward?: ForwardSpec;
+}
+
+/**
+ * A dialect's forwarding without decoding: the flow scans the body's top level (never parsing the
+ * conversation), and checks the rest with the dialect's own `decodeRequest`, given `standIn` in the
+ * conversation's place; the upstream, of the same dialect, checks the conversation itself.
+ */
+export interface ForwardSpec {
+  /**
+   * Where the routed model and the stream flag are: the body's top-level `model` and `stream`
+   * (`body`), or the route parameters (`path`: `model`, streaming when `method` is `streamMethod`).
+   */
+  readonly model: { in: 'body' } | { in: 'path'; streamMethod: string };
+  /** The top-level field holding the conversation. */
+  readonly conversation: string;
+  /** One plain turn in the conversation's place, which `decodeRequest` accepts. */
+  readonly standIn: unknown;
+  /**
+   * What the decoder must check inside the conversation all the same (Responses:
+   * `item_reference`, whose id must be a string): a body holding any of these ASCII strings
+   * anywhere is decoded, not forwarded.
+   */
+  readonly decodeMarks?: readonly string[];
+  /**
+   * Everything `decodeRequest` reads of the request besides its body that can refuse it: header
+   * names (lowercase) and route parameter names.
+   */
+  readonly reads?: { readonly headers?: readonly string[]; readonly params?: readonly string[] };
 }
 
 /** One reference a request makes to state a server kept: a store key, the parameter and id named. */
@@ -264,7 +269,7 @@ export interface ChatUpstream {
     target: UpstreamTarget,
     warnings?: Warning[],
   ): { request: Omit<UpstreamHttpRequest, 'body'>; model?: string } | undefined;
-  /** The upstream's own model list (merged into `GET …/models` behind a short cache). */
+  /** The upstream's own model list (merged into `GET …/models`). */
   encodeModelListRequest?(target: UpstreamTarget): UpstreamHttpRequest;
   decodeModelList?(body: unknown): string[];
   /** Token counting, where the upstream has an endpoint for it. */

@@ -27,7 +27,7 @@ import {
   type FlowDeps,
 } from './context.ts';
 import { fanOutFlow } from './fan-out.ts';
-import { forwardPlan } from './forward.ts';
+import { forwardPlan } from './forward/index.ts';
 import { dryRunReply, type PlannedAttempt } from './plan.ts';
 import { jsonReply, proxyHeaders, type Reply } from './reply.ts';
 import { sessionHash, sessionOfBody } from './session.ts';
@@ -40,9 +40,11 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
   // Every target speaks the caller's dialect: the bytes go as they are, never decoded.
   const forward = await forwardPlan(deps, scope, asked);
   if (forward) {
-    scope.log.model = forward.req.model;
+    scope.log.model = forward.model;
+    // The stream steps are given the request as far as it is known: its model and stream flag.
+    const known: ChatRequest = { model: forward.model, stream: forward.stream, system: [], messages: [] };
     const decode = () => decodeCall(scope, asked);
-    return callAndReply(deps, scope, asked, forward.req, forward.attempts, { decoded: decode, defaultMaxTokens: forward.defaultMaxTokens });
+    return callAndReply(deps, scope, asked, known, forward.attempts, { decoded: decode, defaultMaxTokens: forward.defaultMaxTokens });
   }
 
   asked.session = await sessionHash(deps, sessionOfBody(asked.input.headers, asked.input.body));

@@ -30,7 +30,7 @@ export function callerHandlers(deps: FlowDeps): CallerHandlers {
     scope.dump?.(`caller request ${req.method} ${req.path}`, raw);
     return { raw, body: parseJsonBody(raw) };
   };
-  /** A chat-shaped body as bytes: decoded and parsed only if the flow needs them (src/flows/forward.ts). */
+  /** A chat-shaped body as bytes: decoded and parsed only if the flow needs them (src/flows/forward/). */
   const chatCall = async (caller: ChatCaller, scope: RequestScope, req: CallerRequest, inbound: Parameters<Handler>[2], params?: Record<string, string>) => {
     const bytes = await (req.parts ?? req.bytes)(limits.maxBodyBytes);
     scope.requestBytes = bytes.byteLength;

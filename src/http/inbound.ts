@@ -168,7 +168,7 @@ function utf8Text(bytes: Uint8Array): string {
 /**
  * A chat route's call from the body's bytes: the body decoded to text, and parsed (a 400 when it
  * is not JSON), only when first read, so a request forwarded to its own dialect is neither
- * (src/flows/forward.ts).
+ * (src/flows/forward/).
  */
 export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Bytes, params: Record<string, string> = {}): ChatCall {
   let text: string | undefined;

@@ -42,7 +42,7 @@ export type FetchLike = ((
 /**
  * A request body in pieces that go out one after the other: a forwarded body with its model
  * renamed is the caller's bytes before the model, the new model, and the caller's bytes after it,
- * sent without copying the caller's bytes into a new buffer (src/flows/forward.ts).
+ * sent without copying the caller's bytes into a new buffer (src/flows/forward/).
  */
 export class ByteParts {
   readonly byteLength: number;

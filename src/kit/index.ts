@@ -1,6 +1,6 @@
 /**
- * The kit: machinery every layer needs and no vendor owns — bytes and byte parts, hex and SHA-256, bounded
- * body reads, JSON limits and the JSON body writer, the JSON scanner of the forwarding path, base64,
+ * The kit: machinery every layer needs and no vendor owns — bytes and byte parts, bounded body
+ * reads, JSON limits and the JSON body writer, the JSON scanner (a body's top-level fields without parsing it), base64,
  * media types, retry-after, valibot's as-is check and its issues in plain words. It imports
  * nothing of the project (only the platform's Web APIs), so anything may use it.
  */
@@ -12,7 +12,6 @@ export * from './issues.ts';
 export * from './json-body.ts';
 export * from './json-peek.ts';
 export * from './json.ts';
-export * from './peeked-fields.ts';
 export * from './retry-after.ts';
 export * from './media.ts';
 export * from './page-text.ts';

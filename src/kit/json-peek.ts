@@ -291,3 +291,23 @@ export function leadingModel(b: Uint8Array): string | undefined {
   const raw = b.subarray(i + 1, end);
   return raw.indexOf(BACKSLASH) >= 0 ? undefined : utf8.decode(raw);
 }
+
+/**
+ * The body's top-level fields, parsed, but for `except` (the conversation, most of the bytes):
+ * enough to check a request's parameters without parsing all of it.
+ */
+export function parsedExcept(b: Uint8Array, peeked: PeekedJson, except: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of peeked.fields) {
+    if (f.key === except) continue;
+    // As JSON.parse does: an own property even when it is called `__proto__`.
+    Object.defineProperty(out, f.key, { value: JSON.parse(utf8.decode(b.subarray(f.start, f.end))), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** A request's model and stream flag from its body's top level, when plainly there (a string model, a boolean or no stream). */
+export function modelAndStream(top: PeekedJson): { model: string; stream: boolean } | undefined {
+  if (!top.model?.value || top.stream === 'other') return undefined;
+  return { model: top.model.value, stream: top.stream === true };
+}

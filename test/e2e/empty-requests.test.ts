@@ -2,14 +2,14 @@
  * Nothing empty or malformed goes upstream: a request with no conversation (absent, `null`, `""`,
  * `[]`) is a 400 in the caller's dialect naming the field, from every caller route, toward an
  * upstream of the caller's own dialect and of another, whether the body is small (decoded) or
- * large enough to be forwarded without parsing (src/flows/forward.ts); a malformed reference to
+ * large enough to be forwarded without parsing (src/flows/forward/); a malformed reference to
  * stored state (`previous_response_id` not a string, an `item_reference` without a string id,
  * `previous_interaction_id` not a string) is a 400 too, never skipped. Continuations the APIs
  * allow without input (`previous_response_id` with `input: []`, the Interactions SDK's automatic
  * continuation with `previous_interaction_id` and no input) still reach the upstream.
  */
 import { describe, expect, it } from 'vitest';
-import { FORWARD_MIN_BYTES } from '../../src/flows/forward.ts';
+import { FORWARD_MIN_BYTES } from '../../src/flows/forward/index.ts';
 import { fixtureReply } from '../support/mock-upstream.ts';
 import { INBOUND_KEY, TARGETS, useHarness } from '../support/proxy.ts';
 import { interactionsAnswer } from '../support/interactions-upstream.ts';

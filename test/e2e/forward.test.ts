@@ -1,5 +1,5 @@
 /**
- * Same-dialect requests forwarded without parsing (src/flows/forward.ts): the upstream gets the
+ * Same-dialect requests forwarded without parsing (src/flows/forward/): the upstream gets the
  * caller's bytes exactly, but for the top-level `model` when the route renames it; a `model` key
  * inside the conversation or inside a string is not the routed one; malformed JSON is still a 400
  * in the caller's dialect with nothing sent upstream; a repeated `model` routes as JSON.parse reads
@@ -9,7 +9,7 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { fixtureReply } from '../support/mock-upstream.ts';
 import { INBOUND_KEY, TARGETS, responsesE2eConfig, useHarness } from '../support/proxy.ts';
-import { FORWARD_MIN_BYTES } from '../../src/flows/forward.ts';
+import { FORWARD_MIN_BYTES } from '../../src/flows/forward/index.ts';
 import { SDKS, anthropicHeaders, fixtureAnswer } from './helpers-anthropic.ts';
 
 /**
@@ -207,7 +207,7 @@ describe.each(TARGETS)('%s: same-dialect requests forwarded without parsing', (t
     expect(got.json.messages.at(-2)).toMatchObject({ role: 'tool', tool_call_id: 'call_1' });
   });
 
-  it('a check passed once (src/flows/check-memo.ts) still answers for the headers it read: the same body without anthropic-version is a 400', async () => {
+  it('a check passed once (src/flows/forward/check-memo.ts) still answers for the headers it read: the same body without anthropic-version is a 400', async () => {
     h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
     const raw = `{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":"${LONG}"}]}`;
     const first = await fetch(`${h.proxy.url}/v1/messages`, { method: 'POST', headers: anthropicHeaders(), body: raw });

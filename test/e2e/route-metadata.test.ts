@@ -90,7 +90,7 @@ describe.each(TARGETS)('%s: route metadata', (target) => {
   it('a forced effort reaches a Responses upstream of the caller’s own dialect (translated, not forwarded)', async () => {
     const client = new OpenAI({ apiKey: INBOUND_KEY, baseURL: `${proxy.url}/v1`, maxRetries: 0 });
     mock.reply(responsesReply({ id: 'resp_up1', items: [{ type: 'message', text: 'ok' }] }, false));
-    // Big enough to take the forwarding path on a route without forced reasoning (flows/forward.ts).
+    // Big enough to take the forwarding path on a route without forced reasoning (flows/forward/).
     const input = `${'context '.repeat(2000)}\nhi`;
     await client.responses.create({ model: 'deep-gpt', input, reasoning: { effort: 'low' } });
     expect(mock.requests[0]!.json).toMatchObject({ model: 'gpt-5', reasoning: { effort: 'high' } });

@@ -3,7 +3,6 @@
  * https://docs.claude.com/en/api/messages
  */
 import { decodeModelList, encodeModelListRequest } from './model-list.ts';
-import { bareInput, checkedExcept, modelAndStream } from '../../src/kit/index.ts';
 import { EVERY_WEB_TOOL, lendingCallSignatures } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
@@ -24,11 +23,11 @@ export const anthropic: ChatDialect = {
   hostedWebTools: () => EVERY_WEB_TOOL,
   decodeRequest: (input) => decodeRequest(input),
   forward: {
-    model: (_input, top) => top && modelAndStream(top),
+    model: { in: 'body' },
     conversation: 'messages',
-    // The version header's presence (required) and the route (count_tokens needs no max_tokens).
-    checkKey: ({ headers, params }) => `${!!(headers['anthropic-version'] || headers['compat-version'])} ${params.method ?? ''}`,
-    check: (input, { bytes, top }) => checkedExcept(bytes, top, 'messages', [{ role: 'user', content: '.' }], (body) => decodeRequest({ ...bareInput(input), body })),
+    standIn: [{ role: 'user', content: '.' }],
+    // The version header (required) and the route (count_tokens needs no max_tokens).
+    reads: { headers: ['anthropic-version', 'compat-version'], params: ['method'] },
   },
   encodeResponse,
   // A thinking block shows the signature of the call Gemini signed after it (lent-signatures.ts).

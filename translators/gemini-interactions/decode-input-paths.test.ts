@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { peekJson } from '../../src/kit/index.ts';
 import { ProxyError } from '../../src/canonical/index.ts';
-import { testContext } from '../../test/support/fixtures.ts';
 import { decodeRequest } from './decode-request.ts';
-import { geminiInteractions } from './index.ts';
 import { interactionsState } from './state.ts';
 
 const decode = (input: unknown) => decodeRequest({ body: { model: 'm', input }, headers: {}, params: {}, query: {} }).value.messages;
@@ -52,24 +49,7 @@ describe('decodeInput: the less common inputs', () => {
   });
 });
 
-describe('the dialect entry: forwarding checks and a missing interaction', () => {
-  const input = { body: undefined, headers: {}, params: {}, query: {} };
-  const bytes = (body: unknown) => new TextEncoder().encode(JSON.stringify(body));
-  const forward = geminiInteractions.forward!;
-
-  it('model and stream from the body’s top level, nothing before the scan', () => {
-    const b = bytes({ model: 'gemini-3-flash-preview', stream: true, input: 'x' });
-    expect(forward.model(input, peekJson(b))).toEqual({ model: 'gemini-3-flash-preview', stream: true });
-    expect(forward.model(input, undefined)).toBeUndefined();
-  });
-
-  it('check: the settings are checked with the conversation left to the upstream', () => {
-    const ok = bytes({ model: 'm', input: [{ type: 'not-checked-here' }], generation_config: { temperature: 1 } });
-    expect(forward.check(input, { bytes: ok, top: peekJson(ok)! }, testContext())).toBe(true);
-    const bad = bytes({ model: 'm', input: 'x', generation_config: { temperature: 'hot' } });
-    expect(forward.check(input, { bytes: bad, top: peekJson(bad)! }, testContext())).toBe(false);
-  });
-
+describe('the dialect entry: a missing interaction', () => {
   it('a missing interaction is a 404 naming it', () => {
     const err = interactionsState.notFound('previous_interaction_id', 'v1_gone');
     expect(err).toBeInstanceOf(ProxyError);

@@ -10,7 +10,6 @@
  * upstream it is always called with `store: false`, so the proxy itself stays stateless.
  * The vendor is Gemini: thought signatures are Gemini's own, replayed raw.
  */
-import { bareInput, checkedExcept, modelAndStream } from '../../src/kit/index.ts';
 import { EVERY_WEB_TOOL, lendingCallSignatures } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
@@ -34,12 +33,7 @@ export const geminiInteractions: ChatDialect = {
 
   decodeRequest: (input) => decodeRequest(input),
   // Same dialect both sides: forwarded as bytes, its settings checked with the input left out.
-  forward: {
-    model: (_input, top) => top && modelAndStream(top),
-    conversation: 'input',
-    checkKey: () => '',
-    check: (input, { bytes, top }) => checkedExcept(bytes, top, 'input', '.', (body) => decodeRequest({ ...bareInput(input), body })),
-  },
+  forward: { model: { in: 'body' }, conversation: 'input', standIn: '.' },
   encodeResponse,
   // A thought step shows the signature of the call Gemini signed after it (lent-signatures.ts).
   createStreamEncoder: (req, ctx) => lendingCallSignatures(new InteractionsStreamEncoder(req, ctx)),

@@ -4,7 +4,6 @@
  * https://ai.google.dev/api/generate-content.
  */
 import { EVERY_WEB_TOOL } from '../../src/canonical/index.ts';
-import { bareInput, checkedExcept } from '../../src/kit/index.ts';
 import { decodeModelList, encodeModelListRequest } from './model-list.ts';
 import type { ChatDialect, CallerInput, EmbeddingCaller, ImageUpstream, ModelInfo, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
@@ -90,11 +89,10 @@ export const gemini: ChatDialect = {
   decodeRequest: (input) => decodeRequest(input),
   // The model and the method are in the path: generateContent or streamGenerateContent.
   forward: {
-    model: ({ params }) => (params.model ? { model: params.model, stream: params.method === 'streamGenerateContent' } : undefined),
+    model: { in: 'path', streamMethod: 'streamGenerateContent' },
     conversation: 'contents',
-    // The model and method come from the path.
-    checkKey: ({ params }) => `${params.model ?? ''} ${params.method ?? ''}`,
-    check: (input, { bytes, top }) => checkedExcept(bytes, top, 'contents', [{ role: 'user', parts: [{ text: '.' }] }], (body) => decodeRequest({ ...bareInput(input), body })),
+    standIn: [{ role: 'user', parts: [{ text: '.' }] }],
+    reads: { params: ['model', 'method'] },
   },
   encodeResponse: (res) => encodeResponse(res),
   createStreamEncoder,

@@ -1,5 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { peekJson } from '../../src/kit/index.ts';
 import { fixtureJson, fixtureSse, testContext } from '../../test/support/fixtures.ts';
 import { openaiChat } from './index.ts';
 
@@ -51,26 +50,6 @@ test('OpenAI caller through an OpenAI upstream, stream without include_usage: us
 });
 
 describe('forwarding a same-dialect body as bytes', () => {
-  const bytes = (body: unknown) => new TextEncoder().encode(JSON.stringify(body));
-
-  test('the model and stream flag come from the top level only when plainly there', () => {
-    const f = openaiChat.forward!;
-    expect(f.model(input(undefined), undefined)).toBeUndefined();
-    expect(f.model(input(undefined), peekJson(bytes({ model: 'gpt-4o', stream: true, messages: [] })))).toEqual({ model: 'gpt-4o', stream: true });
-    expect(f.model(input(undefined), peekJson(bytes({ model: 'gpt-4o', messages: [] })))).toEqual({ model: 'gpt-4o', stream: false });
-  });
-
-  test('the check decodes every parameter but the conversation (the upstream checks that)', () => {
-    const check = (body: unknown) => {
-      const b = bytes(body);
-      return openaiChat.forward!.check(input(undefined), { bytes: b, top: peekJson(b)! }, testContext());
-    };
-    expect(check({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], temperature: 1 })).toBe(true);
-    expect(check({ model: 'gpt-4o', messages: [{ role: 'robot', content: 5 }] })).toBe(true);
-    expect(check({ model: 'gpt-4o', messages: [], temperature: 9 })).toBe(false);
-    expect(check({ model: 'gpt-4o', messages: [], tool_choice: 'required' })).toBe(false);
-  });
-
   test('the upstream request without reading the body; the model given only on a rename; none for a host that adapts bodies', () => {
     const caller = { get body(): never { throw new Error('body read') }, headers: { 'openai-project': 'p1' }, params: {}, query: {} };
     expect(openaiChat.forwardRequest!(caller, { model: target.model, stream: true }, target)).toEqual({

@@ -1,6 +1,5 @@
 /** The OpenAI Chat Completions dialect: caller side and upstream side. */
 import { decodeModelList, encodeModelListRequest } from './model-list.ts';
-import { bareInput, checkedExcept, modelAndStream } from '../../src/kit/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
@@ -20,12 +19,7 @@ export const openaiChat: ChatDialect = {
   multipleChoices: true,
 
   decodeRequest,
-  forward: {
-    model: (_input, top) => top && modelAndStream(top),
-    conversation: 'messages',
-    checkKey: () => '',
-    check: (input, { bytes, top }, ctx) => checkedExcept(bytes, top, 'messages', [{ role: 'user', content: '.' }], (body) => decodeRequest({ ...bareInput(input), body }, ctx)),
-  },
+  forward: { model: { in: 'body' }, conversation: 'messages', standIn: [{ role: 'user', content: '.' }] },
   encodeResponse,
   createStreamEncoder: (req, ctx) => new OpenAIChatStreamEncoder(req, ctx),
   encodeError,

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { peekJson } from '../../src/kit/index.ts';
 import { fixtureJson, fixtureSse, testContext } from '../../test/support/fixtures.ts';
 import { openaiResponses as d } from './index.ts';
 
@@ -7,7 +6,6 @@ type Data = Record<string, any>;
 
 const target = { name: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-5.1', apiKey: 'sk-up', options: {} };
 const input = (body: unknown, params: Record<string, string> = {}) => ({ body, headers: {}, params, query: {} });
-const bytes = (body: unknown) => new TextEncoder().encode(JSON.stringify(body));
 
 describe('the Responses dialect object', () => {
   it('speaks OpenAI, takes freeform tools and media by URL, and answers with one output list', () => {
@@ -33,24 +31,5 @@ describe('the Responses dialect object', () => {
     const count = d.encodeCountTokens!(req, target, ctx);
     expect(count.path).toBe('/responses/input_tokens');
     expect(d.decodeCountTokens!({ input_tokens: 7 })).toBe(7);
-  });
-
-  it('forwarding: the model and stream flag come from the top level only when plainly there', () => {
-    const f = d.forward!;
-    expect(f.model(input(undefined), undefined)).toBeUndefined();
-    expect(f.model(input(undefined), peekJson(bytes({ model: 'gpt-5.1', stream: true, input: 'hi' })))).toEqual({ model: 'gpt-5.1', stream: true });
-    expect(f.model(input(undefined), peekJson(bytes({ model: 'gpt-5.1', input: 'hi' })))).toEqual({ model: 'gpt-5.1', stream: false });
-    expect(f.model(input(undefined), peekJson(bytes({ model: 'gpt-5.1', stream: 'yes' })))).toBeUndefined();
-  });
-
-  it('forwarding: the check decodes every parameter but the conversation (the upstream checks that)', () => {
-    const check = (body: unknown) => {
-      const b = bytes(body);
-      return d.forward!.check(input(undefined), { bytes: b, top: peekJson(b)! }, testContext());
-    };
-    expect(check({ model: 'gpt-5.1', input: [{ type: 'message', role: 'user', content: 'hi' }], temperature: 1 })).toBe(true);
-    expect(check({ model: 'gpt-5.1', input: [{ type: 'message', role: 'robot', content: 5 }] })).toBe(true);
-    expect(check({ model: 'gpt-5.1', input: 'hi', temperature: 9 })).toBe(false);
-    expect(check({ model: 'gpt-5.1', input: 'hi', tool_choice: { type: 'function', name: 'f' } })).toBe(false);
   });
 });

@@ -5,7 +5,6 @@
  * As an upstream it has freeform tools (`customTools`), so the flow sends them as they are; for
  * any other upstream it lowers them (src/flows/custom-tools.ts).
  */
-import { bareInput, checkedExcept, modelAndStream } from '../../src/kit/index.ts';
 import { lendingCallSignatures } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { compacted, compactionTurn, compactionTurnFrames } from './compaction.ts';
@@ -40,12 +39,11 @@ export const openaiResponses: ChatDialect = {
 
   decodeRequest: (input) => decodeRequest(input),
   forward: {
-    model: (_input, top) => top && modelAndStream(top),
+    model: { in: 'body' },
     conversation: 'input',
+    standIn: '.',
     // A malformed reference is the decoder's 400, wherever it is.
     decodeMarks: ['item_reference'],
-    checkKey: () => '',
-    check: (input, { bytes, top }) => checkedExcept(bytes, top, 'input', '.', (body) => decodeRequest({ ...bareInput(input), body })),
   },
   encodeResponse,
   encodeKept,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ByteParts, peekJson } from '../kit/index.ts';
+import { ByteParts, peekJson } from '../../kit/index.ts';
 import { CHECKPOINT_EVERY, ScanMemo } from './scan-memo.ts';
 
 /** An agent's body as Node reads it: a Buffer (a socket read), so the native compare applies. */

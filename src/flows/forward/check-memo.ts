@@ -1,16 +1,17 @@
 /**
  * Remembering which forwarded requests passed their dialect's parameter check, so an agent's next
  * turn does not pay for it again. Agents resend the same system prompt, tool schemas and settings
- * every turn; only the conversation grows. The check (`forward.check`, a pure function of the
- * body's fields but the conversation and of what `checkKey` names) then gives the same answer, and
- * decoding 20 tool schemas and a 12 KB prompt to learn it again cost more per 30 KB request than
- * forwarding it (docs/performance.md, At agent scale).
+ * every turn; only the conversation grows. The check (`passesCheck`, spec.ts: a pure function of
+ * the body's fields but the conversation and of what `checkKey` names, the headers and route
+ * parameters the dialect `reads`) then gives the same answer, and decoding 20 tool schemas and a
+ * 12 KB prompt to learn it again cost more per 30 KB request than forwarding it
+ * (docs/performance.md, At agent scale).
  *
  * Only passes are kept; an entry is the exact bytes of every field but the conversation, compared
  * byte for byte (no hash to collide), so a request is taken as checked only when everything the
  * check reads is what a checked request had. Bounded in entries and bytes; the oldest goes first.
  */
-import { nativeCompare, type PeekedJson } from '../kit/index.ts';
+import { nativeCompare, type PeekedJson } from '../../kit/index.ts';
 
 interface Entry {
   scope: string;

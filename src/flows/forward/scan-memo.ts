@@ -11,7 +11,7 @@
  * tells what another sent. Bounded in entries and bytes; the oldest goes first. Node only: without
  * a native compare, comparing costs what the scan does.
  */
-import { ByteParts, nativeCompare, peekJson, type Bytes, type NativeCompare, type PeekCheckpoint, type PeekedJson } from '../kit/index.ts';
+import { ByteParts, nativeCompare, peekJson, type Bytes, type NativeCompare, type PeekCheckpoint, type PeekedJson } from '../../kit/index.ts';
 
 /** A checkpoint about every this many bytes of the conversation. */
 export const CHECKPOINT_EVERY = 8 * 1024;

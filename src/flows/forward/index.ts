@@ -2,7 +2,7 @@
  * Same-dialect forwarding without parsing. A chat request whose every target speaks the caller's
  * dialect goes to the upstream as the caller's own bytes: never decoded to text, never parsed,
  * byte for byte but for its top-level `model` when the route renames it (one string spliced,
- * src/kit/peeked-fields.ts); the dialect's `forwardRequest` sets path and credentials as
+ * fields.ts); the dialect's `forwardRequest` sets path and credentials as
  * `encodePassthrough` does. The body is scanned, not parsed: its structure is checked here (a body
  * that fails the scan takes the usual path, whose parse gives bad JSON its 400), what is inside its
  * strings is the upstream's to check, which speaks the caller's dialect and answers in it.
@@ -14,21 +14,24 @@
  * that is missing or empty (the decoder refuses it), or one holding what the decoder must check
  * all the same (`forward.decodeMarks`: a Responses `item_reference`).
  */
-import { asciiFinder, flatBytes, holdsConversation, leadingModel, objectStart, withLeadingField, withModelParts, type Bytes, type PeekedJson } from '../kit/index.ts';
-import { mayCarrySignatureBytes, type ChatRequest } from '../canonical/index.ts';
-import type { RequestScope } from '../observe/scope.ts';
-import { providerOf } from '../upstream/providers/index.ts';
-import { resolveModel, type ResolvedRoute } from '../upstream/resolve.ts';
+import { asciiFinder, flatBytes, leadingModel, type Bytes, type PeekedJson } from '../../kit/index.ts';
+import { mayCarrySignatureBytes } from '../../canonical/index.ts';
+import type { RequestScope } from '../../observe/scope.ts';
+import { providerOf } from '../../upstream/providers/index.ts';
+import { resolveModel, type ResolvedRoute } from '../../upstream/resolve.ts';
 import { CheckMemo } from './check-memo.ts';
+import { holdsConversation, objectStart, withLeadingField, withModelParts } from './fields.ts';
 import { ScanMemo, type MemoScan } from './scan-memo.ts';
-import { isOpenAIImageTarget } from './chat-to-images.ts';
-import { chatUpstreamOf, streamFramingOf, withTargetHeaders, type ChatCall, type FlowDeps } from './context.ts';
-import { planCall, upstreamTarget, type PlannedAttempt } from './plan.ts';
-import { sessionHash, sessionOfFields } from './session.ts';
+import { checkKey, forwardedModel, passesCheck } from './spec.ts';
+import { isOpenAIImageTarget } from '../chat-to-images.ts';
+import { chatUpstreamOf, streamFramingOf, withTargetHeaders, type ChatCall, type FlowDeps } from '../context.ts';
+import { planCall, upstreamTarget, type PlannedAttempt } from '../plan.ts';
+import { sessionHash, sessionOfFields } from '../session.ts';
 
+/** A forwarded request's plan: its model and stream flag (nothing else is decoded), and the calls to make. */
 export interface ForwardPlan {
-  /** The request as far as the flow needs it: model and stream flag (nothing else is decoded). */
-  req: ChatRequest;
+  model: string;
+  stream: boolean;
   attempts: PlannedAttempt[];
   defaultMaxTokens?: number;
 }
@@ -80,7 +83,7 @@ export async function forwardPlan(deps: FlowDeps, scope: RequestScope, call: Cha
     const bytes = cacheKey === undefined ? renamed : withLeadingField(renamed, open, 'prompt_cache_key', cacheKey);
     return { request: withTargetHeaders({ ...shell!.request, body: bytes }, target.options.headers), warnings, passthrough: true };
   });
-  return { req: { model: peeked.model, stream: peeked.stream, system: [], messages: [] }, attempts, defaultMaxTokens };
+  return { model: peeked.model, stream: peeked.stream, attempts, defaultMaxTokens };
 }
 
 /**
@@ -100,12 +103,12 @@ function scan(
   let memo: MemoScan | undefined;
   // The model from the route (Gemini), else from the body: a body that opens with a model routed
   // elsewhere is decoded without a scan; otherwise the scan finds it.
-  let peeked = forward.model(call.input, undefined);
+  let peeked = forwardedModel(forward, call.input, undefined);
   if (!peeked) {
     const leading = leadingModel(flat);
     if (leading !== undefined && !routeOf(deps, call, leading)) return undefined;
     memo = scanMemo.peek(memoScope, flat);
-    peeked = memo.top && forward.model(call.input, memo.top);
+    peeked = forwardedModel(forward, call.input, memo.top);
     if (!peeked) return undefined;
   }
   const resolved = routeOf(deps, call, peeked.model);
@@ -116,8 +119,8 @@ function scan(
   const top = memo.top;
   // No conversation (or an empty one): decoded, so its dialect's decoder refuses it.
   if (!top || !holdsConversation(flat, top, forward.conversation)) return undefined;
-  const key = `${call.caller.id}\n${forward.checkKey(call.input)}`;
-  if (!checkMemo.passes(key, flat, top, forward.conversation, () => forward.check(call.input, { bytes: flat, top }, scope))) return undefined;
+  const key = `${call.caller.id}\n${checkKey(forward, call.input)}`;
+  if (!checkMemo.passes(key, flat, top, forward.conversation, () => passesCheck(call.caller, call.input, { bytes: flat, top }, scope))) return undefined;
   // A kept body carried no signature marks: only what follows its bytes is searched. (A mark lies
   // inside a string, and a checkpoint never does; the search starts a little before all the same.)
   const fresh = memo.resumedAt > SIGNATURE_OVERLAP ? flat.subarray(memo.resumedAt - SIGNATURE_OVERLAP) : flat;

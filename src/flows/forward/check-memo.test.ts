@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { peekJson } from '../kit/index.ts';
+import { peekJson } from '../../kit/index.ts';
 import { CheckMemo } from './check-memo.ts';
 
 const enc = new TextEncoder();

@@ -1,28 +1,14 @@
 /**
- * What the forwarding path does with a scanned body's top-level fields (`peekJson`): parse them
- * all but the conversation for the dialect's parameter check, and rename the model in the bytes.
+ * What the forwarding path does with a scanned body's top-level fields (`peekJson`): check them
+ * all but the conversation with the dialect's decoder, and splice the model (and a session's
+ * cache key) into the bytes.
  */
-import { splicedParts, type ByteParts, type Bytes } from './http.ts';
-import type { PeekedJson } from './json-peek.ts';
+import { parsedExcept, splicedParts, type ByteParts, type Bytes, type PeekedJson } from '../../kit/index.ts';
 
 const utf8 = new TextDecoder();
 const toUtf8 = new TextEncoder();
 /** Up to this size a body is parsed whole for its parameter check. */
 const SMALL_BODY = 16 * 1024;
-
-/**
- * The body's top-level fields, parsed, but for `except` (the conversation, most of the bytes):
- * enough to check a request's parameters without parsing all of it.
- */
-export function parsedExcept(b: Uint8Array, peeked: PeekedJson, except: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of peeked.fields) {
-    if (f.key === except) continue;
-    // As JSON.parse does: an own property even when it is called `__proto__`.
-    Object.defineProperty(out, f.key, { value: JSON.parse(utf8.decode(b.subarray(f.start, f.end))), enumerable: true, writable: true, configurable: true });
-  }
-  return out;
-}
 
 /**
  * The body with its top-level model token replaced by `model` (a JSON string), as pieces: views of
@@ -92,10 +78,4 @@ export function holdsConversation(b: Uint8Array, peeked: PeekedJson, conversatio
 /** A caller's input without its body (which forwarding must not read), to give a stand-in body. */
 export function bareInput<I extends { headers: unknown; params: unknown; query: unknown }>(input: I): Pick<I, 'headers' | 'params' | 'query'> {
   return { headers: input.headers, params: input.params, query: input.query };
-}
-
-/** A request's model and stream flag from its body's top level (OpenAI, Anthropic, Responses). */
-export function modelAndStream(top: PeekedJson): { model: string; stream: boolean } | undefined {
-  if (!top.model?.value || top.stream === 'other') return undefined;
-  return { model: top.model.value, stream: top.stream === true };
 }
