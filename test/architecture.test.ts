@@ -136,7 +136,7 @@ const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
 
 /** Flow plumbing any flow may use; the flows themselves may only call each other's entry points as listed. */
 // (custom-tools, custom-input, image-chat and context-edits: the model-to-model transforms the flows apply.)
-const FLOW_PLUMBING = new Set(['context.ts', 'plan.ts', 'reply.ts', 'image-calls.ts', 'state.ts', 'session.ts', 'custom-tools.ts', 'custom-input.ts', 'image-chat.ts', 'context-edits.ts']);
+const FLOW_PLUMBING = new Set(['context.ts', 'plan.ts', 'upstream-answer.ts', 'reply.ts', 'image-calls.ts', 'state.ts', 'session.ts', 'custom-tools.ts', 'custom-input.ts', 'image-chat.ts', 'context-edits.ts']);
 const FLOW_CALLS: Record<string, string[]> = {
   'chat.ts': ['fan-out.ts', 'chat-to-images.ts', 'forward/index.ts', 'compaction.ts', 'web-search.ts'],
   'forward/index.ts': ['chat-to-images.ts'],

@@ -9,26 +9,15 @@ import type { ForcedReasoning } from '../config/load.ts';
 import { asksForImages } from './image-chat.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { inlineRemoteMedia } from '../upstream/guarded-fetch.ts';
-import { resolveModel, type ResolvedTarget } from '../upstream/resolve.ts';
+import { requestRoutes, type ResolvedTarget } from '../upstream/resolve.ts';
 import { chatImageFlow, isOpenAIImageTarget } from './chat-to-images.ts';
 import { compactBeforeTurn, compactionFlow, upstreamCompacts } from './compaction.ts';
 import { applyContextEdits } from './context-edits.ts';
-import {
-  assertEventStream,
-  callPlanned,
-  chatUpstreamOf,
-  decodeText,
-  keptUpstreamHeaders,
-  planChat,
-  readBodyText,
-  readResponse,
-  streamReply,
-  type ChatCall,
-  type FlowDeps,
-} from './context.ts';
+import { callPlanned, chatUpstreamOf, streamReply, type ChatCall, type FlowDeps } from './context.ts';
+import { assertEventStream, decodeText, keptUpstreamHeaders, readBodyText, readResponse } from './upstream-answer.ts';
 import { fanOutFlow } from './fan-out.ts';
 import { forwardPlan } from './forward/index.ts';
-import { dryRunReply, type PlannedAttempt } from './plan.ts';
+import { dryRunReply, planChat, type PlannedAttempt } from './plan.ts';
 import { jsonReply, proxyHeaders, type Reply } from './reply.ts';
 import { sessionHash, sessionOfBody } from './session.ts';
 import { mintingEncoder, mintsIds, resolveState, terminalHold, withoutUpstreamId } from './state.ts';
@@ -37,8 +26,10 @@ import { runsWebTools, webSearchFlow } from './web-search.ts';
 export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatCall): Promise<Reply> {
   const { caller } = asked;
   scope.log.caller = caller.id;
+  // The request's routes: each model it names resolved once, for every step below.
+  const routes = requestRoutes(deps.config);
   // Every target speaks the caller's dialect: the bytes go as they are, never decoded.
-  const forward = await forwardPlan(deps, scope, asked);
+  const forward = await forwardPlan(deps, scope, asked, routes);
   if (forward) {
     scope.log.model = forward.model;
     // The stream steps are given the request as far as it is known: its model and stream flag.
@@ -51,13 +42,13 @@ export async function chatFlow(deps: FlowDeps, scope: RequestScope, asked: ChatC
   // References to earlier answers (Responses) resolved from the store, toward a stateless upstream
   // (a malformed one refused first: the store is read only for well-formed ones).
   caller.checkReferences?.(asked.input.body);
-  const { call, keep } = await resolveState(deps, scope, asked);
+  const { call, keep } = await resolveState(deps, scope, asked, routes);
 
   let req = decodeCall(scope, call);
   asked.release?.();
   scope.trace?.chat(req);
 
-  const resolved = resolveModel(deps.config, req.model);
+  const resolved = routes(req.model);
   if (resolved.route?.strict) scope.flags.strict = true;
   const forced = resolved.route?.reasoning;
   if (forced) req = withRouteReasoning(scope, req, forced);

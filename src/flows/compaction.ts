@@ -13,9 +13,10 @@
 import { ProxyError, mayCarrySignatures, textOf, type ChatRequest, type Compaction, type Message, type Part, type Tool } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { contentTypeOf, createTextSerializer } from '../sse/serialize.ts';
-import { resolveModel, type ResolvedTarget } from '../upstream/resolve.ts';
-import { callPlanned, chatUpstreamOf, upstreamJson, keptUpstreamHeaders, planChat, readBodyText, readResponse, type ChatCall, type FlowDeps } from './context.ts';
-import { dryRunReply } from './plan.ts';
+import { requestRoutes, type ResolvedTarget } from '../upstream/resolve.ts';
+import { callPlanned, chatUpstreamOf, type ChatCall, type FlowDeps } from './context.ts';
+import { upstreamJson, keptUpstreamHeaders, readBodyText, readResponse } from './upstream-answer.ts';
+import { dryRunReply, planChat } from './plan.ts';
 import { jsonReply, proxyHeaders, type Reply } from './reply.ts';
 import { resolveState } from './state.ts';
 
@@ -174,12 +175,13 @@ export async function compactRouteFlow(deps: FlowDeps, scope: RequestScope, call
   const { caller } = call;
   scope.log.caller = caller.id;
   caller.checkReferences?.(call.input.body);
-  const { call: resolved } = await resolveState(deps, scope, call);
+  const routes = requestRoutes(deps.config);
+  const { call: resolved } = await resolveState(deps, scope, call, routes);
   const decoded = caller.decodeRequest(resolved.input, scope);
   scope.warn(decoded.warnings);
   const req = decoded.value;
   scope.log.model = req.model;
-  const route = resolveModel(deps.config, req.model);
+  const route = routes(req.model);
   if (route.route?.strict) scope.flags.strict = true;
   const defaultMaxTokens = route.route?.defaultMaxTokens;
   if (upstreamCompacts(deps, call, route.targets[0]!)) {

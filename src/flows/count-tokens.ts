@@ -6,8 +6,9 @@ import { ProxyError, estimateTokens } from '../canonical/index.ts';
 import { lowerCustomTools } from './custom-tools.ts';
 import type { CallerInput, ChatCaller } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
-import { resolveModel } from '../upstream/resolve.ts';
-import { callPlanned, chatUpstreamOf, readBodyText, type FlowDeps } from './context.ts';
+import { requestRoutes } from '../upstream/resolve.ts';
+import { callPlanned, chatUpstreamOf, type FlowDeps } from './context.ts';
+import { readBodyText } from './upstream-answer.ts';
 import { dryRunReply, planCall, upstreamTarget } from './plan.ts';
 import { jsonReply, type Reply } from './reply.ts';
 import { resolveCountInput } from './state.ts';
@@ -25,12 +26,13 @@ export async function countTokensFlow(
   // References to earlier answers count as the whole history they stand for (as `create` sends it);
   // a malformed one is refused first, as `create` refuses it.
   caller.checkReferences?.(input.body);
-  const counted = await resolveCountInput(deps, scope, caller, input, callerKey);
+  const routes = requestRoutes(deps.config);
+  const counted = await resolveCountInput(deps, scope, routes, caller, input, callerKey);
   const countInput = { ...counted, params: { ...counted.params, method: 'countTokens' } };
   const decoded = caller.decodeRequest(countInput, scope);
   const req = decoded.value;
   scope.log.model = req.model;
-  const resolved = resolveModel(deps.config, req.model);
+  const resolved = routes(req.model);
   const first = resolved.targets[0]!;
   const upstream = chatUpstreamOf(deps, first);
   const { encodeCountTokens, decodeCountTokens } = upstream;

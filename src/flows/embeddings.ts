@@ -12,7 +12,8 @@ import type { CallerInput, EmbeddingCaller, EmbeddingUpstream } from '../../tran
 import type { EmbeddingWire } from '../../translators/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { resolveModel, type ResolvedTarget } from '../upstream/resolve.ts';
-import { callPlanned, readBodyText, upstreamJson, type FlowDeps } from './context.ts';
+import { callPlanned, type FlowDeps } from './context.ts';
+import { readBodyText, upstreamJson } from './upstream-answer.ts';
 import { dryRunReply, planCall, upstreamTarget, type PlannedAttempt } from './plan.ts';
 import { jsonReply, type Reply } from './reply.ts';
 

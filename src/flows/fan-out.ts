@@ -6,8 +6,9 @@
 import { inCallerTerms, sumUsage, type ChatRequest, type ChatResponse } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import type { ResolvedRoute } from '../upstream/resolve.ts';
-import { assertEventStream, callPlanned, chatUpstreamOf, planChat, readResponse, streamReply, type ChatCall, type FlowDeps } from './context.ts';
-import { dryRunReply } from './plan.ts';
+import { callPlanned, chatUpstreamOf, streamReply, type ChatCall, type FlowDeps } from './context.ts';
+import { assertEventStream, readResponse } from './upstream-answer.ts';
+import { dryRunReply, planChat } from './plan.ts';
 import { jsonReply, type Reply } from './reply.ts';
 
 /** Several one-choice responses as one response of several choices. */

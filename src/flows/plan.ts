@@ -1,15 +1,16 @@
 /**
  * Planning an upstream call, a pure step before any I/O: each target of the route encoded for its
- * dialect (with what the encoding could not carry), strict mode applied, and the dry-run answer
- * made from the plan instead of from a call.
+ * dialect (with what the encoding could not carry: a same-dialect target given the caller's own
+ * body, context edits and freeform tools lowered for another), strict mode applied, and the
+ * dry-run answer made from the plan instead of from a call.
  *
  * Strict mode keeps only the targets that carry the request without loss: a lossless first
  * choice is still tried, a lossy fallback never is; when no target is lossless the request is a
  * 400 naming what could not be carried, and nothing is sent.
  */
 import { ByteParts } from '../kit/index.ts';
-import { ProxyError, warningToken, type Warning } from '../canonical/index.ts';
-import type { UpstreamTarget } from '../../translators/types.ts';
+import { ProxyError, inCallerTerms, mayCarrySignatures, warningToken, type ChatRequest, type Warning } from '../canonical/index.ts';
+import type { ChatUpstream, UpstreamTarget } from '../../translators/types.ts';
 import type { Config } from '../config/load.ts';
 import type { Attempt } from '../upstream/call.ts';
 import type { ResolvedTarget } from '../upstream/resolve.ts';
@@ -17,6 +18,9 @@ import { providerOf } from '../upstream/providers/index.ts';
 import { redactHeaders } from '../upstream/secrets.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { elideBase64 } from '../observe/debug.ts';
+import { applyContextEdits } from './context-edits.ts';
+import { chatUpstreamOf, streamFramingOf, type ChatCall, type FlowDeps } from './context.ts';
+import { lowerCustomTools } from './custom-tools.ts';
 import { jsonReply, type Reply } from './reply.ts';
 
 /** One planned attempt: where, what, what it loses, and whether it is a same-dialect passthrough. */
@@ -88,6 +92,59 @@ export function planCall(
   const clean = attempts.filter((a) => lossOf(a.warnings).length === 0);
   if (clean.length === 0) throw strictError(lossOf(attempts[0]!.warnings), attempts[0]!.target.upstream.name);
   return clean;
+}
+
+/**
+ * Encode a chat request for each target (a pure plan): a same-dialect target gets the caller's
+ * own body with only model and credentials changed, unless it carries a signature another vendor
+ * issued (then it is translated, which drops what the upstream did not issue) or the stream's
+ * framing differs on the way (a caller's JSON-array framing, a host's own event stream).
+ */
+export function planChat(
+  deps: FlowDeps,
+  scope: RequestScope,
+  call: ChatCall,
+  req: ChatRequest,
+  targets: readonly ResolvedTarget[],
+  o: { defaultMaxTokens?: number; allowPassthrough: boolean },
+): PlannedAttempt[] {
+  const framing = streamFramingOf(call);
+  return planCall(scope, targets, (t) => {
+    const upstream = chatUpstreamOf(deps, t);
+    const target = upstreamTarget(t, call.callerKey, deps.config, o.defaultMaxTokens, call.session);
+    const sameFraming = !req.stream || (framing === 'sse' && !providerOf(t.upstream).streamParser);
+    const same = o.allowPassthrough && upstream.id === call.caller.id && sameFraming && !mayCarrySignatures(call.rawBody);
+    if (same) {
+      const warnings: Warning[] = [];
+      const request = withTargetHeaders(upstream.encodePassthrough(call.input, call.rawBody, target, warnings), target.options.headers);
+      return { request, warnings: inCallerTerms(warnings, call.caller.settingNames), passthrough: true };
+    }
+    refuseSealed(req, upstream.id, t.upstream.name);
+    // Context editing, to an upstream of another dialect (a fallback: the first target's is
+    // applied and reported by the chat flow): applied here.
+    const edited = req.contextManagement && req.contextManagement.dialect !== upstream.id ? applyContextEdits(req).value : req;
+    // Freeform tools, to an upstream that has none: functions taking one string (raised back on the way out).
+    const lowered = upstream.customTools ? { value: edited, warnings: [] } : lowerCustomTools(edited);
+    const enc = upstream.encodeRequest(lowered.value, target, scope);
+    // The encoder names what it could not carry canonically (`topK`); the caller reads its own field (`top_k`).
+    const warnings = inCallerTerms([...lowered.warnings, ...enc.warnings], call.caller.settingNames);
+    return { request: withTargetHeaders(enc.value, target.options.headers), warnings, passthrough: false };
+  });
+}
+
+/** A compaction only another dialect's service can read is a 400 toward this upstream: without it the conversation it stands for is gone. */
+function refuseSealed(req: ChatRequest, dialect: ChatUpstream['id'], name: string): void {
+  const sealed = req.messages.find((m) => m.sealed && m.sealed.dialect !== dialect)?.sealed;
+  if (!sealed) return;
+  throw new ProxyError(
+    'invalid-request',
+    `The conversation holds a compaction that only an upstream of dialect '${sealed.dialect}' can read, and this request goes to '${name}' (${dialect}): send it where the compaction was made, or send the conversation it compacted.`,
+    { param: 'input', code: 'invalid_value' },
+  );
+}
+
+export function withTargetHeaders<R extends { headers: Record<string, string> }>(req: R, headers: Record<string, string> | undefined): R {
+  return headers ? { ...req, headers: { ...headers, ...req.headers } } : req;
 }
 
 /** The body as the dry-run shows it: JSON parsed, multipart as fields, large base64 elided. */

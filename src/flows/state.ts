@@ -11,7 +11,7 @@ import { ProxyError, type ChatResponse, type StreamFrame } from '../canonical/in
 import type { CallerInput, CallerStreamEncoder, ChatCaller, ChatUpstream, DialectState } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import type { TerminalHold } from '../sse/pipeline.ts';
-import { resolveModel } from '../upstream/resolve.ts';
+import type { Routes } from '../upstream/resolve.ts';
 import type { CallerStore } from '../upstream/state-scope.ts';
 import { chatUpstreamOf, type ChatCall, type FlowDeps } from './context.ts';
 
@@ -44,11 +44,11 @@ interface Resolved {
  * do (a dialect without state, an upstream of the caller's own dialect, which keeps its own).
  * A reference the caller's store does not hold is the dialect's not-found, whoever kept it.
  */
-async function resolveBody(deps: FlowDeps, caller: ChatCaller, body: unknown, callerKey: string | undefined, scope: RequestScope): Promise<Resolved | undefined> {
+async function resolveBody(deps: FlowDeps, routes: Routes, caller: ChatCaller, body: unknown, callerKey: string | undefined, scope: RequestScope): Promise<Resolved | undefined> {
   const state = caller.state;
   const model = (body as { model?: unknown } | null)?.model;
   if (!state || typeof model !== 'string') return undefined;
-  const first = resolveModel(deps.config, model).targets[0];
+  const first = routes(model).targets[0];
   // The upstream speaks the caller's dialect: it keeps (or refuses) the state itself.
   if (!first || chatUpstreamOf(deps, first).id === caller.id) return undefined;
 
@@ -81,9 +81,9 @@ async function resolveBody(deps: FlowDeps, caller: ChatCaller, body: unknown, ca
   return { body: expanded, found, state, store };
 }
 
-/** Resolve what `call` refers to; the answer's keeper when the caller asked it kept. */
-export async function resolveState(deps: FlowDeps, scope: RequestScope, call: ChatCall): Promise<StatefulCall> {
-  const r = await resolveBody(deps, call.caller, call.input.body, call.callerKey, scope);
+/** Resolve what `call` refers to; the answer's keeper when the caller asked it kept. `routes`: the request's routes. */
+export async function resolveState(deps: FlowDeps, scope: RequestScope, call: ChatCall, routes: Routes): Promise<StatefulCall> {
+  const r = await resolveBody(deps, routes, call.caller, call.input.body, call.callerKey, scope);
   if (!r) return { call };
   const keep = r.store && r.state.keeps(call.input.body) ? keeper(r.store, r.state, deps.config.store.ttlSeconds, scope, r.found) : undefined;
   const resolved: ChatCall = r.found.size === 0 ? call : { ...call, input: { ...call.input, body: r.body }, rawBody: JSON.stringify(r.body) };
@@ -91,8 +91,8 @@ export async function resolveState(deps: FlowDeps, scope: RequestScope, call: Ch
 }
 
 /** A token count's input with its references resolved as `create` resolves them. */
-export async function resolveCountInput(deps: FlowDeps, scope: RequestScope, caller: ChatCaller, input: CallerInput, callerKey: string | undefined): Promise<CallerInput> {
-  const r = await resolveBody(deps, caller, input.body, callerKey, scope);
+export async function resolveCountInput(deps: FlowDeps, scope: RequestScope, routes: Routes, caller: ChatCaller, input: CallerInput, callerKey: string | undefined): Promise<CallerInput> {
+  const r = await resolveBody(deps, routes, caller, input.body, callerKey, scope);
   return r && r.found.size > 0 ? { ...input, body: r.body } : input;
 }
 

@@ -8,7 +8,8 @@
 import { ProxyError } from '../canonical/index.ts';
 import type { CallerInput, ChatCaller } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
-import { callPlanned, chatUpstreamOf, readBodyText, type FlowDeps } from './context.ts';
+import { callPlanned, chatUpstreamOf, type FlowDeps } from './context.ts';
+import { readBodyText } from './upstream-answer.ts';
 import { dryRunReply, planCall, upstreamTarget } from './plan.ts';
 import { jsonReply, proxyHeaders, type Reply } from './reply.ts';
 

@@ -8,8 +8,8 @@ import type { ChatUpstream } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import type { ResolvedTarget } from '../upstream/resolve.ts';
 import { createSearchBackend } from '../upstream/search/index.ts';
-import { chatUpstreamOf, planChat, type ChatCall, type FlowDeps } from './context.ts';
-import { upstreamTarget, type PlannedAttempt } from './plan.ts';
+import { chatUpstreamOf, type ChatCall, type FlowDeps } from './context.ts';
+import { planChat, upstreamTarget, type PlannedAttempt } from './plan.ts';
 import { WEB_FUNCTIONS, WebRunner, type WebOutcome } from './web-search-run.ts';
 
 /** Most upstream calls of one request's search loop; the last is asked to answer without searching. */

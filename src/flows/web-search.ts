@@ -15,7 +15,8 @@
 import { ProxyError, sumUsage, type ChatRequest, type ChatResponse, type Part, type ToolCallPart } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import type { ResolvedTarget } from '../upstream/resolve.ts';
-import { callPlanned, chatUpstreamOf, readResponse, type ChatCall, type FlowDeps } from './context.ts';
+import { callPlanned, chatUpstreamOf, type ChatCall, type FlowDeps } from './context.ts';
+import { readResponse } from './upstream-answer.ts';
 import { dryRunReply, type PlannedAttempt } from './plan.ts';
 import { jsonReply, type Reply } from './reply.ts';
 import { mintsIds, withoutUpstreamId } from './state.ts';

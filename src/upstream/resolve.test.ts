@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../config/load.ts';
 import { ProxyError } from '../canonical/index.ts';
-import { resolveModel, routedModel } from './resolve.ts';
+import { requestRoutes, resolveModel, routedModel } from './resolve.ts';
 
 const config = parseConfig({
   upstreams: {
@@ -93,5 +93,27 @@ describe('resolveModel', () => {
     }
     expect(routedModel(config, 'mistral-large')).toBeUndefined();
     expect(routedModel(config, 'claude-x')?.ownedBy).toBe('claude');
+  });
+});
+
+describe('requestRoutes', () => {
+  it('resolves each model name once, an unknown one’s error included, and tells names apart', () => {
+    const counted = { ...config, exact: new Map(config.exact) };
+    let asked = 0;
+    const get = counted.exact.get.bind(counted.exact);
+    counted.exact.get = (m: string) => (asked++, get(m));
+    const routes = requestRoutes(counted);
+    expect(routes('gpt-4o')).toBe(routes('gpt-4o'));
+    expect(routes('gpt-4o').targets[0]!.model).toBe('claude-sonnet-4-5');
+    expect(asked).toBe(1);
+    expect(routes('claude-opus-4').targets[0]!.upstream.name).toBe('claude');
+    const once = asked;
+    expect(once).toBeGreaterThan(1);
+    expect(routes('claude-opus-4')).toBe(routes('claude-opus-4'));
+    expect(() => routes('nope')).toThrow(ProxyError);
+    const failed = asked;
+    expect(failed).toBeGreaterThan(once);
+    expect(() => routes('nope')).toThrow(ProxyError);
+    expect(asked).toBe(failed);
   });
 });

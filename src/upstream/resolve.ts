@@ -59,6 +59,30 @@ export function resolveModel(config: Config, model: string): ResolvedRoute {
   return { route, targets: targetsOf(config, route, model) };
 }
 
+/** A request's routes: each model name it names resolved once (`resolveModel`), whoever asks. */
+export type Routes = (model: string) => ResolvedRoute;
+
+/**
+ * The routes of one request: the fast path, the stored-state rules and the flow ask for the same
+ * model's route, and get the one resolution (an unknown model's error included).
+ */
+export function requestRoutes(config: Config): Routes {
+  const known = new Map<string, { route: ResolvedRoute } | { error: unknown }>();
+  return (model) => {
+    let r = known.get(model);
+    if (!r) {
+      try {
+        r = { route: resolveModel(config, model) };
+      } catch (error) {
+        r = { error };
+      }
+      known.set(model, r);
+    }
+    if ('error' in r) throw r.error;
+    return r.route;
+  };
+}
+
 /** The models a caller may name, for `GET /models` listings. */
 export function listedModels(config: Config): Array<{ id: string; upstream: string; meta: RouteMeta }> {
   const out: Array<{ id: string; upstream: string; meta: RouteMeta }> = [];

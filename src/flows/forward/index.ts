@@ -2,7 +2,7 @@
  * Same-dialect forwarding without parsing. A chat request whose every target speaks the caller's
  * dialect goes to the upstream as the caller's own bytes: never decoded to text, never parsed,
  * byte for byte but for its top-level `model` when the route renames it (one string spliced,
- * fields.ts); the dialect's `forwardRequest` sets path and credentials as
+ * splice.ts); the dialect's `forwardRequest` sets path and credentials as
  * `encodePassthrough` does. The body is scanned, not parsed: its structure is checked here (a body
  * that fails the scan takes the usual path, whose parse gives bad JSON its 400), what is inside its
  * strings is the upstream's to check, which speaks the caller's dialect and answers in it.
@@ -18,14 +18,14 @@ import { asciiFinder, flatBytes, leadingModel, type Bytes, type PeekedJson } fro
 import { mayCarrySignatureBytes } from '../../canonical/index.ts';
 import type { RequestScope } from '../../observe/scope.ts';
 import { providerOf } from '../../upstream/providers/index.ts';
-import { resolveModel, type ResolvedRoute } from '../../upstream/resolve.ts';
+import type { ResolvedRoute, Routes } from '../../upstream/resolve.ts';
 import { CheckMemo } from './check-memo.ts';
-import { holdsConversation, objectStart, withLeadingField, withModelParts } from './fields.ts';
+import { objectStart, withLeadingField, withModelParts } from './splice.ts';
 import { ScanMemo, type MemoScan } from './scan-memo.ts';
-import { checkKey, forwardedModel, passesCheck } from './spec.ts';
+import { checkKey, forwardedModel, holdsConversation, passesCheck } from './spec.ts';
 import { isOpenAIImageTarget } from '../chat-to-images.ts';
-import { chatUpstreamOf, streamFramingOf, withTargetHeaders, type ChatCall, type FlowDeps } from '../context.ts';
-import { planCall, upstreamTarget, type PlannedAttempt } from '../plan.ts';
+import { chatUpstreamOf, streamFramingOf, type ChatCall, type FlowDeps } from '../context.ts';
+import { planCall, upstreamTarget, withTargetHeaders, type PlannedAttempt } from '../plan.ts';
 import { sessionHash, sessionOfFields } from '../session.ts';
 
 /** A forwarded request's plan: its model and stream flag (nothing else is decoded), and the calls to make. */
@@ -50,15 +50,16 @@ const scanMemo = new ScanMemo();
 
 /**
  * The forwarding plan for `call`, or undefined when it must be decoded (see above). Sets the
- * call's session (session.ts) from the headers and the scanned fields.
+ * call's session (session.ts) from the headers and the scanned fields. `routes`: the request's
+ * routes, resolved once for the whole flow.
  */
-export async function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall): Promise<ForwardPlan | undefined> {
+export async function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall, routes: Routes): Promise<ForwardPlan | undefined> {
   const { caller, rawBytes } = call;
   const forward = caller.forward;
   if (!rawBytes || rawBytes.byteLength < FORWARD_MIN_BYTES || !forward || scope.dump || scope.trace || scope.flags.strict || scope.flags.dryRun) return undefined;
   // Scanned and checked as one contiguous array (the pieces copied into a reused buffer, see
   // flatBytes): only offsets and copies come out of it; the upstream gets the pieces themselves.
-  const scanned = flatBytes(rawBytes, (flat) => scan(deps, scope, call, flat, rawBytes));
+  const scanned = flatBytes(rawBytes, (flat) => scan(deps, scope, call, routes, flat, rawBytes));
   if (!scanned) return undefined;
   const { peeked, resolved, top, identity, open } = scanned;
   const { targets, route } = resolved;
@@ -95,6 +96,7 @@ function scan(
   deps: FlowDeps,
   scope: RequestScope,
   call: ChatCall,
+  routes: Routes,
   flat: Uint8Array,
   body: Bytes,
 ): { peeked: { model: string; stream: boolean }; resolved: ResolvedRoute; top: PeekedJson; identity?: string; open: number } | undefined {
@@ -103,15 +105,14 @@ function scan(
   let memo: MemoScan | undefined;
   // The model from the route (Gemini), else from the body: a body that opens with a model routed
   // elsewhere is decoded without a scan; otherwise the scan finds it.
-  let peeked = forwardedModel(forward, call.input, undefined);
-  if (!peeked) {
+  if (forward.model.in === 'body') {
     const leading = leadingModel(flat);
-    if (leading !== undefined && !routeOf(deps, call, leading)) return undefined;
+    if (leading !== undefined && !routeOf(deps, call, routes, leading)) return undefined;
     memo = scanMemo.peek(memoScope, flat);
-    peeked = forwardedModel(forward, call.input, memo.top);
-    if (!peeked) return undefined;
   }
-  const resolved = routeOf(deps, call, peeked.model);
+  const peeked = forwardedModel(forward, call.input, memo?.top);
+  if (!peeked) return undefined;
+  const resolved = routeOf(deps, call, routes, peeked.model);
   if (!resolved) return undefined;
   const framing = streamFramingOf(call);
   if (peeked.stream && (framing !== 'sse' || resolved.targets.some((t) => providerOf(t.upstream).streamParser))) return undefined;
@@ -135,10 +136,10 @@ function scan(
 const SIGNATURE_OVERLAP = 64;
 
 /** The model's route when every target speaks the caller's dialect and can be forwarded to. */
-function routeOf(deps: FlowDeps, call: ChatCall, model: string): ResolvedRoute | undefined {
+function routeOf(deps: FlowDeps, call: ChatCall, routes: Routes, model: string): ResolvedRoute | undefined {
   let resolved: ResolvedRoute;
   try {
-    resolved = resolveModel(deps.config, model);
+    resolved = routes(model);
   } catch {
     return undefined; // (an unknown model: the usual path answers it, after checking the request)
   }

@@ -12,7 +12,7 @@ import { gemini } from '../../../translators/gemini/index.ts';
 import { geminiInteractions } from '../../../translators/gemini-interactions/index.ts';
 import { openaiChat } from '../../../translators/openai-chat/index.ts';
 import { openaiResponses } from '../../../translators/openai-responses/index.ts';
-import { checkKey, forwardedModel, passesCheck } from './spec.ts';
+import { checkKey, checkedExcept, forwardedModel, holdsConversation, passesCheck } from './spec.ts';
 
 const input = (params: Record<string, string> = {}, headers: Record<string, string> = {}): CallerInput => ({
   get body(): never {
@@ -23,6 +23,7 @@ const input = (params: Record<string, string> = {}, headers: Record<string, stri
   query: {},
 });
 const bytes = (body: unknown) => new TextEncoder().encode(JSON.stringify(body));
+const raw = (text: string) => new TextEncoder().encode(text);
 const modelOf = (caller: ChatCaller, i: CallerInput, body?: unknown) => forwardedModel(caller.forward!, i, body === undefined ? undefined : peekJson(bytes(body)));
 const checker = (caller: ChatCaller, i: CallerInput) => (body: unknown) => {
   const b = bytes(body);
@@ -113,5 +114,31 @@ describe('anthropic forwarding', () => {
     expect(key({}, { 'compat-version': '2023-06-01' })).not.toBe(key({}, {}));
     expect(key({ method: 'count_tokens' }, { 'anthropic-version': '2023-06-01' })).not.toBe(key({}, { 'anthropic-version': '2023-06-01' }));
     expect(key({}, { 'anthropic-version': '2023-06-01', 'x-other': '1' })).toBe(key({}, { 'anthropic-version': '2023-06-01' }));
+  });
+});
+
+describe('checkedExcept', () => {
+  it('checkedExcept hands the check the fields with the conversation replaced, and says whether it passed', () => {
+    const b = raw('{"model":"m","messages":[1,2,3],"temperature":3}');
+    const seen: unknown[] = [];
+    expect(checkedExcept(b, peekJson(b)!, 'messages', ['.'], (body) => seen.push(body))).toBe(true);
+    expect(seen).toEqual([{ model: 'm', messages: ['.'], temperature: 3 }]);
+    expect(checkedExcept(b, peekJson(b)!, 'messages', [], (body) => {
+      if ((body as { temperature: number }).temperature > 2) throw new Error('temperature');
+    })).toBe(false);
+  });
+});
+
+describe('holdsConversation', () => {
+  const holds = (body: string) => holdsConversation(raw(body), peekJson(raw(body))!, 'messages');
+  it('is true for a non-empty list, object or string', () => {
+    for (const v of ['[{"role":"user"}]', '[ 1 ]', '{"a":1}', '"hi"', '" "']) expect(holds(`{"model":"m","messages":${v}}`), v).toBe(true);
+  });
+  it('is false when the conversation is missing, empty or of another kind (the decoder answers those)', () => {
+    for (const v of ['[]', '[ \n\t ]', '{}', '{ }', '""', 'null', '0', 'true']) expect(holds(`{"model":"m","messages":${v}}`), v).toBe(false);
+    expect(holds('{"model":"m","input":[1]}')).toBe(false);
+    // Given twice, both must hold something (the upstream's parser may read either).
+    expect(holds('{"messages":[1],"model":"m","messages":[]}')).toBe(false);
+    expect(holds('{"messages":[],"model":"m","messages":[1]}')).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ByteParts, peekJson } from '../../kit/index.ts';
-import { checkedExcept, holdsConversation, objectStart, withLeadingField, withModelParts } from './fields.ts';
+import { objectStart, withLeadingField, withModelParts } from './splice.ts';
 
 const enc = new TextEncoder();
 const text = (b: ByteParts | Uint8Array) => new TextDecoder().decode(b instanceof ByteParts ? b.join() : b);
@@ -21,32 +21,6 @@ describe('a field put first in a body’s bytes', () => {
     const renamed = withModelParts(pieces, peekJson(all)!, 'gpt-5.1');
     const out = withLeadingField(renamed, objectStart(all), 'prompt_cache_key', 'abc');
     expect(JSON.parse(text(out))).toEqual({ prompt_cache_key: 'abc', messages: [], model: 'gpt-5.1', stream: true });
-  });
-});
-
-describe('checkedExcept', () => {
-  it('checkedExcept hands the check the fields with the conversation replaced, and says whether it passed', () => {
-    const b = bytes('{"model":"m","messages":[1,2,3],"temperature":3}');
-    const seen: unknown[] = [];
-    expect(checkedExcept(b, peekJson(b)!, 'messages', ['.'], (body) => seen.push(body))).toBe(true);
-    expect(seen).toEqual([{ model: 'm', messages: ['.'], temperature: 3 }]);
-    expect(checkedExcept(b, peekJson(b)!, 'messages', [], (body) => {
-      if ((body as { temperature: number }).temperature > 2) throw new Error('temperature');
-    })).toBe(false);
-  });
-});
-
-describe('holdsConversation', () => {
-  const holds = (body: string) => holdsConversation(bytes(body), peekJson(bytes(body))!, 'messages');
-  it('is true for a non-empty list, object or string', () => {
-    for (const v of ['[{"role":"user"}]', '[ 1 ]', '{"a":1}', '"hi"', '" "']) expect(holds(`{"model":"m","messages":${v}}`), v).toBe(true);
-  });
-  it('is false when the conversation is missing, empty or of another kind (the decoder answers those)', () => {
-    for (const v of ['[]', '[ \n\t ]', '{}', '{ }', '""', 'null', '0', 'true']) expect(holds(`{"model":"m","messages":${v}}`), v).toBe(false);
-    expect(holds('{"model":"m","input":[1]}')).toBe(false);
-    // Given twice, both must hold something (the upstream's parser may read either).
-    expect(holds('{"messages":[1],"model":"m","messages":[]}')).toBe(false);
-    expect(holds('{"messages":[],"model":"m","messages":[1]}')).toBe(false);
   });
 });
 
