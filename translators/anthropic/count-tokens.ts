@@ -46,3 +46,7 @@ export function decodeCountTokens(body: unknown): number {
   }
   return n;
 }
+
+export function encodeCountTokensResponse(inputTokens: number): unknown {
+  return { input_tokens: inputTokens };
+}

@@ -5,7 +5,7 @@ import type { CallerInput, UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeCountTokens, encodeCountTokens } from './count-tokens.ts';
 import { encodeRequest, JSON_INSTRUCTION } from './encode-request.ts';
-import { encodePassthrough } from './host.ts';
+import { encodePassthrough } from './passthrough.ts';
 
 const target = (over: Partial<UpstreamTarget> = {}): UpstreamTarget => ({
   name: 'claude',

@@ -8,7 +8,9 @@ import {
 } from '../../src/canonical/index.ts';
 import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
 import { decodeResponse } from './decode-response.ts';
-import { encodeCountTokensResponse, encodeModelList, encodeResponse } from './encode-response.ts';
+import { encodeResponse } from './encode-response.ts';
+import { encodeCountTokensResponse } from './count-tokens.ts';
+import { encodeModelList } from './model-list.ts';
 import { decodeStopReason, encodeStopReason } from './finish-reason.ts';
 import { decodeCitation } from './citations.ts';
 

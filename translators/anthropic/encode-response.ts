@@ -11,7 +11,7 @@ import {
   type Part,
   type Signature,
 } from '../../src/canonical/index.ts';
-import type { ModelInfo, TranslateContext } from '../types.ts';
+import type { TranslateContext } from '../types.ts';
 import { encodeStopReason } from './finish-reason.ts';
 import { callerToolId } from './tool-id.ts';
 import { compactionBlock, encodeAppliedEdits } from './context-management.ts';
@@ -131,40 +131,4 @@ export function encodeResponse(res: ChatResponse, req: ChatRequest, ctx: Transla
 export function withServerToolUse<U extends { server_tool_use: unknown }>(usage: U, parts: readonly Part[]): U {
   const counted = serverToolUse(parts);
   return counted ? { ...usage, server_tool_use: counted } : usage;
-}
-
-/** Unix seconds → RFC 3339 without fractional seconds, as the Models API writes it. */
-function rfc3339(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-/**
- * `ListResponse[ModelInfo]`. What the proxy does not know about a model (capabilities, token
- * limits its route does not state, deprecation dates, model line) is null, as `ModelInfo` allows;
- * a configured, routable model is `active`.
- */
-export function encodeModelList(models: ModelInfo[]): unknown {
-  const data = models.map((m) => ({
-    type: 'model',
-    id: m.id,
-    display_name: m.id,
-    created_at: rfc3339(m.created),
-    capabilities: null,
-    max_input_tokens: m.contextWindow ?? null,
-    max_tokens: m.maxOutputTokens ?? null,
-    lifecycle: 'active',
-    deprecated_at: null,
-    retires_at: null,
-    line: null,
-  }));
-  return {
-    data,
-    has_more: false,
-    first_id: data[0]?.id ?? null,
-    last_id: data[data.length - 1]?.id ?? null,
-  };
-}
-
-export function encodeCountTokensResponse(inputTokens: number): unknown {
-  return { input_tokens: inputTokens };
 }

@@ -2,18 +2,18 @@
  * The Anthropic Messages dialect, both sides (`POST /v1/messages`, `/v1/messages/count_tokens`).
  * https://docs.claude.com/en/api/messages
  */
-import { decodeModelList, encodeModelListRequest } from './model-list.ts';
 import { EVERY_WEB_TOOL, lendingCallSignatures } from '../../src/canonical/index.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
-import { decodeCountTokens, encodeCountTokens } from './count-tokens.ts';
 import { encodeRequest } from './encode-request.ts';
-import { encodeCountTokensResponse, encodeModelList, encodeResponse } from './encode-response.ts';
+import { encodeResponse } from './encode-response.ts';
 import { decodeError, encodeError } from './errors.ts';
 import { createStreamDecoder } from './stream-decoder.ts';
 import { createStreamEncoder } from './stream-encoder.ts';
-import { encodePassthrough, forwardRequest } from './host.ts';
+import { encodePassthrough, forwardRequest } from './passthrough.ts';
+import { decodeModelList, encodeModelList, encodeModelListRequest } from './model-list.ts';
+import { decodeCountTokens, encodeCountTokens, encodeCountTokensResponse } from './count-tokens.ts';
 import { settingNames } from './setting-names.ts';
 
 export const anthropic: ChatDialect = {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ProxyError, type ChatRequest } from '../../src/canonical/index.ts';
 import type { CallerInput, UpstreamTarget } from '../types.ts';
-import { encodePassthrough, encodeRequest } from './encode-request.ts';
+import { encodeRequest } from './encode-request.ts';
+import { encodePassthrough } from './passthrough.ts';
 
 const target: UpstreamTarget = { name: 'g', model: 'gemini-3-flash-preview', apiKey: 'AIza-test', options: {} };
 const req = (over: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'm', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], stream: false, ...over });

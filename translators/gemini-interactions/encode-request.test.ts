@@ -4,7 +4,8 @@ import { canonicalRequests, essence } from '../../test/conformance/requests.ts';
 import { fixtureJson, fixtureText } from '../../test/support/fixtures.ts';
 import type { CallerInput, UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
-import { encodePassthrough, encodeRequest, forwardRequest } from './encode-request.ts';
+import { encodeRequest } from './encode-request.ts';
+import { encodePassthrough, forwardRequest } from './passthrough.ts';
 
 const target: UpstreamTarget = { name: 'g', model: 'gemini-3-flash-preview', apiKey: 'AIza-test', options: {} };
 const user = (text: string) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] });

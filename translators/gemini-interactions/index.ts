@@ -14,7 +14,8 @@ import { EVERY_WEB_TOOL, lendingCallSignatures } from '../../src/canonical/index
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
-import { encodePassthrough, encodeRequest, forwardRequest } from './encode-request.ts';
+import { encodeRequest } from './encode-request.ts';
+import { encodePassthrough, forwardRequest } from './passthrough.ts';
 import { encodeResponse } from './encode-response.ts';
 import { decodeError, encodeError } from './errors.ts';
 import { interactionsState } from './state.ts';

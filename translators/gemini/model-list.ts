@@ -1,8 +1,9 @@
 /**
- * The upstream's own model list: `GET {baseUrl}/v1beta/models` → `models[].name` without the
- * `models/` prefix, only models that can generate content or embed it.
+ * Model lists: the caller's `GET /v1beta/models` in Gemini's shape, and the upstream's own list
+ * (`GET {baseUrl}/v1beta/models` → `models[].name` without the `models/` prefix, only models that
+ * can generate content or embed it).
  */
-import type { UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
+import type { ModelInfo, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { upstreamHeaders } from './encode-request.ts';
 
 export function encodeModelListRequest(target: UpstreamTarget): UpstreamHttpRequest {
@@ -21,4 +22,19 @@ export function decodeModelList(body: unknown): string[] {
     out.push(m.name.replace(/^models\//, ''));
   }
   return out;
+}
+
+/** A model named as an embedding model (`gemini-embedding-001`, `text-embedding-3-small`, `cohere.embed-v4:0`). */
+const EMBEDDING_MODEL = /embed/i;
+
+export function encodeModelList(models: ModelInfo[]) {
+  return {
+    models: models.map((m) => ({
+      name: `models/${m.id.replace(/^models\//, '')}`,
+      displayName: m.id,
+      supportedGenerationMethods: EMBEDDING_MODEL.test(m.id) ? ['embedContent', 'batchEmbedContents'] : ['generateContent', 'streamGenerateContent', 'countTokens'],
+      ...(m.contextWindow !== undefined && { inputTokenLimit: m.contextWindow }),
+      ...(m.maxOutputTokens !== undefined && { outputTokenLimit: m.maxOutputTokens }),
+    })),
+  };
 }

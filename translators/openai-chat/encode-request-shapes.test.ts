@@ -7,7 +7,7 @@
  */
 import { expect, test } from 'vitest';
 import { ProxyError, type ChatRequest, type Part } from '../../src/canonical/index.ts';
-import { encodePassthrough } from './encode-request.ts';
+import { encodePassthrough } from './passthrough.ts';
 import type { UpstreamOptions } from '../types.ts';
 import { encodeRequest } from './encode-request.ts';
 

@@ -5,7 +5,8 @@ import { ProxyError, type ChatRequest } from '../../src/canonical/index.ts';
 import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
 import type { UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
-import { encodePassthrough, encodeRequest } from './encode-request.ts';
+import { encodeRequest } from './encode-request.ts';
+import { encodePassthrough } from './passthrough.ts';
 
 const requestFixtures = readdirSync(fileURLToPath(new URL('./__fixtures__/', import.meta.url))).filter((f) =>
   f.endsWith('.request.json'),

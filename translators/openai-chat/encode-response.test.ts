@@ -3,7 +3,8 @@ import { decodeSignature, decodeToolCallId, type ChatRequest, type ChatResponse,
 import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
-import { encodeModelList, encodeResponse } from './encode-response.ts';
+import { encodeResponse } from './encode-response.ts';
+import { encodeModelList } from './model-list.ts';
 import type { OpenAIChatExtras } from './legacy.ts';
 import { decodeAnnotation } from './citations.ts';
 

@@ -142,10 +142,3 @@ export function encodeResponse(res: ChatResponse, req: ChatRequest, ctx: Transla
   if (extras['prompt_filter_results'] !== undefined) out['prompt_filter_results'] = extras['prompt_filter_results'];
   return out;
 }
-
-export function encodeModelList(models: { id: string; ownedBy: string; created: number }[]): unknown {
-  return {
-    object: 'list',
-    data: models.map((m) => ({ id: m.id, object: 'model', created: m.created, owned_by: m.ownedBy })),
-  };
-}

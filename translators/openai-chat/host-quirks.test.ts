@@ -8,7 +8,8 @@ import type { ChatRequest } from '../../src/canonical/index.ts';
 import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
 import type { CallerInput, UpstreamOptions, UpstreamTarget } from '../types.ts';
 import { decodeResponse } from './decode-response.ts';
-import { encodePassthrough, encodeRequest } from './encode-request.ts';
+import { encodeRequest } from './encode-request.ts';
+import { encodePassthrough } from './passthrough.ts';
 import { adaptBody, adaptsBody, alphanumericIds, fitFields } from './host-quirks.ts';
 
 const MISTRAL: UpstreamOptions = { maxTokensField: 'max_tokens', textContent: 'string', streamOptions: false, toolCallIds: 'alphanumeric-9' };

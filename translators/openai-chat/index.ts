@@ -1,13 +1,14 @@
 /** The OpenAI Chat Completions dialect: caller side and upstream side. */
-import { decodeModelList, encodeModelListRequest } from './model-list.ts';
 import type { ChatDialect } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
-import { encodePassthrough, encodeRequest, forwardRequest } from './encode-request.ts';
-import { encodeModelList, encodeResponse } from './encode-response.ts';
+import { encodeRequest } from './encode-request.ts';
+import { encodeResponse } from './encode-response.ts';
 import { decodeError, encodeError } from './errors.ts';
 import { OpenAIChatStreamDecoder } from './stream-decoder.ts';
 import { OpenAIChatStreamEncoder } from './stream-encoder.ts';
+import { encodePassthrough, forwardRequest } from './passthrough.ts';
+import { decodeModelList, encodeModelList, encodeModelListRequest } from './model-list.ts';
 import { settingNames } from './setting-names.ts';
 import { chatHostedWebTools } from './web-tools.ts';
 

@@ -5,7 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../src/canonical/index.ts';
 import type { UpstreamTarget } from '../types.ts';
-import { decodeCountTokens, decodeModelList, encodePassthrough, encodeRequest } from './encode-request.ts';
+import { encodeRequest } from './encode-request.ts';
+import { decodeCountTokens } from './count-tokens.ts';
+import { decodeModelList } from './model-list.ts';
+import { encodePassthrough } from './passthrough.ts';
 
 const target: UpstreamTarget = { name: 'up', model: 'gpt-5.1', apiKey: 'sk-up', options: {} };
 const req = (over: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'caller-model', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false, ...over });

@@ -3,7 +3,10 @@ import type { ChatRequest } from '../../src/canonical/index.ts';
 import { fixtureJson, fixtureText } from '../../test/support/fixtures.ts';
 import type { UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
-import { decodeCountTokens, decodeModelList, encodeCountTokens, encodeModelListRequest, encodePassthrough, encodeRequest, forwardRequest } from './encode-request.ts';
+import { encodeRequest } from './encode-request.ts';
+import { decodeCountTokens, encodeCountTokens } from './count-tokens.ts';
+import { decodeModelList, encodeModelListRequest } from './model-list.ts';
+import { encodePassthrough, forwardRequest } from './passthrough.ts';
 
 const target: UpstreamTarget = { name: 'up', model: 'gpt-5.1', apiKey: 'sk-up', options: { headers: { 'x-extra': '1' } } };
 const encode = (req: ChatRequest) => {

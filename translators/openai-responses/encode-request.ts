@@ -11,12 +11,11 @@ import {
 import {
   cacheControlWarnings,
   extrasFor,
-  ProxyError,
   type ChatRequest,
   type Converted,
   type Warning,
 } from '../../src/canonical/index.ts';
-import type { CallerInput, TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
+import type { TranslateContext, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
 import { INCLUDE_ENCRYPTED, INCLUDE_LOGPROBS } from './decode-request.ts';
 import { encodeInput } from './encode-input.ts';
 import { encodeFormat, encodeReasoning, encodeToolChoice, encodeTools, reasoningOn, type Wire } from './encode-settings.ts';
@@ -26,7 +25,7 @@ export function upstreamHeaders(target: UpstreamTarget): Record<string, string> 
   return bearerJsonHeaders(target.apiKey, target.options.headers);
 }
 
-const asObject = (v: unknown): Wire => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Wire) : {});
+export const asObject = (v: unknown): Wire => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Wire) : {});
 
 /** The request body (also the base of a token count). */
 export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<Wire> {
@@ -94,98 +93,4 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget, _ctx?: T
     value: { method: 'POST', path: '/responses', headers: upstreamHeaders(target), body: jsonBody(value, 'input'), stream: req.stream },
     warnings,
   };
-}
-
-/** What `POST /responses/input_tokens` takes of a request. */
-const COUNT_FIELDS = ['model', 'input', 'instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'reasoning', 'text', 'truncation', 'conversation', 'previous_response_id'];
-
-export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget): UpstreamHttpRequest {
-  const { value } = encodeBody(req, target);
-  const body: Wire = {};
-  for (const key of COUNT_FIELDS) body[key] = value[key]; // unset ones vanish in JSON
-  return { method: 'POST', path: '/responses/input_tokens', headers: upstreamHeaders(target), body: JSON.stringify(body), stream: false };
-}
-
-export function decodeCountTokens(body: unknown): number {
-  const n = asObject(body)['input_tokens'];
-  if (!Number.isFinite(n)) throw new ProxyError('upstream', 'The upstream token count has no input_tokens.'); // false for any non-number
-  return n as number;
-}
-
-/** Caller headers worth forwarding to an OpenAI upstream on the passthrough path. */
-const FORWARDED_HEADERS = ['openai-organization', 'openai-project', 'openai-beta'];
-
-/** A response id as exactly one path segment (`.`/`..` and the empty id refused). */
-function idSegment(id: string | undefined): string {
-  const encoded = encodeURIComponent(id ?? '');
-  if (encoded === '' || encoded === '.' || encoded === '..') {
-    throw new ProxyError('invalid-request', `The response id '${id ?? ''}' cannot be sent to the upstream.`, { param: 'response_id' });
-  }
-  return encoded;
-}
-
-/**
- * Same dialect both sides: the caller's body byte for byte unless the model is renamed
- * (`store`, `previous_response_id`, `background`, `conversation`, built-in tools all left to the
- * upstream), credentials replaced. The route names what it serves in `params.method`:
- * none → `POST /responses`; `input_tokens` → `POST /responses/input_tokens`; with the response id
- * in `params.id`: `retrieve` → `GET /responses/{id}` (query kept), `delete` →
- * `DELETE /responses/{id}`, `input_items` → `GET /responses/{id}/input_items`, `cancel` →
- * `POST /responses/{id}/cancel`.
- */
-/** `encodePassthrough` of a create call whose body is forwarded as bytes (only its `model` renamed). */
-export function forwardRequest(input: CallerInput, peeked: { model: string; stream: boolean }, target: UpstreamTarget) {
-  if (input.params.method !== undefined) return undefined;
-  const bare = { headers: input.headers, params: input.params, query: input.query, body: peeked };
-  const { body: _, ...request } = encodePassthrough(bare, '', target);
-  return { request, model: peeked.model === target.model ? undefined : target.model };
-}
-
-export function encodePassthrough(input: CallerInput, rawBody: string, target: UpstreamTarget): UpstreamHttpRequest {
-  const headers = upstreamHeaders(target);
-  for (const name of FORWARDED_HEADERS) {
-    const value = input.headers[name];
-    if (value !== undefined && headers[name] === undefined) headers[name] = value;
-  }
-  const query = new URLSearchParams(input.query).toString();
-  const withQuery = (path: string) => (query ? `${path}?${query}` : path);
-  const { 'content-type': _json, ...getHeaders } = headers;
-  switch (input.params.method) {
-    case 'retrieve':
-      return { method: 'GET', path: withQuery(`/responses/${idSegment(input.params.id)}`), headers: getHeaders, stream: input.query.stream === 'true' };
-    case 'input_items':
-      return { method: 'GET', path: withQuery(`/responses/${idSegment(input.params.id)}/input_items`), headers: getHeaders, stream: false };
-    case 'delete':
-      return { method: 'DELETE', path: `/responses/${idSegment(input.params.id)}`, headers: getHeaders, stream: false };
-    case 'cancel':
-      return { method: 'POST', path: `/responses/${idSegment(input.params.id)}/cancel`, headers: getHeaders, stream: false };
-    default:
-      break;
-  }
-  const body = input.body !== null && typeof input.body === 'object' && !Array.isArray(input.body) ? (input.body as Wire) : undefined;
-  const count = input.params.method === 'input_tokens';
-  const compact = input.params.method === 'compact';
-  // A session's key for the prompt cache when the caller sent none (not to a token count).
-  const cacheKey = !count && body && body['prompt_cache_key'] === undefined ? target.options.promptCacheKey : undefined;
-  const out = !body || (body['model'] === target.model && cacheKey === undefined) ? rawBody : JSON.stringify({ ...body, model: target.model, ...(cacheKey !== undefined && { prompt_cache_key: cacheKey }) });
-  return {
-    method: 'POST',
-    path: count ? '/responses/input_tokens' : compact ? '/responses/compact' : '/responses',
-    headers,
-    body: out,
-    stream: !count && body?.['stream'] === true,
-  };
-}
-
-export function encodeModelListRequest(target: UpstreamTarget): UpstreamHttpRequest {
-  const { 'content-type': _json, ...headers } = upstreamHeaders(target);
-  return { method: 'GET', path: '/models', headers, stream: false };
-}
-
-/** The upstream's model list: `data[].id` (OpenAI), or `models[].slug` (Codex's catalogue shape). */
-export function decodeModelList(body: unknown): string[] {
-  const obj = asObject(body);
-  const data = Array.isArray(obj['data']) ? (obj['data'] as unknown[]).map((m) => asObject(m)['id']) : [];
-  const models = Array.isArray(obj['models']) ? (obj['models'] as unknown[]).map((m) => asObject(m)['slug'] ?? asObject(m)['id']) : [];
-  return [...new Set([...data, ...models].filter((id): id is string => typeof id === 'string'))];
 }

@@ -4,7 +4,8 @@ import type { ChatRequest, ChatResponse, Part } from '../../src/canonical/index.
 import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
 import { decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
-import { encodeCountTokensResponse, encodeResponse } from './encode-response.ts';
+import { encodeResponse } from './encode-response.ts';
+import { encodeCountTokensResponse } from './count-tokens.ts';
 import { encodeModelList } from './model-list.ts';
 
 type Data = Record<string, any>;

@@ -131,8 +131,3 @@ export function keptResponse(response: Wire, kept: KeptOutput): KeptResponse {
   const richer = kept.hidden.length > 0 || kept.items.some((item, i) => item !== shownOutput[i]);
   return { response, ...(richer && { output: kept.items }), ...(kept.hidden.length > 0 && { hidden: kept.hidden }) };
 }
-
-/** `POST /v1/responses/input_tokens`. */
-export function encodeCountTokensResponse(inputTokens: number): unknown {
-  return { object: 'response.input_tokens', input_tokens: inputTokens };
-}

@@ -10,18 +10,12 @@ import type { ChatDialect } from '../types.ts';
 import { compacted, compactionTurn, compactionTurnFrames } from './compaction.ts';
 import { checkReferences, decodeRequest } from './decode-request.ts';
 import { decodeResponse } from './decode-response.ts';
-import {
-  decodeCountTokens,
-  decodeModelList,
-  encodeCountTokens,
-  encodeModelListRequest,
-  encodePassthrough,
-  encodeRequest,
-  forwardRequest,
-} from './encode-request.ts';
-import { encodeCountTokensResponse, encodeKept, encodeResponse } from './encode-response.ts';
+import { encodeRequest } from './encode-request.ts';
+import { encodeKept, encodeResponse } from './encode-response.ts';
 import { decodeError, encodeError } from './errors.ts';
-import { encodeModelList } from './model-list.ts';
+import { encodePassthrough, forwardRequest } from './passthrough.ts';
+import { decodeModelList, encodeModelList, encodeModelListRequest } from './model-list.ts';
+import { decodeCountTokens, encodeCountTokens, encodeCountTokensResponse } from './count-tokens.ts';
 import { OpenAIResponsesStreamDecoder } from './stream-decoder.ts';
 import { OpenAIResponsesStreamEncoder } from './stream-encoder.ts';
 import { responsesState } from './state.ts';

@@ -1,5 +1,5 @@
 /**
- * `GET /v1/models` for a Responses caller: OpenAI's list (`object: "list"`, `data[]`) and, in the
+ * Model lists. `GET /v1/models` for a Responses caller: OpenAI's list (`object: "list"`, `data[]`) and, in the
  * same object, the catalogue Codex reads for discovery (`models[]`). Codex fetches
  * `{base_url}/models?client_version=…` and decodes `{"models": [ModelInfo…]}`; an entry missing
  * any field without a serde default fails the whole catalogue, and Codex falls back to its
@@ -10,7 +10,8 @@
  * proxy has none to offer, so it is empty; Codex users who pick a listed model should set their
  * own (`model_instructions_file`), or the model runs without Codex's prompt.
  */
-import type { ModelInfo } from '../types.ts';
+import type { ModelInfo, UpstreamHttpRequest, UpstreamTarget } from '../types.ts';
+import { asObject, upstreamHeaders } from './encode-request.ts';
 
 const LEVELS = [
   { effort: 'low', description: 'Quicker answers, lighter reasoning' },
@@ -72,4 +73,17 @@ export function encodeModelList(models: ModelInfo[]): unknown {
     data: models.map(openAIEntry),
     ...(selectable.length > 0 ? { models: selectable.map((m, i) => codexEntry(m, i)) } : {}),
   };
+}
+
+export function encodeModelListRequest(target: UpstreamTarget): UpstreamHttpRequest {
+  const { 'content-type': _json, ...headers } = upstreamHeaders(target);
+  return { method: 'GET', path: '/models', headers, stream: false };
+}
+
+/** The upstream's model list: `data[].id` (OpenAI), or `models[].slug` (Codex's catalogue shape). */
+export function decodeModelList(body: unknown): string[] {
+  const obj = asObject(body);
+  const data = Array.isArray(obj['data']) ? (obj['data'] as unknown[]).map((m) => asObject(m)['id']) : [];
+  const models = Array.isArray(obj['models']) ? (obj['models'] as unknown[]).map((m) => asObject(m)['slug'] ?? asObject(m)['id']) : [];
+  return [...new Set([...data, ...models].filter((id): id is string => typeof id === 'string'))];
 }
