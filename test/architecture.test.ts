@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { chatDialects } from '../translators/index.ts';
 import { functionLengths } from './support/function-lengths.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -149,6 +150,19 @@ const FLOW_CALLS: Record<string, string[]> = {
 /** A flow in a folder of its own (`flows/forward/`): one entry (its index.ts), its other files its own. */
 const flowFolder = (path: string) => /^([^/]+)\//.exec(path)?.[1];
 
+/**
+ * What every chat dialect folder holds (docs/architecture.md, Adding a dialect): the six
+ * translation files, the wire types and errors, the setting names, the wiring and the dialect's
+ * exceptions to the conformance suite.
+ */
+const DIALECT_CORE = ['index.ts', 'wire.ts', 'decode-request.ts', 'encode-request.ts', 'decode-response.ts', 'encode-response.ts', 'stream-decoder.ts', 'stream-encoder.ts', 'errors.ts', 'setting-names.ts', 'conformance-exceptions.ts'];
+/** Each optional piece of the contract (translators/types.ts) and the one file it lives in, present exactly when the dialect has the piece. */
+const DIALECT_PIECES: Record<string, string[]> = {
+  'passthrough.ts': ['encodePassthrough', 'forwardRequest'],
+  'model-list.ts': ['encodeModelList', 'encodeModelListRequest', 'decodeModelList'],
+  'count-tokens.ts': ['encodeCountTokensResponse', 'encodeCountTokens', 'decodeCountTokens'],
+};
+
 describe('architecture', () => {
   it('kit imports nothing of the project; canonical only the kit', () => {
     for (const f of sources('src/kit')) {
@@ -254,6 +268,24 @@ describe('architecture', () => {
       if (!FLOW_PLUMBING.has(b) && !(FLOW_CALLS[a] ?? []).includes(b)) bad.push(`${from} → ${to}`);
     }
     expect(bad).toEqual([]);
+  });
+
+  it('every chat dialect folder has the same file set: the core, and each optional piece in the file of its name', async () => {
+    for (const d of chatDialects) {
+      const dir = join(root, 'translators', d.id);
+      const files = new Set(readdirSync(dir));
+      for (const f of DIALECT_CORE) expect(files.has(f), `translators/${d.id}/${f}`).toBe(true);
+      for (const [file, pieces] of Object.entries(DIALECT_PIECES)) {
+        const has = pieces.filter((p) => (d as unknown as Record<string, unknown>)[p] !== undefined);
+        expect(files.has(file), `translators/${d.id}/${file} (the dialect has ${has.join(', ') || 'none of ' + pieces.join(', ')})`).toBe(has.length > 0);
+        if (has.length === 0) continue;
+        const mod = (await import(`../translators/${d.id}/${file}`)) as Record<string, unknown>;
+        for (const p of has) expect(typeof mod[p], `${p} in translators/${d.id}/${file}`).toBe('function');
+      }
+      // index.ts wires the pieces together: it defines no function of its own.
+      const index = withoutComments(readFileSync(join(dir, 'index.ts'), 'utf8'));
+      expect(index.match(/^\s*(export\s+)?(async\s+)?function\b.*$/gm) ?? [], `translators/${d.id}/index.ts`).toEqual([]);
+    }
   });
 
   it('the fast path is one folder with one entry: nothing outside src/flows/forward/ imports another of its files', () => {

@@ -82,8 +82,11 @@ export interface CallerStreamEncoder extends StreamStep<StreamEvent, StreamFrame
   kept?(): unknown;
 }
 
-/** The caller side of a chat dialect: what it accepts from apps, and what it sends back. */
-export interface ChatCaller {
+/**
+ * The caller side of a chat dialect: what it accepts from apps, and what it sends back. The
+ * optional pieces (`ChatCallerPieces`) are grouped below, each in the file its name gives.
+ */
+export interface ChatCaller extends ChatCallerPieces {
   readonly id: DialectId;
   /**
    * How this dialect's wire names the canonical settings (`topK` → `top_k`): an upstream encoder
@@ -95,6 +98,34 @@ export interface ChatCaller {
   decodeRequest(input: CallerInput, ctx: TranslateContext): Converted<ChatRequest>;
   /** Canonical → the dialect's JSON response body. */
   encodeResponse(res: ChatResponse, req: ChatRequest, ctx: TranslateContext): unknown;
+  /** Canonical events → the dialect's SSE frames; `finish()` always closes the stream properly. */
+  createStreamEncoder(req: ChatRequest, ctx: TranslateContext): CallerStreamEncoder;
+  /** Stream framing the caller asked for (Gemini without `alt=sse` wants a JSON array). */
+  streamFraming?(input: CallerInput): 'sse' | 'json-array';
+  encodeError(err: ProxyError): EncodedError;
+}
+
+/**
+ * What a chat dialect's caller side may add, each piece in its own file of the dialect's folder
+ * (docs/architecture.md, Adding a dialect). Without one, the proxy does without it, as each says.
+ */
+export interface ChatCallerPieces {
+  // model-list.ts: without it, `GET …/models` answers a bare `{ data }` list.
+  /** `GET …/models` in this dialect's shape. */
+  encodeModelList?(models: ModelInfo[]): unknown;
+  // count-tokens.ts: without it, the dialect's token counting route answers 404.
+  /** Token counting route (Anthropic `count_tokens`, Gemini `countTokens`). */
+  encodeCountTokensResponse?(inputTokens: number): unknown;
+  // A stateful dialect (state.ts): its references served from the store toward upstreams keeping none.
+  /** Server-side state the dialect refers to (Responses `previous_response_id`, `item_reference`). */
+  readonly state?: DialectState;
+  /**
+   * The dialect's checks of a body's references to stored state (and that it has something to
+   * answer), which the flow runs before it resolves them from its store: the store is read only
+   * for well-formed references, so a malformed one (`previous_response_id: 5`) must be refused
+   * first, never skipped. Throws the dialect's 400; `decodeRequest` runs the same checks.
+   */
+  checkReferences?(body: unknown): void;
   /**
    * A stateful dialect whose kept answer holds more than the caller is shown (Responses: another
    * vendor's reasoning signature when the caller did not ask for encrypted reasoning): the answer
@@ -102,17 +133,7 @@ export interface ChatCaller {
    * shared. Without it the answer itself is kept.
    */
   encodeKept?(res: ChatResponse, req: ChatRequest, ctx: TranslateContext): { answer: unknown; kept: unknown };
-  /** Canonical events → the dialect's SSE frames; `finish()` always closes the stream properly. */
-  createStreamEncoder(req: ChatRequest, ctx: TranslateContext): CallerStreamEncoder;
-  /** Stream framing the caller asked for (Gemini without `alt=sse` wants a JSON array). */
-  streamFraming?(input: CallerInput): 'sse' | 'json-array';
-  encodeError(err: ProxyError): EncodedError;
-  /** `GET …/models` in this dialect's shape. */
-  encodeModelList?(models: ModelInfo[]): unknown;
-  /** Token counting route (Anthropic `count_tokens`, Gemini `countTokens`). */
-  encodeCountTokensResponse?(inputTokens: number): unknown;
-  /** Server-side state the dialect refers to (Responses `previous_response_id`, `item_reference`). */
-  readonly state?: DialectState;
+  // A dialect that asks for compaction (src/flows/compaction.ts makes it).
   /**
    * A compaction the proxy made (src/flows/compaction.ts), as this dialect answers one: in place
    * of a turn (`turn`, as JSON; `turnFrames`, as the whole stream), and as its compaction route
@@ -129,13 +150,7 @@ export interface ChatCaller {
     turnFrames?(c: Compaction, req: ChatRequest, ctx: TranslateContext): StreamFrame[];
     compacted?(c: Compaction, req: ChatRequest, ctx: TranslateContext): unknown;
   };
-  /**
-   * The dialect's checks of a body's references to stored state (and that it has something to
-   * answer), which the flow runs before it resolves them from its store: the store is read only
-   * for well-formed references, so a malformed one (`previous_response_id: 5`) must be refused
-   * first, never skipped. Throws the dialect's 400; `decodeRequest` runs the same checks.
-   */
-  checkReferences?(body: unknown): void;
+  // The fast path (src/flows/forward/).
   /**
    * How a request goes to an upstream of this same dialect without being decoded (src/flows/forward/),
    * as data. Without it every request is decoded.
@@ -169,6 +184,19 @@ export interface ForwardSpec {
    * names (lowercase) and route parameter names.
    */
   readonly reads?: { readonly headers?: readonly string[]; readonly params?: readonly string[] };
+}
+
+/**
+ * What the shared conformance suite (test/conformance/) does not hold a dialect to, each with its
+ * reason, as Hono's router suites take skip lists: the dialect folder's `conformance-exceptions.ts`
+ * exports one as `conformanceExceptions` (an empty one: no exceptions). Read by the suite only.
+ */
+export interface ConformanceExceptions {
+  /**
+   * Canonical request fields the dialect's wire has no place for: left out of its round trip, and
+   * its encoder must report each as a lossy drop.
+   */
+  readonly cannotCarry?: ReadonlyArray<{ readonly field: keyof ChatRequest; readonly why: string }>;
 }
 
 /** One reference a request makes to state a server kept: a store key, the parameter and id named. */
@@ -221,8 +249,11 @@ export interface DialectState {
   deleted(id: string): unknown;
 }
 
-/** The upstream side of a chat dialect: how canonical requests are sent to it. */
-export interface ChatUpstream {
+/**
+ * The upstream side of a chat dialect: how canonical requests are sent to it. The same-dialect
+ * passthrough and the optional pieces (`ChatUpstreamPieces`) are grouped below.
+ */
+export interface ChatUpstream extends ChatUpstreamPieces {
   readonly id: DialectId;
   readonly vendor: Vendor;
   /** The upstream takes only inline media (image URLs must be fetched and inlined first). */
@@ -251,6 +282,7 @@ export interface ChatUpstream {
   createStreamDecoder(req: ChatRequest, ctx: TranslateContext): StreamStep<SseEvent, StreamEvent>;
   /** Upstream HTTP error → ProxyError (status kept, raw body kept, retry-after read). */
   decodeError(status: number, body: string, headers: Record<string, string>): ProxyError;
+  // passthrough.ts: the same dialect on both sides.
   /**
    * Same dialect on both sides: the request to send when only model and credentials change.
    * `rawBody` is forwarded byte for byte when the model needs no rename. What the upstream may not
@@ -269,9 +301,15 @@ export interface ChatUpstream {
     target: UpstreamTarget,
     warnings?: Warning[],
   ): { request: Omit<UpstreamHttpRequest, 'body'>; model?: string } | undefined;
+}
+
+/** What a chat dialect's upstream side may add, each piece in its own file of the dialect's folder. */
+export interface ChatUpstreamPieces {
+  // model-list.ts: without it, the upstream's own models are not listed.
   /** The upstream's own model list (merged into `GET …/models`). */
   encodeModelListRequest?(target: UpstreamTarget): UpstreamHttpRequest;
   decodeModelList?(body: unknown): string[];
+  // count-tokens.ts: without it, a count is estimated (and said so).
   /** Token counting, where the upstream has an endpoint for it. */
   encodeCountTokens?(req: ChatRequest, target: UpstreamTarget, ctx: TranslateContext): UpstreamHttpRequest;
   decodeCountTokens?(body: unknown): number;

@@ -9,17 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { ProxyError, type ChatRequest, type ErrorKind, type StreamEvent, type StreamFrame } from '../../src/canonical/index.ts';
 import { createSseChunkParser } from '../../src/sse/parse.ts';
 import { chatDialects } from '../../translators/index.ts';
-import type { CallerInput, ChatDialect, UpstreamHttpRequest, UpstreamTarget } from '../../translators/types.ts';
+import type { CallerInput, ChatDialect, ConformanceExceptions, UpstreamHttpRequest, UpstreamTarget } from '../../translators/types.ts';
 import { fixtureText, testContext } from '../support/fixtures.ts';
 import { canonicalRequests, essence } from './requests.ts';
-
-const folderOf: Record<string, string> = {
-  'openai-chat': 'openai-chat',
-  anthropic: 'anthropic',
-  gemini: 'gemini',
-  'openai-responses': 'openai-responses',
-  'gemini-interactions': 'gemini-interactions',
-};
 
 function target(d: ChatDialect, model: string): UpstreamTarget {
   return { name: 'up', model, apiKey: 'sk-test', options: {} };
@@ -50,7 +42,7 @@ const closed: Record<string, (frames: StreamFrame[]) => boolean> = {
 };
 
 function sseFixtures(d: ChatDialect): string[] {
-  const dir = fileURLToPath(new URL(`../../translators/${folderOf[d.id]}/__fixtures__/`, import.meta.url));
+  const dir = fileURLToPath(new URL(`../../translators/${d.id}/__fixtures__/`, import.meta.url));
   return readdirSync(dir).filter((f) => f.endsWith('.sse'));
 }
 
@@ -71,10 +63,12 @@ function decodeBytes(d: ChatDialect, bytes: Uint8Array, cuts: number[], req: Cha
 const streamReq: ChatRequest = { model: 'm', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: true, streamUsage: true };
 
 /**
- * Request fields a dialect's wire has no place for: left out of its round trip, but the encoder
- * must report each as a lossy drop (the Responses API has no `stop`).
+ * Each dialect's exceptions to this suite, with their reasons, beside it
+ * (translators/<dialect>/conformance-exceptions.ts; every chat dialect has one).
  */
-const cannotCarry: Record<string, Array<'stop'>> = { 'openai-responses': ['stop'] };
+const exceptionsOf = new Map<string, ConformanceExceptions>(
+  await Promise.all(chatDialects.map(async (d) => [d.id, ((await import(`../../translators/${d.id}/conformance-exceptions.ts`)) as { conformanceExceptions: ConformanceExceptions }).conformanceExceptions] as const)),
+);
 
 describe.each(chatDialects.map((d) => [d.id, d] as const))('conformance: %s', (_id, d) => {
   describe('request round trip through canonical', () => {
@@ -83,8 +77,8 @@ describe.each(chatDialects.map((d) => [d.id, d] as const))('conformance: %s', (_
       const { value: encoded, warnings } = d.encodeRequest(req, target(d, req.model), ctx);
       expect(encoded.path).not.toContain('sk-test');
       const decoded = d.decodeRequest(asCallerInput(encoded), ctx).value;
-      const expected = essence(req);
-      for (const field of cannotCarry[d.id] ?? []) {
+      const expected: Record<string, unknown> = essence(req);
+      for (const { field } of exceptionsOf.get(d.id)!.cannotCarry ?? []) {
         if (expected[field] === undefined) continue;
         expect(warnings).toContainEqual(expect.objectContaining({ code: 'dropped', path: field, lossy: true }));
         expected[field] = undefined;
@@ -95,7 +89,7 @@ describe.each(chatDialects.map((d) => [d.id, d] as const))('conformance: %s', (_
 
   describe('stream decoding is independent of byte boundaries', () => {
     it.each(sseFixtures(d))('%s', (name) => {
-      const bytes = new TextEncoder().encode(fixtureText(folderOf[d.id]!, name));
+      const bytes = new TextEncoder().encode(fixtureText(d.id, name));
       const whole = decodeBytes(d, bytes, [], streamReq);
       expect(whole.length).toBeGreaterThan(0);
       // Every single cut, then a few many-way splits.
@@ -112,7 +106,7 @@ describe.each(chatDialects.map((d) => [d.id, d] as const))('conformance: %s', (_
 
   describe('stream decoders frame their events', () => {
     it.each(sseFixtures(d))('%s', (name) => {
-      const events = decodeBytes(d, new TextEncoder().encode(fixtureText(folderOf[d.id]!, name)), [], streamReq);
+      const events = decodeBytes(d, new TextEncoder().encode(fixtureText(d.id, name)), [], streamReq);
       const open = new Set<string>();
       for (const e of events) {
         const choice = 'choice' in e ? (e.choice ?? 0) : 0;
@@ -137,7 +131,7 @@ describe.each(chatDialects.map((d) => [d.id, d] as const))('conformance: %s', (_
   describe('stream decoders never end a stream cleanly before it finished', () => {
     const sseEventsOf = (name: string) => {
       const parser = createSseChunkParser(1 << 22);
-      return [...parser.push(new TextEncoder().encode(fixtureText(folderOf[d.id]!, name))), ...parser.finish()];
+      return [...parser.push(new TextEncoder().encode(fixtureText(d.id, name))), ...parser.finish()];
     };
     const endsBadly = (name: string) => /error|malformed/.test(name);
 
@@ -175,7 +169,7 @@ describe.each(chatDialects.map((d) => [d.id, d] as const))('conformance: %s', (_
   describe('the stream encoder closes properly after any prefix of events', () => {
     const sources = chatDialects.flatMap((src) => sseFixtures(src).map((f) => [src, f] as const));
     it.each(sources.map(([src, f]) => [`${src.id}/${f}`, src, f] as const))('%s', (_label, src, file) => {
-      const events = decodeBytes(src, new TextEncoder().encode(fixtureText(folderOf[src.id]!, file)), [], streamReq);
+      const events = decodeBytes(src, new TextEncoder().encode(fixtureText(src.id, file)), [], streamReq);
       for (let n = 0; n <= events.length; n++) {
         const enc = d.createStreamEncoder(streamReq, testContext());
         const frames: StreamFrame[] = [];
