@@ -163,6 +163,9 @@ const DIALECT_PIECES: Record<string, string[]> = {
   'count-tokens.ts': ['encodeCountTokensResponse', 'encodeCountTokens', 'decodeCountTokens'],
 };
 
+/** Tests of a whole dialect rather than one of its files: its vendor's SDK reading what it writes, arbitrary input at every entry. */
+const CROSS_CUTTING_TESTS = new Set(['sdk', 'robustness']);
+
 describe('architecture', () => {
   it('kit imports nothing of the project; canonical only the kit', () => {
     for (const f of sources('src/kit')) {
@@ -286,6 +289,24 @@ describe('architecture', () => {
       const index = withoutComments(readFileSync(join(dir, 'index.ts'), 'utf8'));
       expect(index.match(/^\s*(export\s+)?(async\s+)?function\b.*$/gm) ?? [], `translators/${d.id}/index.ts`).toEqual([]);
     }
+  });
+
+  it('a dialect folder’s tests are named for what they test: a source file of the folder, or one aspect of it', () => {
+    const bad: string[] = [];
+    for (const dir of readdirSync(join(root, 'translators'))) {
+      const folder = join(root, 'translators', dir);
+      if (!statSync(folder).isDirectory() || dir === 'vendor') continue;
+      const names = readdirSync(folder);
+      const stems = names.filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts')).map((n) => n.slice(0, -3));
+      for (const t of names.filter((n) => n.endsWith('.test.ts'))) {
+        const stem = t.slice(0, -'.test.ts'.length);
+        // (Why a test was written, `-edges`, `-more`, is no aspect.)
+        const why = /-(edges|more|paths|details|misc|rest|other)$/.test(stem);
+        if (!why && (CROSS_CUTTING_TESTS.has(stem) || stems.some((s) => stem === s || stem.startsWith(`${s}-`)))) continue;
+        bad.push(`translators/${dir}/${t}`);
+      }
+    }
+    expect(bad).toEqual([]);
   });
 
   it('the fast path is one folder with one entry: nothing outside src/flows/forward/ imports another of its files', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProxyError, type Citation, type WebSearchPart } from '../../src/canonical/index.ts';
+import { ProxyError, type Citation, type WebSearchPart, type ChatRequest } from '../../src/canonical/index.ts';
 import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
 import { decodeResponse } from './decode-response.ts';
 import { encodeResponse } from './encode-response.ts';
@@ -7,6 +7,20 @@ import { encodeResponse } from './encode-response.ts';
 const REQ = { model: 'claude-x', system: [], messages: [], stream: false };
 
 const decode = (name: string) => decodeResponse(fixtureJson('anthropic', name), REQ, testContext());
+
+const req: ChatRequest = { model: 'asked-model', system: [], messages: [], stream: false };
+
+const message = (over: Record<string, unknown>) => ({
+  id: 'msg_1',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-x',
+  content: [],
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 3, output_tokens: 4 },
+  ...over,
+});
 
 describe('anthropic decodeResponse: fixtures', () => {
   it('text-basic', () => {
@@ -108,5 +122,49 @@ describe('anthropic decodeResponse: fixtures', () => {
     }
     expect(err).toBeInstanceOf(ProxyError);
     expect(err).toMatchObject({ kind: 'upstream', status: 502 });
+  });
+});
+
+describe('anthropic upstream answer → canonical', () => {
+  it('blocks in order; a server block is kept aside at its index, not a part', () => {
+    const server = { type: 'web_search_tool_result', tool_use_id: 's', content: [] };
+    const r = decodeResponse(
+      message({ content: [{ type: 'text', text: 'a' }, server, { type: 'tool_use', id: 'toolu_1', name: 'f', input: { x: 1 } }], stop_reason: 'tool_use' }),
+      req,
+      testContext(),
+    );
+    expect(r.choices[0]).toEqual({
+      index: 0,
+      content: [{ type: 'text', text: 'a' }, { type: 'tool-call', id: 'toolu_1', name: 'f', arguments: '{"x":1}' }],
+      finishReason: { unified: 'tool-calls', raw: 'tool_use' },
+      extras: { dialect: 'anthropic', fields: { serverBlocks: [{ index: 1, block: server }] } },
+    });
+    expect(r).toMatchObject({ id: 'msg_1', model: 'claude-x', created: 1_700_000_000, usage: { inputTokens: 3, outputTokens: 4, totalTokens: 7 } });
+  });
+
+  it('a plain answer has no extras and no made-up usage', () => {
+    const r = decodeResponse(message({ content: [{ type: 'text', text: 'a' }], usage: undefined }), req, testContext());
+    expect(r.choices[0]!.extras).toBeUndefined();
+    expect(r).not.toHaveProperty('usage');
+  });
+
+  it('structured output through json_response: the answer is the text and the stop is plain; beside a real tool call it stays tool-calls', () => {
+    const sreq: ChatRequest = { ...req, responseFormat: { type: 'json-schema', name: 'x', schema: { type: 'object' } } };
+    const only = decodeResponse(message({ content: [{ type: 'tool_use', id: 't', name: 'json_response', input: { a: 1 } }], stop_reason: 'tool_use' }), sreq, testContext());
+    expect(only.choices[0]).toMatchObject({ content: [{ type: 'text', text: '{"a":1}' }], finishReason: { unified: 'stop', raw: 'tool_use' } });
+    const both = decodeResponse(
+      message({ content: [{ type: 'tool_use', id: 't', name: 'json_response', input: {} }, { type: 'tool_use', id: 'u', name: 'f', input: {} }], stop_reason: 'tool_use' }),
+      sreq,
+      testContext(),
+    );
+    expect(both.choices[0]!.finishReason).toEqual({ unified: 'tool-calls', raw: 'tool_use' });
+    const plain = decodeResponse(message({ content: [{ type: 'tool_use', id: 't', name: 'json_response', input: {} }], stop_reason: 'tool_use' }), req, testContext());
+    expect(plain.choices[0]!.content).toEqual([{ type: 'tool-call', id: 't', name: 'json_response', arguments: '{}' }]);
+  });
+
+  it('a body that is not a message is an upstream error with the body as raw', () => {
+    expect(() => decodeResponse({ type: 'nope' }, req, testContext())).toThrow(
+      expect.objectContaining({ kind: 'upstream', message: 'Anthropic upstream returned a body that is not a message.', raw: '{"type":"nope"}' }),
+    );
   });
 });

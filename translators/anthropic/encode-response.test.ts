@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  decodeSignature,
-  decodeToolCallId,
-  type ChatResponse,
-  type FinishReason,
-  type Citation,
-} from '../../src/canonical/index.ts';
+import { decodeSignature, decodeToolCallId, type ChatResponse, type FinishReason, type Citation, type ChatRequest } from '../../src/canonical/index.ts';
 import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
 import { decodeResponse } from './decode-response.ts';
-import { encodeResponse } from './encode-response.ts';
+import { encodeResponse, encodeBlocks, inputOf } from './encode-response.ts';
 import { encodeCountTokensResponse } from './count-tokens.ts';
 import { encodeModelList } from './model-list.ts';
 import { decodeStopReason, encodeStopReason } from './finish-reason.ts';
@@ -171,5 +165,70 @@ describe('anthropic stop reasons', () => {
       expect(encodeStopReason(decodeStopReason(raw), raw === 'tool_use').stop_reason).toBe(raw);
     }
     expect(decodeStopReason('brand_new')).toEqual({ unified: 'other', raw: 'brand_new' });
+  });
+});
+
+describe('canonical answer → anthropic Message', () => {
+  const req: ChatRequest = { model: 'asked-model', system: [], messages: [], stream: false };
+
+  const res = (over: Partial<ChatResponse> = {}): ChatResponse => ({
+    id: 'msg_r',
+    model: 'claude-x',
+    created: 1,
+    choices: [{ index: 0, content: [{ type: 'text', text: 'hi' }], finishReason: { unified: 'stop' } }],
+    ...over,
+  });
+
+  it('the caller’s model when the upstream names none; an id that is not msg_ is replaced', () => {
+    const m = encodeResponse(res({ model: '', id: 'chatcmpl-1' }), req, testContext());
+    expect(m.model).toBe('asked-model');
+    expect(m.id).toMatch(/^msg_/);
+    expect(m.id).not.toBe('chatcmpl-1');
+    expect(encodeResponse(res(), req, testContext()).id).toBe('msg_r');
+  });
+
+  it('server blocks go back at their index (or at the end when the content is shorter)', () => {
+    const block = (n: number) => ({ type: 'web_search_tool_result', tool_use_id: `s${n}`, content: [] });
+    const m = encodeResponse(
+      res({
+        choices: [
+          {
+            index: 0,
+            content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }],
+            finishReason: { unified: 'stop' },
+            extras: { dialect: 'anthropic', fields: { serverBlocks: [{ index: 1, block: block(1) }, { index: 9, block: block(9) }], stop_details: { type: 'refusal' } } },
+          },
+        ],
+      }),
+      req,
+      testContext(),
+    );
+    expect(m.content.map((b: any) => b.text ?? b.tool_use_id)).toEqual(['a', 's1', 'b', 's9']);
+    expect(m.stop_details).toEqual({ type: 'refusal' });
+    expect(encodeResponse(res(), req, testContext()).stop_details).toBeNull();
+  });
+
+  it('stop_reason: tool_use when the answer holds a call (Gemini says STOP); refusal when the prompt was blocked', () => {
+    const call = res({ choices: [{ index: 0, content: [{ type: 'tool-call', id: 'c', name: 'f', arguments: '{}' }], finishReason: { unified: 'stop' } }] });
+    expect(encodeResponse(call, req, testContext()).stop_reason).toBe('tool_use');
+    expect(encodeResponse(res(), req, testContext()).stop_reason).toBe('end_turn');
+    const blocked = encodeResponse(res({ choices: [], promptBlocked: { reason: 'SAFETY' } } as Partial<ChatResponse>), req, testContext());
+    expect(blocked).toMatchObject({ stop_reason: 'refusal', content: [] });
+  });
+
+  it('blocks: empty text is skipped; unsigned thinking has an empty signature; parts with no response block are left out', () => {
+    expect(
+      encodeBlocks([
+        { type: 'text', text: '' },
+        { type: 'refusal', text: '' },
+        { type: 'reasoning', text: 'hm' },
+        { type: 'image', source: { type: 'url', url: 'https://x' } },
+      ]),
+    ).toEqual([{ type: 'thinking', thinking: 'hm', signature: '' }]);
+  });
+
+  it('tool input: an object as is; empty, invalid, an array or a scalar → {}', () => {
+    expect(inputOf('{"a":[1]}')).toEqual({ a: [1] });
+    for (const s of ['', '  ', '{', '[1]', '3', 'null']) expect(inputOf(s)).toEqual({});
   });
 });

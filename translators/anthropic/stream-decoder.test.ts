@@ -1,10 +1,10 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { StreamEvent } from '../../src/canonical/index.ts';
+import type { StreamEvent, SseEvent, ChatRequest } from '../../src/canonical/index.ts';
 import { createParser } from 'eventsource-parser';
-import type { SseEvent } from '../../src/canonical/index.ts';
 import { fixtureSse, fixtureText, parseSse, testContext } from '../../test/support/fixtures.ts';
+import { createStreamDecoder } from './stream-decoder.ts';
 
 /** SSE events of `text` fed to the parser in two chunks split at `cut`. */
 function parseSplit(text: string, cut: number): SseEvent[] {
@@ -14,10 +14,11 @@ function parseSplit(text: string, cut: number): SseEvent[] {
   parser.feed(text.slice(cut));
   return out;
 }
-import { createStreamDecoder } from './stream-decoder.ts';
 
 const dir = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
+
 const sseFixtures = readdirSync(dir).filter((f) => f.endsWith('.sse'));
+
 const req = { model: 'claude', system: [], messages: [], stream: true };
 
 export function decodeAll(events: ReturnType<typeof fixtureSse>): StreamEvent[] {
@@ -74,6 +75,10 @@ export function expectWellFramed(events: StreamEvent[]): void {
   }
 }
 
+function textOf(events: StreamEvent[]): string {
+  return events.map((e) => (e.type === 'text-delta' ? e.text : '')).join('');
+}
+
 describe('anthropic stream decoder: every fixture', () => {
   it.each(sseFixtures)('%s is well framed and split-independent', (name) => {
     const events = decodeAll(fixtureSse('anthropic', name));
@@ -86,10 +91,6 @@ describe('anthropic stream decoder: every fixture', () => {
     expect(decodeAll(parseSse(text))).toEqual(events);
   });
 });
-
-function textOf(events: StreamEvent[]): string {
-  return events.map((e) => (e.type === 'text-delta' ? e.text : '')).join('');
-}
 
 describe('anthropic stream decoder: details', () => {
   it('stream-text-basic: old-style usage merges message_start input with message_delta output', () => {
@@ -195,4 +196,116 @@ describe('anthropic stream decoder: details', () => {
       expect(d.finish()).toEqual([]);
     },
   );
+});
+
+describe('anthropic stream decoder: event details', () => {
+  const req: ChatRequest = { model: 'claude-x', system: [], messages: [], stream: true };
+
+  const sse = (data: Record<string, unknown>): SseEvent => ({ event: String(data.type), data: JSON.stringify(data) });
+
+  const block = (content_block: Record<string, unknown>, index = 0) => sse({ type: 'content_block_start', index, content_block });
+
+  const delta = (d: Record<string, unknown>, index = 0) => sse({ type: 'content_block_delta', index, delta: d });
+
+  const stopAll = [sse({ type: 'message_delta', delta: { stop_reason: 'end_turn' } }), sse({ type: 'message_stop' })];
+
+  function decode(events: SseEvent[]): StreamEvent[] {
+    const d = createStreamDecoder(req, testContext());
+    return [...events.flatMap((e) => d.push(e)), ...d.finish()];
+  }
+
+  it('message_start: id and model of the first one only; usage of each merged, nulls not overwriting', () => {
+    const events = decode([
+      sse({ type: 'message_start', message: { id: 'msg_a', model: 'claude-a', usage: { input_tokens: 10, cache_read_input_tokens: 4, output_tokens: 1 } } }),
+      sse({ type: 'message_start', message: { id: 'msg_b', model: 'claude-b', usage: { input_tokens: null, output_tokens: 2 } } }),
+      sse({ type: 'ping' }),
+      ...stopAll,
+    ]);
+    expect(events.filter((e) => e.type === 'message-start')).toEqual([{ type: 'message-start', id: 'msg_a', model: 'claude-a', created: 1_700_000_000 }]);
+    expect(events.filter((e) => e.type === 'usage').map((e) => e.type === 'usage' && e.usage)).toEqual([
+      { inputTokens: 14, outputTokens: 1, totalTokens: 15, cachedInputTokens: 4 },
+      { inputTokens: 14, outputTokens: 2, totalTokens: 16, cachedInputTokens: 4 },
+    ]);
+  });
+
+  it('a stream that starts with a block gets a message-start with a fresh id and no model', () => {
+    const events = decode([block({ type: 'text', text: 'Hi' }), ...stopAll]);
+    expect(events[0]).toEqual({ type: 'message-start', id: 'msg_test0001', model: '', created: 1_700_000_000 });
+    expect(events.slice(1, 4)).toEqual([{ type: 'text-start' }, { type: 'text-delta', text: 'Hi' }, { type: 'text-end' }]);
+    const m = decode([sse({ type: 'message_start', message: {} }), ...stopAll]);
+    expect(m[0]).toEqual({ type: 'message-start', id: 'msg_test0001', model: '', created: 1_700_000_000 });
+  });
+
+  it('thinking: text at start and in deltas, signature from start or from signature_delta; empty deltas dropped', () => {
+    const events = decode([
+      sse({ type: 'message_start', message: { id: 'msg_1' } }),
+      block({ type: 'thinking', thinking: 'a', signature: 'early' }),
+      delta({ type: 'thinking_delta', thinking: '' }),
+      delta({ type: 'thinking_delta', thinking: 'b' }),
+      sse({ type: 'content_block_stop', index: 0 }),
+      block({ type: 'thinking', thinking: '' }, 1),
+      delta({ type: 'signature_delta', signature: 'late' }, 1),
+      delta({ type: 'text_delta', text: 'stray' }, 1),
+      sse({ type: 'content_block_stop', index: 1 }),
+      block({ type: 'thinking', thinking: '', signature: '' }, 2),
+      sse({ type: 'content_block_stop', index: 2 }),
+      block({ type: 'redacted_thinking', data: 'opaque' }, 3),
+      sse({ type: 'content_block_stop', index: 3 }),
+      block({ type: 'text', text: '' }, 4),
+      delta({ type: 'text_delta', text: '' }, 4),
+      delta({ type: 'citations_delta', citation: {} }, 4),
+      sse({ type: 'content_block_stop', index: 4 }),
+      ...stopAll,
+    ]);
+    expect(events.slice(1)).toEqual([
+      { type: 'reasoning-start' },
+      { type: 'reasoning-delta', text: 'a' },
+      { type: 'reasoning-delta', text: 'b' },
+      { type: 'reasoning-end', signature: { origin: 'anthropic', value: 'early' } },
+      { type: 'reasoning-start' },
+      { type: 'reasoning-end', signature: { origin: 'anthropic', value: 'late' } },
+      { type: 'reasoning-start' },
+      { type: 'reasoning-end' },
+      { type: 'reasoning-start', redacted: { origin: 'anthropic', value: 'opaque' } },
+      { type: 'reasoning-end' },
+      { type: 'text-start' },
+      { type: 'citation', citation: { raw: { dialect: 'anthropic', value: {} } } },
+      { type: 'text-end' },
+      { type: 'finish', reason: { unified: 'stop', raw: 'end_turn' } },
+    ]);
+  });
+
+  it('stop_sequence from message_delta; events after the end and a second finish() add nothing', () => {
+    const d = createStreamDecoder(req, testContext());
+    const out = [
+      sse({ type: 'message_start', message: { id: 'msg_1' } }),
+      sse({ type: 'message_delta', delta: { stop_reason: 'stop_sequence', stop_sequence: 'HALT' } }),
+      sse({ type: 'message_stop' }),
+    ].flatMap((e) => d.push(e));
+    expect(out.find((e) => e.type === 'finish')).toEqual({ type: 'finish', reason: { unified: 'stop-sequence', raw: 'stop_sequence', stopSequence: 'HALT' } });
+    expect(d.finish()).toEqual([]);
+    expect(d.finish()).toEqual([]);
+    expect(d.push(sse({ type: 'message_start', message: { id: 'msg_2' } }))).toEqual([]);
+  });
+
+  it('a message_delta without a stop reason finishes as "other"; after an error event nothing more comes', () => {
+    const d = createStreamDecoder(req, testContext());
+    expect(d.push(sse({ type: 'message_delta', delta: {} }))).toEqual([
+      { type: 'message-start', id: 'msg_test0001', model: '', created: 1_700_000_000 },
+      { type: 'finish', reason: { unified: 'other' } },
+    ]);
+    const errs = d.push(sse({ type: 'error', error: { type: 'rate_limit_error', message: 'slow' } }));
+    expect(errs).toMatchObject([{ type: 'error', error: { kind: 'rate-limit', status: 429, message: 'slow' } }]);
+    expect(d.push(sse({ type: 'message_stop' }))).toEqual([]);
+    expect(d.finish()).toEqual([]);
+  });
+
+  it('an unparsable frame names itself in the error, cut to 200 characters', () => {
+    const d = createStreamDecoder(req, testContext());
+    const bad = `{${'x'.repeat(300)}`;
+    const [e] = d.push({ data: bad });
+    expect(e).toMatchObject({ type: 'error', error: { kind: 'upstream', message: `Anthropic stream sent an unparsable event: ${bad.slice(0, 200)}` } });
+    const w = createStreamDecoder(req, testContext());
+    expect(w.push({ data: '[1]' })).toMatchObject([{ type: 'error', error: { message: 'Anthropic stream sent an unexpected event: [1]' } }]);
+  });
 });

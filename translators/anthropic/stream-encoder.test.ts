@@ -2,20 +2,16 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
 import { describe, expect, it } from 'vitest';
-import {
-  encodeSignature,
-  ProxyError,
-  type ChatRequest,
-  type StreamEvent,
-  type StreamFrame,
-} from '../../src/canonical/index.ts';
+import { encodeSignature, ProxyError, type ChatRequest, type StreamEvent, type StreamFrame } from '../../src/canonical/index.ts';
 import { fixtureSse, testContext } from '../../test/support/fixtures.ts';
 import { decodeRequest } from './decode-request.ts';
 import { createStreamDecoder } from './stream-decoder.ts';
 import { createStreamEncoder } from './stream-encoder.ts';
 
 const dir = fileURLToPath(new URL('./__fixtures__/', import.meta.url));
+
 const sseFixtures = readdirSync(dir).filter((f) => f.endsWith('.sse'));
+
 const req: ChatRequest = { model: 'claude-x', system: [], messages: [], stream: true };
 
 function encodeAll(events: StreamEvent[], cut = events.length): StreamFrame[] {
@@ -248,5 +244,74 @@ describe('anthropic stream encoder: OpenAI-shaped input', () => {
   it('ignores choices other than 0', () => {
     const frames = encodeAll([{ type: 'text-delta', choice: 1, text: 'x' }]);
     expect(frames.some((f) => f.event === 'content_block_start')).toBe(false);
+  });
+});
+
+describe('anthropic stream encoder: event details', () => {
+  const payloads = (frames: StreamFrame[]) => frames.map((f) => JSON.parse(f.data) as Record<string, any>);
+  function encode(events: StreamEvent[], r: ChatRequest = req) {
+    const enc = createStreamEncoder(r, testContext());
+    return payloads([...events.flatMap((e) => enc.push(e)), ...enc.finish()]);
+  }
+
+  it('message_start: a msg_ id kept, others replaced; the upstream’s model, else the request’s; usage known by then', () => {
+    const a = encode([
+      { type: 'message-start', id: 'msg_up', model: 'claude-up', created: 1 },
+      { type: 'usage', usage: { inputTokens: 30, outputTokens: 0, totalTokens: 30, cachedInputTokens: 10 } },
+      { type: 'text-delta', text: 'x' },
+    ]);
+    expect(a[0]!.message).toMatchObject({ id: 'msg_up', model: 'claude-up', usage: { input_tokens: 20, cache_read_input_tokens: 10 } });
+    const b = encode([{ type: 'message-start', id: 'chatcmpl-9', model: '', created: 1 }, { type: 'text-delta', text: 'x' }]);
+    expect(b[0]!.message.id).toBe('msg_test0001');
+    expect(b[0]!.message.model).toBe('claude-x');
+  });
+
+  it('text and thinking switch blocks with rising indexes; empty deltas open nothing', () => {
+    const data = encode([
+      { type: 'reasoning-start' },
+      { type: 'reasoning-delta', text: '' },
+      { type: 'reasoning-delta', text: 'r' },
+      { type: 'text-delta', text: '' },
+      { type: 'text-delta', text: 't' },
+      { type: 'reasoning-delta', text: 'r2' },
+      { type: 'reasoning-end', signature: { origin: 'anthropic', value: 'sig' } },
+      { type: 'finish', reason: { unified: 'stop' } },
+    ]);
+    expect(data.filter((d) => d.type.startsWith('content_block'))).toEqual([
+      { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'r' } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'content_block_start', index: 1, content_block: { type: 'text', text: '', citations: null } },
+      { type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 't' } },
+      { type: 'content_block_stop', index: 1 },
+      { type: 'content_block_start', index: 2, content_block: { type: 'thinking', thinking: '', signature: '' } },
+      { type: 'content_block_delta', index: 2, delta: { type: 'thinking_delta', thinking: 'r2' } },
+      { type: 'content_block_delta', index: 2, delta: { type: 'signature_delta', signature: 'sig' } },
+      { type: 'content_block_stop', index: 2 },
+    ]);
+  });
+
+  it('a blocked prompt ends as refusal; the stop sequence and the usage go in message_delta', () => {
+    expect(encode([{ type: 'prompt-blocked', reason: 'SAFETY' }]).at(-2)!.delta.stop_reason).toBe('refusal');
+    const d = encode([
+      { type: 'text-delta', text: 'a' },
+      { type: 'finish', reason: { unified: 'stop-sequence', raw: 'stop', stopSequence: 'END' } },
+      { type: 'usage', usage: { inputTokens: 5, outputTokens: 6, totalTokens: 11 } },
+      { type: 'logprobs', content: [] } as unknown as StreamEvent,
+    ]).at(-2)!;
+    expect(d.delta).toMatchObject({ stop_reason: 'stop_sequence', stop_sequence: 'END' });
+    expect(d.usage).toMatchObject({ input_tokens: 5, output_tokens: 6 });
+  });
+
+  it('a tool call whose deltas come for an unknown index loses nothing of the known ones', () => {
+    const data = encode([
+      { type: 'tool-call-start', index: 0, id: 'a', name: 'f' },
+      { type: 'tool-call-delta', index: 7, argumentsDelta: '{"zz":1}' },
+      { type: 'tool-call-end', index: 7 },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{}' },
+      { type: 'tool-call-end', index: 0 },
+    ]);
+    expect(data.filter((d) => d.type === 'content_block_delta').map((d) => d.delta.partial_json)).toEqual(['{}']);
+    expect(data.filter((d) => d.type === 'content_block_stop')).toEqual([{ type: 'content_block_stop', index: 0 }]);
   });
 });

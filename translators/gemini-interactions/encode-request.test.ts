@@ -8,9 +8,13 @@ import { encodeRequest } from './encode-request.ts';
 import { encodePassthrough, forwardRequest } from './passthrough.ts';
 
 const target: UpstreamTarget = { name: 'g', model: 'gemini-3-flash-preview', apiKey: 'AIza-test', options: {} };
+
 const user = (text: string) => ({ role: 'user' as const, content: [{ type: 'text' as const, text }] });
+
 const req = (over: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'm', system: [], messages: [user('Hi')], stream: false, ...over });
+
 const body = (r: ChatRequest, t = target) => JSON.parse(encodeRequest(r, t).value.body as string);
+
 const caller = (b: unknown, over: Partial<CallerInput> = {}): CallerInput => ({ body: b, headers: {}, params: {}, query: {}, ...over });
 
 describe('encodeRequest: the HTTP request', () => {
@@ -306,5 +310,40 @@ describe('encodePassthrough', () => {
     });
     expect(forwardRequest(input, { model: 'alias', stream: false }, target)?.model).toBe('gemini-3-flash-preview');
     expect(forwardRequest(caller(undefined, { params: { method: 'retrieve', id: 'x' } }), { model: 'm', stream: false }, target)).toBeUndefined();
+  });
+});
+
+describe('encodeRequest: this dialect’s own fields', () => {
+  const target: UpstreamTarget = { name: 'g', model: 'gemini-3-flash-preview', apiKey: 'AIza-test', options: {} };
+
+  const req = (over: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'm', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], stream: false, ...over });
+
+  const encoded = (r: ChatRequest) => {
+    const { value, warnings } = encodeRequest(r, target);
+    return { body: JSON.parse(value.body as string) as Record<string, unknown>, warnings };
+  };
+
+  const mine = (fields: Record<string, unknown>): ChatRequest['extras'] => ({ dialect: 'gemini-interactions', fields });
+
+  it('generation_config.* extras go back into generation_config, next to the encoded settings; others at the top', () => {
+    const { body } = encoded(req({ temperature: 0.2, extras: mine({ 'generation_config.speech_config': { voice: 'Kore' }, service_tier: 'flex' }) }));
+    expect(body['generation_config']).toEqual({ speech_config: { voice: 'Kore' }, temperature: 0.2 });
+    expect(body['service_tier']).toBe('flex');
+    expect(body).not.toHaveProperty(['generation_config.speech_config']);
+  });
+
+  it('an empty extra makes no generation_config', () => {
+    expect(encoded(req({ extras: mine({ 'generation_config.speech_config': undefined }) })).body).not.toHaveProperty('generation_config');
+  });
+
+  it('store: the caller’s boolean is kept, anything else is false', () => {
+    expect(encoded(req({ extras: mine({ store: true }) })).body['store']).toBe(true);
+    expect(encoded(req({ extras: mine({ store: 'yes' }) })).body['store']).toBe(false);
+    expect(encoded(req()).body['store']).toBe(false);
+  });
+
+  it('cache hints have no place here and are reported', () => {
+    const { warnings } = encoded(req({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache: {} }] }] }));
+    expect(warnings).toEqual([{ code: 'dropped', path: 'cache_control' }]);
   });
 });

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ProxyError } from '../../src/canonical/index.ts';
 import { fixtureJson, fixtureSse, testContext } from '../../test/support/fixtures.ts';
 import { decodeRequest } from './decode-request.ts';
-import { inputSteps, interactionsState as state } from './state.ts';
+import { inputSteps, interactionsState as state, interactionsState } from './state.ts';
 
 const tools = [{ type: 'function', name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } }];
+
 const turn1 = {
   model: 'claude-sonnet',
   system_instruction: 'Be brief.',
@@ -13,6 +14,7 @@ const turn1 = {
   response_format: { type: 'text', mime_type: 'application/json' },
   input: 'Weather in Paris?',
 };
+
 const answer1 = {
   id: 'v1_turn1',
   object: 'interaction',
@@ -22,6 +24,7 @@ const answer1 = {
     { type: 'function_call', id: 'c1', name: 'get_weather', arguments: { city: 'Paris' } },
   ],
 };
+
 const result = { type: 'function_result', call_id: 'c1', name: 'get_weather', result: '18C' };
 
 function keep(request: unknown, response: unknown): Map<string, string> {
@@ -210,5 +213,18 @@ describe('interactionsState: references that resolve to nothing', () => {
       expect.objectContaining({ kind: 'invalid-request', param: 'input', message: expect.stringContaining("'previous_interaction_id'") }),
     );
     expect((state.expand({ model: 'm', previous_interaction_id: 'v1_e', input: 'hi' }, found) as { input: unknown[] }).input).toHaveLength(1);
+  });
+});
+
+describe('the dialect entry: a missing interaction', () => {
+  it('a missing interaction is a 404 naming it', () => {
+    const err = interactionsState.notFound('previous_interaction_id', 'v1_gone');
+    expect(err).toBeInstanceOf(ProxyError);
+    expect({ status: err.status, param: err.param, code: err.code, message: err.message }).toEqual({
+      status: 404,
+      param: 'previous_interaction_id',
+      code: 'not_found',
+      message: "Interaction 'v1_gone' not found (it expired, was deleted, or was answered by another deployment).",
+    });
   });
 });

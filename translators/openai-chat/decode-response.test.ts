@@ -1,9 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { ProxyError, type ChatRequest } from '../../src/canonical/index.ts';
-import { fixtureJson, testContext } from '../../test/support/fixtures.ts';
+import { ProxyError, type ChatRequest, type StreamEvent } from '../../src/canonical/index.ts';
+import { fixtureJson, testContext, fixtureSse } from '../../test/support/fixtures.ts';
 import { decodeResponse } from './decode-response.ts';
+import { encodeResponse } from './encode-response.ts';
+import { OpenAIChatStreamDecoder } from './stream-decoder.ts';
+import { OpenAIChatStreamEncoder } from './stream-encoder.ts';
 
 const req: ChatRequest = { model: 'asked', system: [], messages: [], stream: false };
+
 const decode = (body: unknown, r = req) => decodeResponse(body, r, testContext());
 
 describe('decodeResponse: fixtures', () => {
@@ -189,5 +193,111 @@ describe('decodeResponse: other shapes', () => {
     } catch (e) {
       expect((e as ProxyError).kind).toBe('upstream');
     }
+  });
+});
+
+describe('decodeResponse: the exact shapes', () => {
+  const req: ChatRequest = { model: 'asked', system: [], messages: [], stream: false };
+
+  const decode = (body: unknown) => decodeResponse(body, req, testContext());
+
+  const body = (choices: unknown[], extra: object = {}) => ({ id: 'r', object: 'chat.completion', created: 7, model: 'm', choices, ...extra });
+
+  test('a bare answer decodes to exactly its id, model, created and choice', () => {
+    expect(decode(body([{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }]))).toStrictEqual({
+      id: 'r',
+      model: 'm',
+      created: 7,
+      choices: [{ index: 0, content: [{ type: 'text', text: 'hi' }], finishReason: { unified: 'stop', raw: 'stop' } }],
+    });
+  });
+
+  test('null fingerprint and service tier are left out; each one given is kept', () => {
+    const choice = { index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' };
+    expect(decode(body([choice], { system_fingerprint: null, service_tier: null })).extras).toBeUndefined();
+    expect(decode(body([choice], { service_tier: 'default' })).extras).toStrictEqual({ dialect: 'openai-chat', fields: { service_tier: 'default' } });
+    expect(decode(body([choice], { prompt_filter_results: [] })).extras).toStrictEqual({ dialect: 'openai-chat', fields: { prompt_filter_results: [] } });
+  });
+
+  test('a choice without a message has no content; its filter results are kept', () => {
+    const filters = { hate: { filtered: true, severity: 'high' } };
+    expect(decode(body([{ index: 0, finish_reason: 'content_filter', content_filter_results: filters }])).choices).toStrictEqual([
+      { index: 0, content: [], finishReason: { unified: 'content-filter', raw: 'content_filter' }, extras: { dialect: 'openai-chat', fields: { content_filter_results: filters } } },
+    ]);
+  });
+
+  test("the wire's choice index is kept, else the position", () => {
+    const msg = { role: 'assistant', content: 'x' };
+    expect(decode(body([{ index: 2, message: msg, finish_reason: 'stop' }, { message: msg, finish_reason: 'stop' }])).choices.map((c) => c.index)).toEqual([2, 1]);
+  });
+
+  test('tool calls and a legacy function call with missing parts decode with empty strings', () => {
+    const content = decode(
+      body([
+        {
+          index: 0,
+          message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_a', type: 'function' }], function_call: {} },
+          finish_reason: 'tool_calls',
+        },
+      ]),
+    ).choices[0]!.content;
+    expect(content).toStrictEqual([
+      { type: 'tool-call', id: 'call_a', name: '', arguments: '' },
+      { type: 'tool-call', id: 'call_test0001', name: '', arguments: '' },
+    ]);
+  });
+
+  test('a refusal beside an answer is an answer; a refusal alone is a refusal', () => {
+    const reason = (message: object) => decode(body([{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'stop' }])).choices[0]!.finishReason;
+    expect(reason({ content: 'partly', refusal: 'not that' })).toEqual({ unified: 'stop', raw: 'stop' });
+    expect(reason({ content: null, refusal: 'No.' })).toEqual({ unified: 'refusal', raw: 'stop' });
+    expect(reason({ content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] })).toEqual({ unified: 'stop', raw: 'stop' });
+    expect(reason({ content: null, refusal: 'No.', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] })).toEqual({ unified: 'refusal', raw: 'stop' });
+  });
+});
+
+describe('decoding compatible hosts', () => {
+  const req: ChatRequest = { model: 'asked', system: [], messages: [], stream: true };
+  const decodeStream = (name: string): StreamEvent[] => {
+    const d = new OpenAIChatStreamDecoder(req, testContext());
+    return [...fixtureSse('openai-chat', name).flatMap((e) => d.push(e)), ...d.finish()];
+  };
+
+  test('Groq: a stream’s usage in x_groq.usage (github.com/vercel/ai/issues/1651)', () => {
+    const usage = decodeStream('hosts/groq-stream-x-groq-usage.sse').filter((e) => e.type === 'usage');
+    expect(usage).toEqual([{ type: 'usage', usage: { inputTokens: 23, outputTokens: 19, totalTokens: 42 } }]);
+  });
+
+  test('OpenRouter: cost and cached / cache-write tokens (openrouter.ai/docs/use-cases/usage-accounting)', () => {
+    const res = decodeResponse(fixtureJson('openai-chat', 'hosts/openrouter-usage-cost.json'), req, testContext());
+    expect(res.usage).toEqual({ inputTokens: 194, outputTokens: 2, totalTokens: 196, cachedInputTokens: 64, cacheWriteTokens: 100, reasoningTokens: 0, cost: 0.95 });
+    const streamed = decodeStream('hosts/openrouter-stream-usage-cost.sse').filter((e) => e.type === 'usage');
+    expect(streamed).toEqual([{ type: 'usage', usage: res.usage }]);
+    // An OpenAI caller gets it where OpenRouter puts it.
+    expect((encodeResponse(res, req, testContext()) as any).usage.cost).toBe(0.95);
+    const enc = new OpenAIChatStreamEncoder({ ...req, streamUsage: true }, testContext());
+    const frames = [...enc.push({ type: 'message-start', id: 'x', model: 'm', created: 1 }), ...enc.push({ type: 'usage', usage: res.usage! }), ...enc.finish()];
+    expect(frames.some((f) => f.data.includes('"cost":0.95'))).toBe(true);
+  });
+
+  test('a streamed tool call whose name comes after its first arguments keeps its name', () => {
+    const events = decodeStream('hosts/stream-tool-call-late-name.sse');
+    const start = events.find((e) => e.type === 'tool-call-start');
+    expect(start).toEqual({ type: 'tool-call-start', choice: 0, index: 0, id: 'call_late_1', name: 'get_weather' });
+    const args = events.flatMap((e) => (e.type === 'tool-call-delta' ? [e.argumentsDelta] : [])).join('');
+    expect(args).toBe('{"city":"Paris"}');
+    // The fragments that waited for the name go out with it, as one delta.
+    expect(events.map((e) => e.type)).toEqual(['message-start', 'tool-call-start', 'tool-call-delta', 'tool-call-end', 'finish']);
+  });
+
+  test('a call that never gets a name still arrives, nameless, with its arguments', () => {
+    const d = new OpenAIChatStreamDecoder(req, testContext());
+    const chunk = (delta: unknown, finish: string | null = null) => ({ data: JSON.stringify({ id: 'c', choices: [{ index: 0, delta, finish_reason: finish }] }) });
+    const events = [...d.push(chunk({ tool_calls: [{ index: 0, function: { arguments: '{}' } }] })), ...d.push(chunk({}, 'tool_calls')), ...d.finish()];
+    expect(events.filter((e) => e.type.startsWith('tool-call'))).toEqual([
+      { type: 'tool-call-start', choice: 0, index: 0, id: 'call_test0001', name: '' },
+      { type: 'tool-call-delta', choice: 0, index: 0, argumentsDelta: '{}' },
+      { type: 'tool-call-end', choice: 0, index: 0 },
+    ]);
   });
 });

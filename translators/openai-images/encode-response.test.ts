@@ -45,3 +45,15 @@ describe('encodeImageResponse', () => {
     });
   });
 });
+
+describe('encodeImageResponse', () => {
+  const req: ImageRequest = { op: 'generate', model: 'gpt-image-1', prompt: 'x', images: [] };
+
+  it('never echoes null top-level fields', () => {
+    const body = encodeImageResponse(
+      { created: 5, images: [{ url: 'https://proxy/a' }], extras: { background: null, output_format: null, quality: 'high', size: null } },
+      { ...req, responseFormat: 'url' },
+    );
+    expect(body).toEqual({ created: 5, data: [{ url: 'https://proxy/a' }], quality: 'high' });
+  });
+});

@@ -42,3 +42,27 @@ describe('readImageForm', () => {
     expect(isImageFormFields({ fields: {}, images: {}, files: {} })).toBe(false);
   });
 });
+
+describe('isImageFormFields', () => {
+  it('accepts the shape readImageForm produces', () => {
+    expect(isImageFormFields({ fields: {}, images: [], files: {} })).toBe(true);
+  });
+
+  it('rejects anything with a part missing or of the wrong type, without throwing', () => {
+    for (const body of [
+      null,
+      undefined,
+      'form',
+      {},
+      { fields: null, images: [], files: {} },
+      { fields: 'x', images: [], files: {} },
+      { fields: {}, images: {}, files: {} },
+      { fields: {}, images: [], files: null },
+      { fields: {}, images: [], files: 'x' },
+      { fields: {}, images: [] },
+      { images: [], files: {} },
+    ]) {
+      expect(isImageFormFields(body), JSON.stringify(body)).toBe(false);
+    }
+  });
+});

@@ -1,41 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ProxyError, type ChatRequest } from '../../src/canonical/index.ts';
+import { ProxyError } from '../../src/canonical/index.ts';
 import type { CallerInput, UpstreamTarget } from '../types.ts';
-import { encodeRequest } from './encode-request.ts';
 import { encodePassthrough } from './passthrough.ts';
 
 const target: UpstreamTarget = { name: 'g', model: 'gemini-3-flash-preview', apiKey: 'AIza-test', options: {} };
-const req = (over: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'm', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }], stream: false, ...over });
-const encoded = (r: ChatRequest) => {
-  const { value, warnings } = encodeRequest(r, target);
-  return { body: JSON.parse(value.body as string) as Record<string, unknown>, warnings };
-};
+
 const caller = (body: unknown, over: Partial<CallerInput> = {}): CallerInput => ({ body, headers: {}, params: {}, query: {}, ...over });
-const mine = (fields: Record<string, unknown>): ChatRequest['extras'] => ({ dialect: 'gemini-interactions', fields });
-
-describe('encodeRequest: this dialect’s own fields', () => {
-  it('generation_config.* extras go back into generation_config, next to the encoded settings; others at the top', () => {
-    const { body } = encoded(req({ temperature: 0.2, extras: mine({ 'generation_config.speech_config': { voice: 'Kore' }, service_tier: 'flex' }) }));
-    expect(body['generation_config']).toEqual({ speech_config: { voice: 'Kore' }, temperature: 0.2 });
-    expect(body['service_tier']).toBe('flex');
-    expect(body).not.toHaveProperty(['generation_config.speech_config']);
-  });
-
-  it('an empty extra makes no generation_config', () => {
-    expect(encoded(req({ extras: mine({ 'generation_config.speech_config': undefined }) })).body).not.toHaveProperty('generation_config');
-  });
-
-  it('store: the caller’s boolean is kept, anything else is false', () => {
-    expect(encoded(req({ extras: mine({ store: true }) })).body['store']).toBe(true);
-    expect(encoded(req({ extras: mine({ store: 'yes' }) })).body['store']).toBe(false);
-    expect(encoded(req()).body['store']).toBe(false);
-  });
-
-  it('cache hints have no place here and are reported', () => {
-    const { warnings } = encoded(req({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache: {} }] }] }));
-    expect(warnings).toEqual([{ code: 'dropped', path: 'cache_control' }]);
-  });
-});
 
 describe('encodePassthrough: the edges', () => {
   it('a refused id says which, as a 400 on id', () => {

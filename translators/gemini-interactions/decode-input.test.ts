@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ProxyError } from '../../src/canonical/index.ts';
 import { decodeRequest } from './decode-request.ts';
-import { interactionsState } from './state.ts';
 
 const decode = (input: unknown) => decodeRequest({ body: { model: 'm', input }, headers: {}, params: {}, query: {} }).value.messages;
+
 function failure(body: unknown): { param?: string; message: string } {
   try {
     decodeRequest({ body, headers: {}, params: {}, query: {} });
@@ -46,18 +46,5 @@ describe('decodeInput: the less common inputs', () => {
 
   it('a body that is not an object', () => {
     expect(failure('hi')).toEqual({ param: 'body', message: 'Invalid JSON payload received. The body must be a JSON object.' });
-  });
-});
-
-describe('the dialect entry: a missing interaction', () => {
-  it('a missing interaction is a 404 naming it', () => {
-    const err = interactionsState.notFound('previous_interaction_id', 'v1_gone');
-    expect(err).toBeInstanceOf(ProxyError);
-    expect({ status: err.status, param: err.param, code: err.code, message: err.message }).toEqual({
-      status: 404,
-      param: 'previous_interaction_id',
-      code: 'not_found',
-      message: "Interaction 'v1_gone' not found (it expired, was deleted, or was answered by another deployment).",
-    });
   });
 });

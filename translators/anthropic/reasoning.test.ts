@@ -10,7 +10,9 @@ import { decodeRequest } from './decode-request.ts';
 import { encodeRequest } from './encode-request.ts';
 
 const H = { 'anthropic-version': '2023-06-01' };
+
 const msgs = [{ role: 'user', content: 'hi' }];
+
 const decode = (body: Record<string, unknown>) =>
   decodeRequest({ body: { model: 'claude-sonnet-4-5', max_tokens: 4096, messages: msgs, ...body }, headers: H, params: {}, query: {} });
 
@@ -25,11 +27,14 @@ function errorOf(fn: () => unknown): ProxyError {
 }
 
 const target: UpstreamTarget = { name: 'claude', model: 'claude-sonnet-4-20250514', apiKey: 'k', options: {} };
+
 const base: ChatRequest = { model: 'm', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
+
 function encode(req: Partial<ChatRequest>, t: UpstreamTarget = target) {
   const { value, warnings } = encodeRequest({ ...base, ...req }, t, testContext());
   return { body: JSON.parse(value.body as string) as Record<string, any>, warnings };
 }
+
 const clamps = (warnings: Warning[]) => warnings.filter((w) => w.code === 'clamped');
 
 describe('anthropic caller: thinking budget limits', () => {

@@ -7,9 +7,13 @@ import { ProxyError } from '../../src/canonical/index.ts';
 import { decodeRequest } from './decode-request.ts';
 
 const H = { 'anthropic-version': '2023-06-01' };
+
 const msgs = [{ role: 'user', content: 'hi' }];
+
 const ok = { model: 'claude-sonnet-4-5', max_tokens: 1024, messages: msgs };
+
 const decode = (body: unknown) => decodeRequest({ body, headers: H, params: {}, query: {} });
+
 const userBlock = (block: unknown) => ({ ...ok, messages: [{ role: 'user', content: [block] }] });
 
 function errorOf(fn: () => unknown): ProxyError {

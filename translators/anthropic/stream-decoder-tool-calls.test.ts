@@ -3,26 +3,34 @@
  * never 0), its arguments reach the right call, and a structured-output tool is text, not a call.
  */
 import { describe, expect, it } from 'vitest';
-import type { ChatRequest, SseEvent, StreamEvent, StreamFrame } from '../../src/canonical/index.ts';
+import type { ChatRequest, SseEvent, StreamEvent } from '../../src/canonical/index.ts';
 import { testContext } from '../../test/support/fixtures.ts';
 import { createStreamDecoder } from './stream-decoder.ts';
-import { createStreamEncoder } from './stream-encoder.ts';
 
 const req: ChatRequest = { model: 'claude', system: [], messages: [], stream: true };
+
 const sse = (data: Record<string, unknown>): SseEvent => ({ event: String(data.type), data: JSON.stringify(data) });
+
 const start = { type: 'message_start', message: { id: 'msg_1', model: 'claude-x', usage: { input_tokens: 5, output_tokens: 1 } } };
+
 const stop = [sse({ type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 9 } }), sse({ type: 'message_stop' })];
+
 const toolStart = (index: number, id: string, name: string, input: unknown = {}) =>
   sse({ type: 'content_block_start', index, content_block: { type: 'tool_use', id, name, input } });
+
 const json = (index: number, partial_json: string) => sse({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
+
 const blockStop = (index: number) => sse({ type: 'content_block_stop', index });
 
 function decode(events: SseEvent[], r: ChatRequest = req): StreamEvent[] {
   const d = createStreamDecoder(r, testContext());
   return [...events.flatMap((e) => d.push(e)), ...d.finish()];
 }
+
 type ToolEvent = Extract<StreamEvent, { type: 'tool-call-start' | 'tool-call-delta' | 'tool-call-end' }>;
+
 const toolEvents = (events: StreamEvent[]) => events.filter((e): e is ToolEvent => e.type.startsWith('tool-call'));
+
 const textOf = (events: StreamEvent[]) => events.map((e) => (e.type === 'text-delta' ? e.text : '')).join('');
 
 describe('anthropic stream decoder: several tool calls', () => {
@@ -137,64 +145,5 @@ describe('anthropic stream decoder: structured output through the json_response 
   it('without a structured-output request, json_response is an ordinary tool call', () => {
     const events = decode([sse(start), toolStart(0, 'toolu_j', 'json_response'), json(0, '{}'), blockStop(0), ...stop]);
     expect(toolEvents(events)[0]).toEqual({ type: 'tool-call-start', index: 0, id: 'toolu_j', name: 'json_response' });
-  });
-});
-
-describe('anthropic stream encoder: several tool calls', () => {
-  const payloads = (frames: StreamFrame[]) => frames.map((f) => JSON.parse(f.data) as Record<string, any>);
-  function encode(events: StreamEvent[]) {
-    const enc = createStreamEncoder(req, testContext());
-    return payloads([...events.flatMap((e) => enc.push(e)), ...enc.finish()]);
-  }
-
-  it('text, then two calls: content blocks 0, 1, 2, each delta and stop on its own block', () => {
-    const data = encode([
-      { type: 'message-start', id: 'x', model: 'm', created: 1 },
-      { type: 'text-delta', text: 'Hi' },
-      { type: 'text-end' },
-      { type: 'tool-call-start', index: 0, id: 'call_a', name: 'f' },
-      { type: 'tool-call-delta', index: 0, argumentsDelta: '{"a":1}' },
-      { type: 'tool-call-end', index: 0 },
-      { type: 'tool-call-start', index: 1, id: 'call_b', name: 'g' },
-      { type: 'tool-call-delta', index: 1, argumentsDelta: '{"b":' },
-      { type: 'tool-call-delta', index: 1, argumentsDelta: '' },
-      { type: 'tool-call-delta', index: 1, argumentsDelta: '2}' },
-      { type: 'tool-call-end', index: 1 },
-      { type: 'finish', reason: { unified: 'tool-calls', raw: 'tool_calls' } },
-    ]);
-    const blocks = data.filter((d) => d.type.startsWith('content_block'));
-    expect(blocks).toEqual([
-      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '', citations: null } },
-      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } },
-      { type: 'content_block_stop', index: 0 },
-      { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'call_a', name: 'f', input: {}, caller: { type: 'direct' } } },
-      { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"a":1}' } },
-      { type: 'content_block_stop', index: 1 },
-      { type: 'content_block_start', index: 2, content_block: { type: 'tool_use', id: 'call_b', name: 'g', input: {}, caller: { type: 'direct' } } },
-      { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{"b":' } },
-      { type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '2}' } },
-      { type: 'content_block_stop', index: 2 },
-    ]);
-    expect(data.at(-2)!.delta.stop_reason).toBe('tool_use');
-  });
-
-  it('a call still streaming at finish is closed; a queued call ended early keeps its buffered arguments', () => {
-    const data = encode([
-      { type: 'tool-call-start', index: 0, id: 'call_a', name: 'f' },
-      { type: 'tool-call-start', index: 1, id: 'call_b', name: 'g' },
-      { type: 'tool-call-delta', index: 1, argumentsDelta: '{"b":2}' },
-      { type: 'tool-call-end', index: 1 },
-      { type: 'tool-call-delta', index: 0, argumentsDelta: '{"a":1}' },
-      { type: 'finish', reason: { unified: 'tool-calls', raw: 'tool_calls' } },
-    ]);
-    const blocks = data.filter((d) => d.type.startsWith('content_block'));
-    expect(blocks.map((b) => [b.type, b.index, b.content_block?.id ?? b.delta?.partial_json ?? null])).toEqual([
-      ['content_block_start', 0, 'call_a'],
-      ['content_block_delta', 0, '{"a":1}'],
-      ['content_block_stop', 0],
-      ['content_block_start', 1, 'call_b'],
-      ['content_block_delta', 1, '{"b":2}'],
-      ['content_block_stop', 1],
-    ].map(([t, i, v]) => [t, i, v ?? null]));
   });
 });

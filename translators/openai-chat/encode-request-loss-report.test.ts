@@ -7,7 +7,6 @@
  */
 import { expect, test } from 'vitest';
 import { ProxyError, type ChatRequest, type Part } from '../../src/canonical/index.ts';
-import { encodePassthrough } from './passthrough.ts';
 import type { UpstreamOptions } from '../types.ts';
 import { encodeRequest } from './encode-request.ts';
 
@@ -83,11 +82,4 @@ test("a field the host does not take is reported as a lossy drop by the host", (
   const { body, warnings } = encode({ ...baseReq, user: 'u1' }, { bodyFields: { allow: ['model', 'messages'] } });
   expect(body['user']).toBeUndefined();
   expect(warnings).toEqual([{ code: 'dropped', path: 'user', detail: 'host', lossy: true }]);
-});
-
-test('passthrough: OpenAI headers the caller did not send are not added', () => {
-  const out = encodePassthrough({ body: { model: 'up', messages: [] }, headers: { 'openai-beta': 'x' }, params: {}, query: {} }, '{"model":"up","messages":[]}', { name: 'h', model: 'up', apiKey: 'k', options: {} });
-  expect(Object.keys(out.headers)).toContain('openai-beta');
-  expect(Object.keys(out.headers)).not.toContain('openai-project');
-  expect(Object.keys(out.headers)).not.toContain('openai-organization');
 });
