@@ -20,7 +20,7 @@ export interface Message {
   /**
    * A compaction only the service of `dialect` can read (OpenAI's `compaction.encrypted_content`),
    * in a message with no content: replayed to that dialect's upstream, refused toward any other
-   * (src/flows/context.ts), never dropped.
+   * (src/flows/plan.ts), never dropped.
    */
   sealed?: { dialect: DialectId; data: string };
 }
