@@ -8,9 +8,11 @@
  * calls to the web functions, turns each marker into `web-search` events (each caller encoder
  * writes its own blocks), keeps one message start, and holds a round's finish and usage until
  * it knows the round was the last: then the usage of every round, summed, and the last finish.
+ * A text block that names a page the searches found cites it (`citation` events right after the
+ * block's end, as the JSON answer's citations: web-search-cite.ts), unless the upstream cited it.
  * A later round that fails ends the stream with the caller dialect's error event.
  */
-import { chainSteps, sumUsage, type Part, type SseEvent, type StreamEvent, type StreamStep, type ToolCallPart, type Usage, type WebSearchPart } from '../canonical/index.ts';
+import { chainSteps, sumUsage, type Part, type SseEvent, type StreamEvent, type StreamStep, type ToolCallPart, type Usage, type WebResult, type WebSearchPart } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { PipeBody } from '../sse/byte-step.ts';
 import { createSseChunkParser } from '../sse/parse.ts';
@@ -24,6 +26,7 @@ import { customToolNames, raiseCustomToolStream } from './custom-tools.ts';
 import type { PlannedAttempt } from './plan.ts';
 import { proxyHeaders, type Reply } from './reply.ts';
 import { mintingEncoder, mintsIds, terminalHold } from './state.ts';
+import { citationsOf } from './web-search-cite.ts';
 import { MAX_ROUNDS, nextRound, planRound, runCalls, type WebLoop } from './web-search-loop.ts';
 import type { WebRunner } from './web-search-run.ts';
 
@@ -97,6 +100,9 @@ export class RoundStep implements StreamStep<SseEvent, StreamEvent> {
   #swallowed = new Set<number>();
   #renumbered = new Map<number, number>();
   #nextIndex = 0;
+  /** The pages the searches so far found, and the open text block's text (undefined once the upstream cited it). */
+  #pages: WebResult[] = [];
+  #text: string | undefined;
 
   constructor(
     private readonly make: () => StreamStep<SseEvent, StreamEvent>,
@@ -110,7 +116,10 @@ export class RoundStep implements StreamStep<SseEvent, StreamEvent> {
     if (e.event !== this.marker) return this.#filter(this.#decoder.push(e));
     const m = JSON.parse(e.data) as Marker;
     const out = this.#filter(this.#decoder.finish());
-    for (const part of m.parts) out.push({ type: 'web-search', part });
+    for (const part of m.parts) {
+      out.push({ type: 'web-search', part });
+      this.#pages.push(...part.results);
+    }
     if (m.more) {
       // Another round follows: its events through a decoder of their own.
       this.#before = sumUsage([this.#before, this.#round]);
@@ -160,11 +169,30 @@ export class RoundStep implements StreamStep<SseEvent, StreamEvent> {
         case 'finish':
           this.#held.push(ev);
           break;
+        case 'text-start':
+        case 'text-delta':
+        case 'text-end':
+        case 'citation':
+          this.#cite(ev, out);
+          break;
         default:
           out.push(ev);
       }
     }
     return out;
+  }
+
+  /** A text event on its way, and after a block's end the citations of the pages it names. */
+  #cite(ev: Extract<StreamEvent, { type: 'text-start' | 'text-delta' | 'text-end' | 'citation' }>, out: StreamEvent[]): void {
+    out.push(ev);
+    if ((ev.choice ?? 0) !== 0) return;
+    if (ev.type === 'text-start') this.#text = '';
+    else if (ev.type === 'text-delta' && this.#text !== undefined) this.#text += ev.text;
+    else if (ev.type === 'citation') this.#text = undefined;
+    else if (ev.type === 'text-end') {
+      if (this.#text !== undefined && this.#pages.length > 0) for (const citation of citationsOf(this.#text, this.#pages)) out.push({ type: 'citation', citation });
+      this.#text = undefined;
+    }
   }
 }
 

@@ -92,6 +92,25 @@ describe('RoundStep', () => {
     expect(out[7]).toEqual({ type: 'usage', usage: { inputTokens: 30, outputTokens: 2, totalTokens: 32 } });
   });
 
+  it('a text block naming a page the searches found cites it right after its end; a block the upstream cited is left', () => {
+    const found = { ...part, results: [{ url: 'https://a.example/x', title: 'A' }] };
+    const step = new RoundStep(fake, r, 'M');
+    step.push(frame([{ type: 'message-start', id: 'a', model: 'm', created: 1 }, { type: 'text-start' }, { type: 'text-delta', text: 'before https://a.example/x' }, { type: 'text-end' }]));
+    step.push(frame([{ type: 'tool-call-start', index: 0, id: 'c1', name: 'web_search' }, { type: 'tool-call-end', index: 0 }]));
+    step.push({ event: 'M', data: JSON.stringify({ parts: [found], more: true }) });
+    const text = 'Intro.\n  See https://a.example/x for it.';
+    const out = [
+      ...step.push(frame([{ type: 'text-start' }, { type: 'text-delta', text: text.slice(0, 10) }, { type: 'text-delta', text: text.slice(10) }, { type: 'text-end' }])),
+      ...step.push(frame([{ type: 'text-start' }, { type: 'text-delta', text: 'https://a.example/x' }, { type: 'citation', citation: { url: 'https://b.example' } }, { type: 'text-end' }])),
+    ];
+    expect(out.filter((e) => e.type === 'citation')).toEqual([
+      { type: 'citation', citation: { url: 'https://a.example/x', title: 'A', span: { start: 9, end: text.length } } },
+      { type: 'citation', citation: { url: 'https://b.example' } },
+    ]);
+    // Ours comes after the block it cites, and only for text after the search.
+    expect(out.map((e) => e.type).slice(0, 6)).toEqual(['text-start', 'text-delta', 'text-delta', 'text-end', 'citation', 'text-start']);
+  });
+
   it('a last round that called only web functions (not run) stops, not for tool calls', () => {
     const step = new RoundStep(fake, r, 'M');
     step.push(frame([{ type: 'tool-call-start', index: 0, id: 'c1', name: 'web_search' }, { type: 'tool-call-end', index: 0 }, { type: 'finish', reason: { unified: 'tool-calls', raw: 'tool_calls' } }]));

@@ -139,6 +139,8 @@ describe.each(TARGETS)('%s: web search run by Interlingua toward an OpenAI Chat 
     expect((message.content[0] as Anthropic.TextBlock).text).toBe('Let me search.');
     expect(message.content[1]).toMatchObject({ name: 'web_search', input: { query: 'euro 2024 winner' } });
     expect((message.content[3] as Anthropic.TextBlock).text).toBe(ANSWER);
+    // Streamed as the JSON answer is: the text naming the page cites it (citations_delta).
+    expect(((message.content[3] as Anthropic.TextBlock).citations ?? []).map((c) => (c as Anthropic.CitationsWebSearchResultLocation).url)).toEqual([PAGE]);
     expect(message.stop_reason).toBe('end_turn');
     expect(message.usage).toMatchObject({ output_tokens: 10, server_tool_use: { web_search_requests: 1 } });
   });
@@ -155,11 +157,14 @@ describe.each(TARGETS)('%s: web search run by Interlingua toward an OpenAI Chat 
 
     serve(chatModel([toolCall('web_search', { query: 'who won euro 2024' })]));
     const types: string[] = [];
+    const cited: string[] = [];
     let text = '';
     for await (const e of await openai.responses.create({ model: 'to-openai', input: 'Who won Euro 2024?', tools: [{ type: 'web_search' }], stream: true })) {
       types.push(e.type);
       if (e.type === 'response.output_text.delta') text += e.delta;
+      if (e.type === 'response.output_text.annotation.added') cited.push((e.annotation as { url: string }).url);
     }
+    expect(cited).toEqual([PAGE]);
     expect(types).toContain('response.web_search_call.completed');
     expect(types.at(-1)).toBe('response.completed');
     expect(text).toBe('Let me search.' + ANSWER);
