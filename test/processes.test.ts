@@ -53,6 +53,9 @@ describe('test processes', () => {
     const p = start(join(ROOT, 'node_modules', '.bin', 'tsx'), [script], { env: { ...process.env, PATH: process.env.PATH } });
     const grandchild = Number((await p.waitFor(/grandchild (\d+)/))[1]);
     expect(alive(grandchild)).toBe(true);
+    // Its pid is printed as soon as it is forked: its /proc entry is read once it has become `sleep`
+    // (before its execve has finished, /proc shows no environment to find the mark in).
+    await expect.poll(() => commandOf(grandchild), { timeout: 5_000 }).toBe('sleep 60');
     expect(markedProcesses(process.env[RUN_MARK]!, -1).map((m) => m.pid)).toContain(grandchild);
     // What `child.kill('SIGKILL')` did: the wrapper dies, its node child and the grandchild live on.
     p.child.kill('SIGKILL');
