@@ -143,7 +143,7 @@ const FLOW_CALLS: Record<string, string[]> = {
   'forward/index.ts': ['chat-to-images.ts'],
   // The search loop's own files (web-search.ts), and Codex's standalone search, which runs its searches alike.
   'web-search.ts': ['web-search-cite.ts', 'web-search-loop.ts', 'web-search-stream.ts'],
-  'web-search-stream.ts': ['web-search-loop.ts', 'web-search-run.ts'],
+  'web-search-stream.ts': ['web-search-cite.ts', 'web-search-loop.ts', 'web-search-run.ts'],
   'web-search-loop.ts': ['web-search-run.ts'],
   'alpha-search.ts': ['web-search-run.ts'],
 };
