@@ -17,6 +17,8 @@ export const MAX_ROUNDS = 8;
 
 /** The caller's hosted web tools the first target's upstream does not run itself. */
 export function emulatedTools(deps: FlowDeps, req: ChatRequest, first: ResolvedTarget): NativeTool[] {
+  // Every translated chat request asks: one without a web tool answers at once, no target built.
+  if (!req.nativeTools?.some((t) => t.web)) return [];
   const upstream = chatUpstreamOf(deps, first);
   const hosted = upstream.hostedWebTools(upstreamTarget(first, undefined, deps.config));
   const seen = new Set<WebTool['kind']>();

@@ -3,7 +3,7 @@
  * `X-Subscription-Token`; the pages in `web.results[]` (`title`, `url`, `description`, `age`).
  * https://api-dashboard.search.brave.com/app/documentation/web-search/get-started
  */
-import { joinUrl, list, str, type BackendWire } from './types.ts';
+import { hit, joinUrl, list, str, type BackendWire } from './types.ts';
 
 export const brave: BackendWire = {
   defaultBaseUrl: 'https://api.search.brave.com',
@@ -17,13 +17,6 @@ export const brave: BackendWire = {
   },
   hits(body) {
     const web = body && typeof body === 'object' ? (body as Record<string, unknown>).web : undefined;
-    return list(web, 'results').flatMap((r) => {
-      const url = str(r, 'url');
-      if (!url) return [];
-      const title = str(r, 'title');
-      const snippet = str(r, 'description');
-      const pageAge = str(r, 'age') ?? str(r, 'page_age');
-      return [{ url, ...(title && { title }), ...(snippet && { snippet }), ...(pageAge && { pageAge }) }];
-    });
+    return list(web, 'results').flatMap((r) => hit(str(r, 'url'), str(r, 'title'), str(r, 'description'), str(r, 'age') ?? str(r, 'page_age')));
   },
 };

@@ -3,7 +3,7 @@
  * contents: {highlights}}` and the key in `x-api-key`; the pages in `results[]` (`title`, `url`,
  * `publishedDate`, `highlights[]` or `text`). https://docs.exa.ai/reference/search
  */
-import { joinUrl, list, str, type BackendWire } from './types.ts';
+import { hit, joinUrl, list, str, type BackendWire } from './types.ts';
 
 export const exa: BackendWire = {
   defaultBaseUrl: 'https://api.exa.ai',
@@ -22,14 +22,9 @@ export const exa: BackendWire = {
   },
   hits(body) {
     return list(body, 'results').flatMap((r) => {
-      const url = str(r, 'url');
-      if (!url) return [];
-      const title = str(r, 'title');
       const highlights = (r as { highlights?: unknown }).highlights;
       const text = Array.isArray(highlights) ? highlights.filter((h) => typeof h === 'string').join(' … ') : undefined;
-      const snippet = text || str(r, 'text')?.slice(0, 500);
-      const pageAge = str(r, 'publishedDate');
-      return [{ url, ...(title && { title }), ...(snippet && { snippet }), ...(pageAge && { pageAge }) }];
+      return hit(str(r, 'url'), str(r, 'title'), text || str(r, 'text')?.slice(0, 500), str(r, 'publishedDate'));
     });
   },
 };

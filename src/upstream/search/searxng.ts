@@ -4,7 +4,7 @@
  * It has no key of its own: an `apiKey`, when set, goes as a bearer token (for an instance
  * behind an authenticating proxy). https://docs.searxng.org/dev/search_api.html
  */
-import { joinUrl, list, str, type BackendWire } from './types.ts';
+import { hit, joinUrl, list, str, type BackendWire } from './types.ts';
 
 export const searxng: BackendWire = {
   request(base, apiKey, ask) {
@@ -15,13 +15,6 @@ export const searxng: BackendWire = {
     };
   },
   hits(body) {
-    return list(body, 'results').flatMap((r) => {
-      const url = str(r, 'url');
-      if (!url) return [];
-      const title = str(r, 'title');
-      const snippet = str(r, 'content');
-      const pageAge = str(r, 'publishedDate');
-      return [{ url, ...(title && { title }), ...(snippet && { snippet }), ...(pageAge && { pageAge }) }];
-    });
+    return list(body, 'results').flatMap((r) => hit(str(r, 'url'), str(r, 'title'), str(r, 'content'), str(r, 'publishedDate')));
   },
 };

@@ -3,7 +3,7 @@
  * exclude_domains}` and the key as a bearer token; the pages in `results[]` (`title`, `url`,
  * `content`, `published_date`). https://docs.tavily.com/documentation/api-reference/endpoint/search
  */
-import { joinUrl, list, str, type BackendWire } from './types.ts';
+import { hit, joinUrl, list, str, type BackendWire } from './types.ts';
 
 export const tavily: BackendWire = {
   defaultBaseUrl: 'https://api.tavily.com',
@@ -20,13 +20,6 @@ export const tavily: BackendWire = {
     };
   },
   hits(body) {
-    return list(body, 'results').flatMap((r) => {
-      const url = str(r, 'url');
-      if (!url) return [];
-      const title = str(r, 'title');
-      const snippet = str(r, 'content');
-      const pageAge = str(r, 'published_date');
-      return [{ url, ...(title && { title }), ...(snippet && { snippet }), ...(pageAge && { pageAge }) }];
-    });
+    return list(body, 'results').flatMap((r) => hit(str(r, 'url'), str(r, 'title'), str(r, 'content'), str(r, 'published_date')));
   },
 };

@@ -40,6 +40,11 @@ export interface BackendWire {
   hits(body: unknown): SearchHit[];
 }
 
+/** A page of a backend's answer, its fields as read (none without a URL). */
+export function hit(url: string | undefined, title: string | undefined, snippet: string | undefined, pageAge: string | undefined): SearchHit[] {
+  return url ? [{ url, ...(title && { title }), ...(snippet && { snippet }), ...(pageAge && { pageAge }) }] : [];
+}
+
 /** A string field of an object, or undefined. */
 export function str(o: unknown, key: string): string | undefined {
   const v = o && typeof o === 'object' ? (o as Record<string, unknown>)[key] : undefined;
