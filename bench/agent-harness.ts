@@ -84,8 +84,12 @@ export function upstreamReq(upstream: Dialect, bytes: number, stream: boolean, e
   return cache.get(id) ?? (cache.set(id, { path: `${prefix}${pathOf(upstream, model, stream)}`, headers: HEADERS[upstream], body: Buffer.from(JSON.stringify(render(upstream, conv(bytes), model, stream))) }), cache.get(id)!);
 }
 
-/** Interlingua's config: one upstream per dialect and stream length, every route renaming the model. */
-export function proxyConfig(mockPort: number): string {
+/**
+ * Interlingua's config: one upstream per dialect and stream length, every route renaming the
+ * model; `settings`, top-level config fields on top (bench/agent.ts's MATRIX_SETTINGS). The
+ * holding control (bench/holding-proxy.ts) reads the same routes.
+ */
+export function proxyConfig(mockPort: number, settings: Record<string, unknown> = {}): string {
   const base = `http://127.0.0.1:${mockPort}`;
   const upstreams: Record<string, unknown> = {};
   const models: Record<string, unknown> = {};
@@ -101,7 +105,7 @@ export function proxyConfig(mockPort: number): string {
     upstreams[`${d}held`] = { dialect: UPSTREAM_DIALECT[d], baseUrl: `${base}/h${HOLD_MS}/e50${v1}`, apiKey: 'sk-bench-upstream' };
     models[`agent-${d}-held`] = { upstream: `${d}held`, model: `real-${d}` };
   }
-  return JSON.stringify({ open: true, upstreams, models });
+  return JSON.stringify({ open: true, ...settings, upstreams, models });
 }
 
 /** The sanity pass's connection; each slice gets its own (a server closes keep-alive sockets idle past its timeout). */

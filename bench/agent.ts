@@ -5,8 +5,9 @@
  * results; 30 KB, 300 KB and 2 MB), Anthropic, Responses and Gemini callers to each upstream
  * dialect and same-dialect (OpenAI Chat too), and streams of 50, 500 and 2,000 events with
  * tool-call argument deltas. Every case runs against the raw node:http passthrough (the upstream
- * dialect's own body) and the parse-and-re-serialise floor (bench/floor.ts) in the same run,
- * interleaved (the order rotates by run), sequential keep-alive requests; CPU is each process's own
+ * dialect's own body) and the parse-and-re-serialise floor (bench/floor.ts), and a same-dialect
+ * case also against the holding control (bench/holding-proxy.ts: holds the body, renames the
+ * model, logs), in the same run, interleaved (the order rotates by run), sequential keep-alive requests; CPU is each process's own
  * `process.cpuUsage()` over the fork IPC channel. Ratios are taken per run from adjacent slices,
  * then medians over runs. `--memory N` instead sends N 2 MB requests to a fresh proxy and reports
  * its RSS (after GC) along the way, then what one request holds while in flight (`inFlight`), the
@@ -50,6 +51,14 @@ const started = Date.now();
 const START_FLAGS: string[] = process.env.BENCH_PROXY_FLAGS?.split(' ').filter(Boolean) ?? (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.match(/--max-[\w-]+=\d+/g) ?? [];
 const start = (file: string, argv: string[], core: number, execArgv: string[] = []): Promise<Child> => startIn(out, file, argv, core, execArgv);
 
+/**
+ * Config settings the measured proxy gets on top of the bench's routes (proxyConfig), in every
+ * mode. The matrix sends the same body again and again, so a memo of what earlier requests held
+ * (incremental translation, #38) would measure its own hit and not the work a request does: when
+ * such a memo is on by default, switch it off here, so the matrix measures the code without it.
+ */
+const MATRIX_SETTINGS: Record<string, unknown> = {};
+
 const STREAM_END = /\[DONE\]|message_stop|response\.completed|"finishReason"\s*:\s*"STOP"/;
 
 // ---------------------------------------------------------------------------------------------
@@ -59,7 +68,7 @@ type Sample = Record<string, number>;
 
 async function bundle() {
   await build({
-    entryPoints: { 'agent-mock': 'bench/agent-mock.ts', passthrough: 'bench/passthrough.ts', floor: 'bench/floor.ts', proxy: 'bench/proxy-entry.ts' },
+    entryPoints: { 'agent-mock': 'bench/agent-mock.ts', passthrough: 'bench/passthrough.ts', floor: 'bench/floor.ts', 'holding-proxy': 'bench/holding-proxy.ts', proxy: 'bench/proxy-entry.ts' },
     absWorkingDir: root, outdir: out, ...benchBundle,
   });
 }
@@ -68,7 +77,8 @@ async function matrix() {
   const mock = await start('agent-mock.mjs', [], 1);
   const base = await start('passthrough.mjs', [String(mock.port)], 0);
   const floor = await start('floor.mjs', [String(mock.port)], 0);
-  const proxy = await start('proxy.mjs', [proxyConfig(mock.port)], 0, START_FLAGS);
+  const control = await start('holding-proxy.mjs', [proxyConfig(mock.port)], 0);
+  const proxy = await start('proxy.mjs', [proxyConfig(mock.port, MATRIX_SETTINGS)], 0, START_FLAGS);
   await new Promise((r) => setTimeout(r, 300));
   const idle = await proxy.ask('gc');
   // Sanity: every case answers 200, streams end properly; then a warm-up pass (JIT, pools).
@@ -77,12 +87,17 @@ async function matrix() {
       const r = await once(proxy.port, proxyReq(p[0], p[1], 30_000, stream, stream ? 500 : 50));
       if (r.status !== 200 || (stream && !STREAM_END.test(r.body))) throw new Error(`${key(p)}${stream ? ' stream' : ''}: ${r.status} ${r.body.slice(0, 400)}`);
     }
+    if (p[0] === p[1]) {
+      const r = await once(control.port, proxyReq(p[0], p[1], 30_000, false));
+      if (r.status !== 200) throw new Error(`${key(p)} holding control: ${r.status} ${r.body.slice(0, 400)}`);
+    }
   }
   for (const p of PAIRS) {
     for (const s of sizes) {
       await slice(proxy, proxyReq(p[0], p[1], SIZES[s]!, false), 2);
       await slice(base, upstreamReq(p[1], SIZES[s]!, false), 2);
       await slice(floor, upstreamReq(p[1], SIZES[s]!, false), 2);
+      if (p[0] === p[1]) await slice(control, proxyReq(p[0], p[1], SIZES[s]!, false), 2);
     }
     if (streams) for (const n of EVENTS) await slice(proxy, proxyReq(p[0], p[1], 30_000, true, n), 1);
   }
@@ -94,18 +109,22 @@ async function matrix() {
     const rot = run % PAIRS.length;
     for (const p of [...PAIRS.slice(rot), ...PAIRS.slice(0, rot)]) {
       const [caller, up] = p;
-      const sides: Array<'base' | 'floor' | 'proxy'> = (['base', 'floor', 'proxy'] as const).map((_, i, a) => a[(i + run) % 3]!);
+      // The holding control (same dialect only) takes its turn among the others.
+      const all = caller === up ? (['base', 'floor', 'proxy', 'control'] as const) : (['base', 'floor', 'proxy'] as const);
+      const sides = all.map((_, i, a) => a[(i + run) % a.length]!);
       for (const s of sizes) {
         const bytes = SIZES[s]!;
         const got: Record<string, Slice> = {};
         for (const side of sides) {
-          got[side] = side === 'proxy' ? await slice(proxy, proxyReq(caller, up, bytes, false), COUNT[s]!) : await slice(side === 'base' ? base : floor, upstreamReq(up, bytes, false), COUNT[s]!);
+          const target = { base, floor, proxy, control }[side];
+          got[side] = side === 'proxy' || side === 'control' ? await slice(target, proxyReq(caller, up, bytes, false), COUNT[s]!) : await slice(target, upstreamReq(up, bytes, false), COUNT[s]!);
         }
         const mb = proxyReq(caller, up, bytes, false).body.byteLength / 1e6;
         add(`${key(p)} ${s}`, {
           mb,
           'base.cpu': got.base!.cpuUs, 'floor.cpu': got.floor!.cpuUs, 'proxy.cpu': got.proxy!.cpuUs,
           'ratio.raw': got.proxy!.cpuUs / got.base!.cpuUs, 'ratio.floor': got.proxy!.cpuUs / got.floor!.cpuUs, 'floor.raw': got.floor!.cpuUs / got.base!.cpuUs,
+          ...(got.control ? { 'control.cpu': got.control.cpuUs, 'ratio.control': got.proxy!.cpuUs / got.control.cpuUs, 'control.raw': got.control.cpuUs / got.base!.cpuUs } : {}),
           'proxy.msPerMB': got.proxy!.cpuUs / 1000 / mb, 'base.msPerMB': got.base!.cpuUs / 1000 / mb,
           'base.p50': got.base!.p50Ms, 'proxy.p50': got.proxy!.p50Ms, 'added.p50': got.proxy!.p50Ms - got.base!.p50Ms,
         });
@@ -137,14 +156,14 @@ async function matrix() {
   }
   const end = await proxy.ask('stats');
   const baseEnd = await base.ask('stats');
-  for (const c of [mock, base, floor, proxy]) c.stop();
+  for (const c of [mock, base, floor, control, proxy]) c.stop();
   return { samples, idle, end, baseEnd };
 }
 
 /** N 2 MB requests to a fresh proxy, RSS after GC along the way; the peak above idle per body. */
 async function memory(n: number) {
   const mock = await start('agent-mock.mjs', [], 1);
-  const proxy = await start('proxy.mjs', [proxyConfig(mock.port)], 0, START_FLAGS);
+  const proxy = await start('proxy.mjs', [proxyConfig(mock.port, MATRIX_SETTINGS)], 0, START_FLAGS);
   const mix: Array<[Dialect, Dialect]> = [['anthropic', 'openai'], ['responses', 'anthropic'], ['anthropic', 'anthropic'], ['gemini', 'responses']];
   for (const p of mix) await once(proxy.port, proxyReq(p[0], p[1], 30_000, false));
   const idle = await proxy.ask('gc');
@@ -216,21 +235,23 @@ async function floorMemory(mockPort: number, mix: Array<[Dialect, Dialect]>): Pr
 /**
  * `--profile PAIR SIZE [N]`: N requests of one case (SIZE, or `streamN`: N events) to a proxy started with
  * `--cpu-prof`; prints the top functions by self and inclusive time per request. PAIR
- * `raw→DIALECT` profiles the raw passthrough. The .cpuprofile stays in .tmp/bench/prof/ (Chrome DevTools opens it).
+ * `raw→DIALECT` profiles the raw passthrough, `control→DIALECT` the holding control. The .cpuprofile stays in .tmp/bench/prof/ (Chrome DevTools opens it).
  */
 async function profile(pair: string, size: string, n: number) {
-  const [caller, up] = pair.split('→') as [Dialect | 'raw', Dialect];
+  const [caller, up] = pair.split('→') as [Dialect | 'raw' | 'control', Dialect];
   const dir = join(out, 'prof');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const mock = await start('agent-mock.mjs', [], 1);
-  // `raw→DIALECT` profiles the raw passthrough instead, sent that dialect's own body.
+  // `raw→DIALECT` profiles the raw passthrough instead, sent that dialect's own body; `control→DIALECT` the holding control, sent DIALECT→DIALECT.
   const profFlags = ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'];
-  const proxy = caller === 'raw' ? await start('passthrough.mjs', [String(mock.port)], 0, profFlags) : await start('proxy.mjs', [proxyConfig(mock.port)], 0, [...START_FLAGS, ...profFlags]);
+  const proxy = caller === 'raw' ? await start('passthrough.mjs', [String(mock.port)], 0, profFlags)
+    : caller === 'control' ? await start('holding-proxy.mjs', [proxyConfig(mock.port)], 0, profFlags)
+    : await start('proxy.mjs', [proxyConfig(mock.port, MATRIX_SETTINGS)], 0, [...START_FLAGS, ...profFlags]);
   const stream = size.startsWith('stream');
   const events = stream ? Number(size.slice(6)) : 50;
   const bytes = stream ? 30_000 : SIZES[size]!;
-  const r = caller === 'raw' ? upstreamReq(up, bytes, stream, events) : proxyReq(caller, up, bytes, stream, events);
+  const r = caller === 'raw' ? upstreamReq(up, bytes, stream, events) : proxyReq(caller === 'control' ? up : caller, up, bytes, stream, events);
   for (let i = 0; i < n; i++) await once(proxy.port, r);
   mock.stop();
   await new Promise<void>((done) => {
@@ -291,17 +312,18 @@ function medians(samples: Map<string, Sample[]>): Map<string, Sample> {
 
 function report(r: Awaited<ReturnType<typeof matrix>>) {
   const med = medians(r.samples);
-  const rows = ['| pair (caller→upstream) | size | raw µs/req | floor × raw | Interlingua µs/req | × raw | × floor | Interlingua ms/MB | added p50 (ms) | budget |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |'];
+  const rows = ['| pair (caller→upstream) | size | raw µs/req | floor × raw | control × raw | Interlingua µs/req | × raw | × floor | × control | Interlingua ms/MB | added p50 (ms) | budget |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |'];
   const worst = { same: 0, tr: 0 };
   for (const p of PAIRS) {
     for (const s of sizes) {
       const m = med.get(`${key(p)} ${s}`);
       if (!m) continue;
       const same = p[0] === p[1];
-      const ratio = same ? m['ratio.raw']! : m['ratio.floor']!;
+      const ratio = same ? m['ratio.control']! : m['ratio.floor']!;
       if (same) worst.same = Math.max(worst.same, ratio);
       else worst.tr = Math.max(worst.tr, ratio);
-      rows.push(`| ${key(p)} | ${s} (${f0(m.mb! * 1000)} KB) | ${f0(m['base.cpu']!)} | ${f2(m['floor.raw']!)} | ${f0(m['proxy.cpu']!)} | ${same ? '**' : ''}${f2(m['ratio.raw']!)}${same ? '**' : ''} | ${same ? '' : '**'}${f2(m['ratio.floor']!)}${same ? '' : '**'} | ${f1(m['proxy.msPerMB']!)} | ${f2(m['added.p50']!)} | ${same ? `≤1.2× raw: ${mark(ratio <= 1.2)}` : `≤1.3× floor: ${mark(ratio <= 1.3)}`} |`);
+      const bold = (on: boolean, x: number) => (on ? `**${f2(x)}**` : f2(x));
+      rows.push(`| ${key(p)} | ${s} (${f0(m.mb! * 1000)} KB) | ${f0(m['base.cpu']!)} | ${f2(m['floor.raw']!)} | ${same ? f2(m['control.raw']!) : ''} | ${f0(m['proxy.cpu']!)} | ${f2(m['ratio.raw']!)} | ${bold(!same, m['ratio.floor']!)} | ${same ? bold(true, m['ratio.control']!) : ''} | ${f1(m['proxy.msPerMB']!)} | ${f2(m['added.p50']!)} | ${same ? `≤1.2× control: ${mark(ratio <= 1.2)}` : `≤1.3× floor: ${mark(ratio <= 1.3)}`} |`);
     }
   }
   console.log(`\nRequests (sequential keep-alive, c=1; medians over ${RUNS} run(s) of per-run ratios from interleaved slices):\n`);
@@ -317,9 +339,9 @@ function report(r: Awaited<ReturnType<typeof matrix>>) {
     console.log(srows.join('\n'));
   }
   console.log(`\nRSS: idle after GC ${f1(r.idle.rss / MB)} MB, peak over the run ${f1(r.end.maxRss / MB)} MB (raw passthrough peak ${f1(r.baseEnd.maxRss / MB)} MB)`);
-  console.log(`Worst: same-dialect ${f2(worst.same)}× raw (budget 1.2), translated ${f2(worst.tr)}× floor (budget 1.3)`);
+  console.log(`Worst: same-dialect ${f2(worst.same)}× the holding control (budget 1.2), translated ${f2(worst.tr)}× floor (budget 1.3)`);
   console.log(`\nbench:agent took ${f0((Date.now() - started) / 1000)} s`);
-  writeFileSync(join(out, 'agent-results.json'), JSON.stringify({ quick, runs: RUNS, medians: Object.fromEntries(med), idle: r.idle, end: r.end }, null, 2));
+  writeFileSync(join(out, 'agent-results.json'), JSON.stringify({ quick, runs: RUNS, worst: { sameDialectXControl: worst.same, translatedXFloor: worst.tr }, medians: Object.fromEntries(med), idle: r.idle, end: r.end }, null, 2));
 }
 
 process.on('SIGINT', () => (live.forEach((p) => p.kill()), process.exit(130)));
