@@ -54,7 +54,15 @@ const CONSUMED = new Set([
   'definitions',
 ]);
 
-const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array', 'object']);
+/** The JSON Schema types Gemini knows, each with its Gemini (upper-case) name. */
+const TYPES = new Map([
+  ['string', 'STRING'],
+  ['number', 'NUMBER'],
+  ['integer', 'INTEGER'],
+  ['boolean', 'BOOLEAN'],
+  ['array', 'ARRAY'],
+  ['object', 'OBJECT'],
+]);
 
 interface Ctx {
   root: unknown;
@@ -215,11 +223,12 @@ function compile(node: unknown, path: string, ctx: Ctx, inAllOf = false): Json {
       return compile({ type: t, ...own }, path, ctx);
     });
   } else {
-    if (types.length === 1) out.type = types[0]!.toUpperCase();
+    if (types.length === 1) out.type = TYPES.get(types[0]!);
     if (isRecord(node.properties)) {
       const props: Json = {};
       const given = node.properties;
-      for (const name in given) props[name] = compile(given[name], `${path}.properties.${name}`, ctx);
+      const at = `${path}.properties.`;
+      for (const name in given) props[name] = compile(given[name], at + name, ctx);
       out.properties = props;
     }
   }
