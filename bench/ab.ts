@@ -6,9 +6,11 @@
  * machine. CPU per request (user and system), and per event for streams (marginal, 50 → N events).
  *
  * `npx tsx bench/ab.ts [--rev REV] [--pairs 'anthropic→anthropic,…'] [--sizes 30KB,2MB|none]
- * [--stream 2000|none] [--rounds 5] [--n30 150] [--only src/a.ts,src/b.ts] [--flags-before '…'] [--flags-after '…'] [--same]` (`--same`: both sides built
+ * [--stream 2000|none] [--rounds 5] [--n30 150] [--only src/a.ts,src/b.ts] [--flags-before '…'] [--flags-after '…'] [--same] [--control]` (`--same`: both sides built
  * from the revision, to compare flags) (`--only`: the "after" side is the
- * revision with only these files taken from the working tree; `path=other` takes `other` as `path`).
+ * revision with only these files taken from the working tree; `path=other` takes `other` as `path`)
+ * (`--control`: the holding control, bench/holding-proxy.ts, as a fourth side of same-dialect
+ * cases, and both versions' ratios to it: the same-dialect budget's measure).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
@@ -37,6 +39,7 @@ const FLAGS_BEFORE = arg('--flags-before', '').split(' ').filter(Boolean);
 const FLAGS_AFTER = arg('--flags-after', '').split(' ').filter(Boolean);
 const COUNT: Record<string, number> = { '30KB': Number(arg('--n30', '150')), '300KB': 40, '2MB': 8 };
 const STREAMS = { low: 20, high: 3 };
+const CONTROL = args.includes('--control');
 
 // ---------------------------------------------------------------------------------------------
 // Bundles: the revision's source exported to .tmp/bench-ab/rev (node_modules linked), and ours.
@@ -50,7 +53,7 @@ async function bundles() {
   // The admin channel as in the working tree (what the stats carry), whatever the revision's.
   copyFileSync(join(root, 'bench', 'control.ts'), join(rev, 'bench', 'control.ts'));
   const common = benchBundle;
-  await build({ ...common, entryPoints: { 'agent-mock': 'bench/agent-mock.ts', passthrough: 'bench/passthrough.ts' }, absWorkingDir: root, outdir: out });
+  await build({ ...common, entryPoints: { 'agent-mock': 'bench/agent-mock.ts', passthrough: 'bench/passthrough.ts', 'holding-proxy': 'bench/holding-proxy.ts' }, absWorkingDir: root, outdir: out });
   // `--only` files: the revision with just these files from the working tree (others' work in progress left out).
   let afterDir = args.includes('--same') ? rev : root;
   if (ONLY.length) {
@@ -84,16 +87,16 @@ try {
   const cfg = proxyConfig(mock.port);
   const before = await start('before.mjs', [cfg], 0, FLAGS_BEFORE);
   const after = await start('after.mjs', [cfg], 0, FLAGS_AFTER);
-  const sides = { raw, before, after } as const;
+  const control = CONTROL ? await start('holding-proxy.mjs', [cfg], 0) : undefined;
+  const sides = { raw, before, after, control: control ?? raw };
   type Side = keyof typeof sides;
-  const names: Side[] = ['raw', 'before', 'after'];
-  interface Case { label: string; run(side: Side): Promise<{ user: number; sys: number }> }
+  interface Case { label: string; sides: Side[]; run(side: Side): Promise<{ user: number; sys: number }> }
   const cases: Case[] = [];
   for (const [c, u] of PAIRS) {
     for (const s of sizes) {
       const pr = proxyReq(c, u, SIZES[s]!, false, 50);
       const rr = upstreamReq(u, SIZES[s]!, false, 50);
-      cases.push({ label: `${c}→${u} ${s}`, run: (side) => cpu(sides[side], side === 'raw' ? rr : pr, COUNT[s]!) });
+      cases.push({ label: `${c}→${u} ${s}`, sides: CONTROL && c === u ? ['raw', 'before', 'after', 'control'] : ['raw', 'before', 'after'], run: (side) => cpu(sides[side], side === 'raw' ? rr : pr, COUNT[s]!) });
     }
     if (STREAM) {
       const reqs = (n: number) => ({ p: proxyReq(c, u, 30_000, true, n), r: upstreamReq(u, 30_000, true, n) });
@@ -101,6 +104,7 @@ try {
       const hi = reqs(STREAM);
       cases.push({
         label: `${c}→${u} per event (50→${STREAM})`,
+        sides: ['raw', 'before', 'after'],
         run: async (side) => {
           const a = await cpu(sides[side], side === 'raw' ? lo.r : lo.p, STREAMS.low);
           const b = await cpu(sides[side], side === 'raw' ? hi.r : hi.p, STREAMS.high);
@@ -110,30 +114,31 @@ try {
     }
   }
   // Warm-up: every case on every side.
-  for (const k of cases) for (const side of names) await k.run(side);
+  for (const k of cases) for (const side of k.sides) await k.run(side);
   const got = new Map<string, Record<Side, Array<{ user: number; sys: number }>>>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const k of cases) {
-      const rec = got.get(k.label) ?? { raw: [], before: [], after: [] };
+      const rec = got.get(k.label) ?? { raw: [], before: [], after: [], control: [] };
       got.set(k.label, rec);
-      for (let i = 0; i < 3; i++) {
-        const side = names[(i + round) % 3]!;
+      for (let i = 0; i < k.sides.length; i++) {
+        const side = k.sides[(i + round) % k.sides.length]!;
         rec[side].push(await k.run(side));
       }
     }
     process.stderr.write(`  round ${round + 1}/${ROUNDS}\n`);
   }
   console.log(`\nrev ${REV} vs working tree; ${ROUNDS} rounds; CPU µs per request (per event for streams), medians; ratios are medians of per-round ratios to raw\n`);
-  console.log('| case | raw user+sys | before user+sys | after user+sys | before × raw | after × raw |');
-  console.log('| --- | --- | --- | --- | --- | --- |');
+  console.log(`| case | raw user+sys | before user+sys | after user+sys | before × raw | after × raw |${CONTROL ? ' control user+sys | before × control | after × control |' : ''}`);
+  console.log(`| --- | --- | --- | --- | --- | --- |${CONTROL ? ' --- | --- | --- |' : ''}`);
   const f = (x: number) => x.toFixed(x < 100 ? 1 : 0);
   for (const [label, rec] of got) {
     const tot = (s: Side) => rec[s].map((x) => x.user + x.sys);
     const part = (s: Side) => `${f(median(rec[s].map((x) => x.user)))}+${f(median(rec[s].map((x) => x.sys)))}`;
-    const ratio = (s: Side) => median(tot(s).map((x, i) => x / tot('raw')[i]!)).toFixed(2);
-    console.log(`| ${label} | ${part('raw')} | ${part('before')} | ${part('after')} | ${ratio('before')} | ${ratio('after')} |`);
+    const ratio = (s: Side, to: Side = 'raw') => median(tot(s).map((x, i) => x / tot(to)[i]!)).toFixed(2);
+    const held = CONTROL ? (rec.control.length ? ` ${part('control')} | ${ratio('before', 'control')} | ${ratio('after', 'control')} |` : ' | | |') : '';
+    console.log(`| ${label} | ${part('raw')} | ${part('before')} | ${part('after')} | ${ratio('before')} | ${ratio('after')} |${held}`);
   }
-  for (const c of [mock, raw, before, after]) c.stop();
+  for (const c of [mock, raw, before, after, control]) c?.stop();
 } catch (e) {
   console.error(e);
   process.exitCode = 1;
