@@ -252,7 +252,13 @@ async function profile(pair: string, size: string, n: number) {
   const events = stream ? Number(size.slice(6)) : 50;
   const bytes = stream ? 30_000 : SIZES[size]!;
   const r = caller === 'raw' ? upstreamReq(up, bytes, stream, events) : proxyReq(caller === 'control' ? up : caller, up, bytes, stream, events);
+  // A warm-up outside the window (start-up, the first compilations), then N requests in it.
+  for (let i = 0; i < Math.max(200, n >> 1); i++) await once(proxy.port, r);
+  const before = await proxy.ask('stats');
+  const from = process.hrtime.bigint() / 1000n;
   for (let i = 0; i < n; i++) await once(proxy.port, r);
+  const to = process.hrtime.bigint() / 1000n;
+  const after = await proxy.ask('stats');
   mock.stop();
   await new Promise<void>((done) => {
     const p = [...live].find((c) => c.pid === proxy.pid)!;
@@ -262,15 +268,24 @@ async function profile(pair: string, size: string, n: number) {
   });
   interface Node { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
   const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!;
-  const prof = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+  const prof = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: Node[]; samples: number[]; timeDeltas: number[]; startTime: number };
+  // Only the window's samples (the profile's clock is the monotonic one process.hrtime reads).
   const self = new Map<number, number>();
-  prof.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (prof.timeDeltas[i] ?? 0)));
+  let at = prof.startTime;
+  prof.samples.forEach((id, i) => {
+    at += prof.timeDeltas[i] ?? 0;
+    if (at >= from && at <= to) self.set(id, (self.get(id) ?? 0) + (prof.timeDeltas[i + 1] ?? 0));
+  });
   const total = [...self.values()].reduce((a, b) => a + b, 0);
+  const idle = prof.nodes.filter((x) => x.callFrame.functionName === '(idle)').reduce((t, x) => t + (self.get(x.id) ?? 0), 0);
+  const cpu = (after.cpuUs - before.cpuUs) / n;
+  const busy = (total - idle) / n;
+  console.log(`\n${pair} ${size}, ${n} requests after a warm-up: CPU ${cpu.toFixed(0)} µs/req (all threads, process.cpuUsage); main thread busy ${busy.toFixed(0)} µs/req (the profile); the other ${(cpu - busy).toFixed(0)} µs: the sampler's own thread, V8's helper threads (concurrent marking, sweeping, the optimizing compiler), the kernel's work the sampler misses`);
   const name = (x: Node) => `${x.callFrame.functionName || '(anon)'} ${x.callFrame.url.replace(/^.*\//, '')}:${x.callFrame.lineNumber + 1}`;
   const byFn = new Map<string, number>();
   for (const x of prof.nodes) byFn.set(name(x), (byFn.get(name(x)) ?? 0) + (self.get(x.id) ?? 0));
   const per = (t: number) => `${(t / n).toFixed(0).padStart(7)} µs/req`;
-  console.log(`\n${pair} ${size}: self time, top 30 of ${(total / 1000).toFixed(0)} ms over ${n} requests:`);
+  console.log(`\nself time, top 30 of ${(total / 1000).toFixed(0)} ms over ${n} requests:`);
   for (const [fn, t] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${((100 * t) / total).toFixed(1).padStart(5)} % ${per(t)}  ${fn}`);
   const byId = new Map(prof.nodes.map((x) => [x.id, x]));
   const incl = new Map<string, number>();
