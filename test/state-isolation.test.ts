@@ -8,26 +8,13 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { memoryStateStore } from '../src/app.ts';
-import { anthropic, KEY_A, KEY_B, naming, proxyOver, unknownLike, watched, type Call } from './support/state-proxy.ts';
+import { anthropic, KEY_A, KEY_B, proxyOver, sameAsUnknown as sameAs, watched, type Call } from './support/state-proxy.ts';
 
 describe('Responses routes', () => {
   it('B cannot list, reference an item of, or count tokens against what A kept', async () => {
     const store = watched(memoryStateStore());
     const p = proxyOver(store);
-    /** B's attempt on A's id answers as on an unknown id: same status and body, same store traffic, no upstream call. */
-    const sameAsUnknown = async (id: string, attempt: (id: string) => Promise<Call>): Promise<Call> => {
-      const calls = p.up.calls.length;
-      store.calls.length = 0;
-      const theirs = await attempt(id);
-      const trafficTheirs = [...store.calls];
-      store.calls.length = 0;
-      const nobodys = await attempt(unknownLike(id));
-      expect(naming(theirs, id)).toEqual(naming(nobodys, unknownLike(id)));
-      expect(trafficTheirs).toEqual(store.calls);
-      expect(theirs.status).toBeGreaterThanOrEqual(400);
-      expect(p.up.calls.length).toBe(calls);
-      return theirs;
-    };
+    const sameAsUnknown = (id: string, attempt: (id: string) => Promise<Call>) => sameAs(p, store, id, attempt);
     p.up.reply(anthropic.text('Secret of A.', false));
     const made = await p.send(KEY_A, 'POST', '/v1/responses', { model: 'to-anthropic', input: 'A private question' });
     expect(made.status).toBe(200);

@@ -21,7 +21,7 @@ import { redisStateStore } from '../../src/runtime/redis-store.ts';
 import { registry } from '../../translators/index.ts';
 import { startBindings, type WorkerBindings } from '../support/bindings.ts';
 import { startRedis, type RunningRedis } from '../support/redis.ts';
-import { anthropic, KEY_A, KEY_B, naming, proxyOver, unknownLike, watched, type Call } from '../support/state-proxy.ts';
+import { anthropic, KEY_A, KEY_B, proxyOver, sameAsUnknown as sameAs, unknownLike, watched, type Call } from '../support/state-proxy.ts';
 
 interface Stateful {
   auth: 'bearer' | 'goog';
@@ -107,20 +107,7 @@ describe.each(cases)('stored state: %s', (_name, d, make) => {
   };
   const continued = (key: string, id: string) => send(key, 'POST', d.create, { model: 'to-anthropic', [d.ref]: id, input: 'and then?' });
 
-  /** B's attempt on A's id answers as on an unknown id: same status and body, same store traffic, no upstream call. */
-  async function sameAsUnknown(id: string, attempt: (id: string) => Promise<Call>): Promise<Call> {
-    const calls = p.up.calls.length;
-    store.calls.length = 0;
-    const theirs = await attempt(id);
-    const trafficTheirs = [...store.calls];
-    store.calls.length = 0;
-    const nobodys = await attempt(unknownLike(id));
-    expect(naming(theirs, id)).toEqual(naming(nobodys, unknownLike(id)));
-    expect(trafficTheirs).toEqual(store.calls);
-    expect(theirs.status).toBeGreaterThanOrEqual(400);
-    expect(p.up.calls.length).toBe(calls);
-    return theirs;
-  }
+  const sameAsUnknown = (id: string, attempt: (id: string) => Promise<Call>) => sameAs(p, store, id, attempt);
 
   it('a continuation sends the kept turn upstream', async () => {
     const id = await create(KEY_A, { input: 'The first question' }, 'The first answer.');

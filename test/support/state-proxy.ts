@@ -3,6 +3,7 @@
  * upstream (every call counted, with the credential it carried), for the stored-state suites:
  * test/conformance/stored-state.test.ts and test/state-isolation.test.ts.
  */
+import { expect } from 'vitest';
 import { createProxy, type StateStore } from '../../src/app.ts';
 import { parseConfig } from '../../src/config/load.ts';
 import { UPSTREAMS } from '../e2e/responses-helpers.ts';
@@ -62,3 +63,21 @@ export const naming = (c: Call, id: string) => ({ status: c.status, body: c.body
 
 /** A fresh id of the same shape that nobody kept. */
 export const unknownLike = (id: string) => id.slice(0, -6) + 'zzzzzz';
+
+/**
+ * B's attempt on A's id must answer as on an unknown id: same status and body, same store
+ * traffic, no upstream call. Returns B's answer.
+ */
+export async function sameAsUnknown(p: ReturnType<typeof proxyOver>, store: ReturnType<typeof watched>, id: string, attempt: (id: string) => Promise<Call>): Promise<Call> {
+  const calls = p.up.calls.length;
+  store.calls.length = 0;
+  const theirs = await attempt(id);
+  const trafficTheirs = [...store.calls];
+  store.calls.length = 0;
+  const nobodys = await attempt(unknownLike(id));
+  expect(naming(theirs, id)).toEqual(naming(nobodys, unknownLike(id)));
+  expect(trafficTheirs).toEqual(store.calls);
+  expect(theirs.status).toBeGreaterThanOrEqual(400);
+  expect(p.up.calls.length).toBe(calls);
+  return theirs;
+}
