@@ -13,6 +13,7 @@ import type { ChatCaller } from '../translators/types.ts';
 import type { Config } from './config/load.ts';
 import { alphaSearchFlow } from './flows/alpha-search.ts';
 import type { FlowDeps } from './flows/context.ts';
+import { TurnMemo } from './flows/forward/index.ts';
 import { hostedImageReply, imageFlow } from './flows/images.ts';
 import { storedFlow, type StoredOp } from './flows/stored.ts';
 import { createModelLister } from './flows/models.ts';
@@ -132,6 +133,8 @@ function services(o: AppOptions) {
     state: o.stateStore && stateScopes(o.stateStore, config.store.secret),
     // Cooldowns and pins: this app's own, shared with other instances through Redis or KV.
     pools: createKeyPools({ now, shared: o.stateStore?.kind === 'memory' ? undefined : o.stateStore, secret: config.store.secret }),
+    // Callers' last turns: one memory per app (per process, per isolate), off at 0 bytes.
+    turnMemo: config.limits.turnMemoBytes > 0 ? new TurnMemo(config.limits.turnMemoBytes, config.limits.turnMemoFromBytes) : undefined,
   };
   const metrics = config.metrics ? new Metrics() : undefined;
   const debugLog = config.log.debug ? (o.debugLog ?? ((text: string) => console.error(text))) : undefined;

@@ -3,7 +3,7 @@
  * target a request goes to, the per-upstream knobs from config that change its encoding, and the
  * HTTP request a dialect builds for it.
  */
-import type { ByteParts } from '../src/kit/index.ts';
+import type { ByteParts, JsonBodyKeep } from '../src/kit/index.ts';
 
 /** Per-upstream settings from config that change how requests are encoded. */
 export interface UpstreamOptions {
@@ -86,6 +86,11 @@ export interface UpstreamTarget {
   /** Resolved credential: the upstream's own key, or the caller's forwarded one. */
   apiKey?: string;
   options: UpstreamOptions;
+  /**
+   * The last body sent to this upstream and model for the same caller (src/flows/forward/
+   * turn-memo.ts): given to `jsonBody`, which reuses what is equal in it. Changes no byte.
+   */
+  sent?: JsonBodyKeep;
 }
 
 /**

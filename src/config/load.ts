@@ -94,7 +94,7 @@ export interface Config {
   exact: Map<string, Route>;
   /** Glob routes, most specific first. */
   globs: Array<Route & { regex: RegExp }>;
-  limits: { maxBodyBytes: number; maxMultipartBytes: number; maxSseBufferBytes: number; socketMaxAgeSeconds: number };
+  limits: { maxBodyBytes: number; maxMultipartBytes: number; maxSseBufferBytes: number; socketMaxAgeSeconds: number; turnMemoBytes: number; turnMemoFromBytes: number };
   cors?: { origins: string[] };
   fetchAllowHosts: string[];
   mediaFetch: { timeoutMs: number; maxBytes: number; maxRedirects: number };
@@ -288,6 +288,8 @@ function settingsOf(input: ConfigDoc, envs: EnvResolver, o: ParseOptions): Omit<
       maxMultipartBytes: input.limits?.maxMultipartBytes ?? 64 * 1024 * 1024,
       maxSseBufferBytes: input.limits?.maxSseBufferBytes ?? 8 * 1024 * 1024,
       socketMaxAgeSeconds: input.limits?.socketMaxAgeSeconds ?? 3600,
+      turnMemoBytes: input.limits?.turnMemoBytes ?? 32 * 1024 * 1024,
+      turnMemoFromBytes: input.limits?.turnMemoFromBytes ?? 64 * 1024,
     },
     cors: input.cors,
     fetchAllowHosts: input.fetchAllowHosts ?? [],

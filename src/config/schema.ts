@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { PROVIDERS } from './provider-names.ts';
 
 const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
+const nonNegativeInt = v.pipe(v.number(), v.integer(), v.minValue(0));
 const positive = v.pipe(v.number(), v.minValue(0));
 
 /**
@@ -162,6 +163,10 @@ export const ConfigSchema = v.strictObject({
       maxSseBufferBytes: v.optional(positiveInt),
       /** A Responses WebSocket closes after this long (`websocket_connection_limit_reached`); default 3600, as OpenAI's. */
       socketMaxAgeSeconds: v.optional(positiveInt),
+      /** What the memory of callers' last translated turns may hold (docs/performance.md "Translating only what changed"); 0 turns it off. */
+      turnMemoBytes: v.optional(nonNegativeInt),
+      /** Request bodies from this size are kept for the caller's next turn. */
+      turnMemoFromBytes: v.optional(nonNegativeInt),
     }),
   ),
   timeouts: v.optional(TimeoutsSchema),

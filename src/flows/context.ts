@@ -22,6 +22,7 @@ import type { ResolvedTarget } from '../upstream/resolve.ts';
 import type { KeyPools } from '../upstream/key-pool.ts';
 import type { StateScopes } from '../upstream/state-scope.ts';
 import { proxyHeaders, type Reply } from './reply.ts';
+import type { TurnMemo } from './forward/index.ts';
 
 export interface FlowDeps {
   config: Config;
@@ -37,6 +38,8 @@ export interface FlowDeps {
   state?: StateScopes;
   /** Key pools' cooldowns and sessions' pins (src/upstream/key-pool.ts); none: every key as it is. */
   pools?: KeyPools;
+  /** Callers' last turns, parsed and as sent upstream (src/flows/forward/turn-memo.ts); none: off. */
+  turnMemo?: TurnMemo;
 }
 
 export interface ChatCall {

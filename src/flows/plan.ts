@@ -112,6 +112,8 @@ export function planChat(
   return planCall(scope, targets, (t) => {
     const upstream = chatUpstreamOf(deps, t);
     const target = upstreamTarget(t, call.callerKey, deps.config, o.defaultMaxTokens, call.session);
+    // The caller's last body to this upstream and model: what is equal in it is not made again (turn-memo.ts).
+    if (deps.turnMemo) target.sent = deps.turnMemo.sent(call, `${t.upstream.name}\n${t.model}`);
     const sameFraming = !req.stream || (framing === 'sse' && !providerOf(t.upstream).streamParser);
     const same = o.allowPassthrough && upstream.id === call.caller.id && sameFraming && !mayCarrySignatures(call.rawBody);
     if (same) {

@@ -34,7 +34,12 @@ export function callerHandlers(deps: FlowDeps): CallerHandlers {
   const chatCall = async (caller: ChatCaller, scope: RequestScope, req: CallerRequest, inbound: Parameters<Handler>[2], params?: Record<string, string>) => {
     const bytes = await (req.parts ?? req.bytes)(limits.maxBodyBytes);
     scope.requestBytes = bytes.byteLength;
-    const call = chatCallOf(caller, inbound, bytes, params);
+    // An agent's turn parsed from its last one, where its bytes are the same (src/flows/forward/turn-memo.ts).
+    const memo = deps.turnMemo;
+    const conversation = caller.forward?.conversation;
+    const who = { caller, callerKey: inbound.credential };
+    const parse = memo && conversation ? (flat: Uint8Array, whole: (flat: Uint8Array) => unknown) => memo.parse(who, bytes, flat, conversation, whole) : undefined;
+    const call = chatCallOf(caller, inbound, bytes, params, parse);
     scope.dump?.(`caller request ${req.method} ${req.path}`, call.rawBody);
     return call;
   };

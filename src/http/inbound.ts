@@ -165,12 +165,15 @@ function utf8Text(bytes: Uint8Array): string {
   return typeof buffer.utf8Slice === 'function' ? buffer.utf8Slice(0, bytes.byteLength) : new TextDecoder().decode(bytes);
 }
 
+/** A parse of a body's bytes (`flat`) that may reuse earlier work, giving what `whole(flat)` gives (src/flows/forward/turn-memo.ts). */
+export type BodyParse = (flat: Uint8Array, whole: (flat: Uint8Array) => unknown) => unknown;
+
 /**
  * A chat route's call from the body's bytes: the body decoded to text, and parsed (a 400 when it
  * is not JSON), only when first read, so a request forwarded to its own dialect is neither
- * (src/flows/forward/).
+ * (src/flows/forward/). `parse`: how its bytes are parsed, when not as they are.
  */
-export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Bytes, params: Record<string, string> = {}): ChatCall {
+export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Bytes, params: Record<string, string> = {}, parse?: BodyParse): ChatCall {
   let text: string | undefined;
   let parsed = false;
   let value: unknown;
@@ -190,7 +193,8 @@ export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Bytes, p
           // A big body is parsed from one-byte text where it can be (latin1-json.ts), else from its
           // UTF-8 text, in one pass over the pieces. Text decoded for the parse is not kept: only
           // what asks for the text (rawBody) keeps it.
-          value = text !== undefined ? parseJsonBody(text) : flatBytes(bytesNow(), (flat) => parseLatin1Json(flat) ?? parseJsonBody(utf8Text(flat)));
+          const whole = (flat: Uint8Array) => parseLatin1Json(flat) ?? parseJsonBody(utf8Text(flat));
+          value = text !== undefined ? parseJsonBody(text) : flatBytes(bytesNow(), (flat) => (parse ? parse(flat, whole) : whole(flat)));
           parsed = true;
         }
         return value;

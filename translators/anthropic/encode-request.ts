@@ -260,7 +260,7 @@ export function encodeRequest(
       method: 'POST',
       path: `/v1/messages${query}`,
       headers,
-      body: jsonBody(body, 'messages'),
+      body: jsonBody(body, 'messages', target.sent),
       stream: req.stream,
     },
     warnings,

@@ -74,7 +74,7 @@ export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<
 export function encodeRequest(req: ChatRequest, target: UpstreamTarget, _ctx?: TranslateContext): Converted<UpstreamHttpRequest> {
   const { value, warnings } = encodeBody(req, target);
   return {
-    value: { method: 'POST', path: INTERACTIONS_PATH, headers: upstreamHeaders(target, req.stream), body: jsonBody(value, 'input'), stream: req.stream },
+    value: { method: 'POST', path: INTERACTIONS_PATH, headers: upstreamHeaders(target, req.stream), body: jsonBody(value, 'input', target.sent), stream: req.stream },
     warnings,
   };
 }

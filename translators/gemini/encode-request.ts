@@ -222,7 +222,7 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget, _ctx: Tr
       method: 'POST',
       path,
       headers: upstreamHeaders(target),
-      body: jsonBody(value, 'contents'),
+      body: jsonBody(value, 'contents', target.sent),
       stream: req.stream,
     },
     warnings,

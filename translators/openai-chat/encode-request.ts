@@ -191,7 +191,7 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
       method: 'POST',
       path: '/chat/completions',
       headers: upstreamHeaders(target),
-      body: jsonBody(fitted.body, 'messages'),
+      body: jsonBody(fitted.body, 'messages', target.sent),
       stream: req.stream,
     },
     warnings,

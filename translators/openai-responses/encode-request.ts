@@ -90,7 +90,7 @@ export function encodeBody(req: ChatRequest, target: UpstreamTarget): Converted<
 export function encodeRequest(req: ChatRequest, target: UpstreamTarget, _ctx?: TranslateContext): Converted<UpstreamHttpRequest> {
   const { value, warnings } = encodeBody(req, target);
   return {
-    value: { method: 'POST', path: '/responses', headers: upstreamHeaders(target), body: jsonBody(value, 'input'), stream: req.stream },
+    value: { method: 'POST', path: '/responses', headers: upstreamHeaders(target), body: jsonBody(value, 'input', target.sent), stream: req.stream },
     warnings,
   };
 }

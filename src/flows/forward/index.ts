@@ -28,6 +28,8 @@ import { chatUpstreamOf, streamFramingOf, type ChatCall, type FlowDeps } from '.
 import { planCall, upstreamTarget, withTargetHeaders, type PlannedAttempt } from '../plan.ts';
 import { sessionHash, sessionOfFields } from '../session.ts';
 
+export { TurnMemo } from './turn-memo.ts';
+
 /** A forwarded request's plan: its model and stream flag (nothing else is decoded), and the calls to make. */
 export interface ForwardPlan {
   model: string;

@@ -105,15 +105,20 @@ function sharedCheckpoints(compare: NativeCompare, entry: Entry, flat: Uint8Arra
   return count;
 }
 
-/** Whether `flat` from `start` to `end` holds the bytes the pieces (one body, in order) hold there. */
-function sameRange(compare: NativeCompare, pieces: readonly Uint8Array[], flat: Uint8Array, start: number, end: number): boolean {
+/**
+ * Whether `flat` from `start` to `end` holds the bytes the pieces (one body, in order) hold from
+ * `at` on (by default the same place).
+ */
+export function sameRange(compare: NativeCompare, pieces: readonly Uint8Array[], flat: Uint8Array, start: number, end: number, at = start): boolean {
+  if (end === start) return true;
+  const shift = at - start;
   let base = 0;
   for (const p of pieces) {
     const pEnd = base + p.byteLength;
-    if (pEnd > start) {
-      const from = Math.max(start, base);
-      const to = Math.min(end, pEnd);
-      if (compare.call(flat, p, from - base, to - base, from, to) !== 0) return false;
+    if (pEnd > start + shift) {
+      const from = Math.max(start, base - shift);
+      const to = Math.min(end, pEnd - shift);
+      if (compare.call(flat, p, from + shift - base, to + shift - base, from, to) !== 0) return false;
       if (to === end) return true;
     }
     base = pEnd;
@@ -122,7 +127,7 @@ function sameRange(compare: NativeCompare, pieces: readonly Uint8Array[], flat: 
 }
 
 /** The bytes the pieces keep alive: their whole buffers (a socket read's slice keeps all of it). */
-function heldBy(pieces: readonly Uint8Array[]): number {
+export function heldBy(pieces: readonly Uint8Array[]): number {
   const seen = new Set<ArrayBufferLike>();
   let n = 0;
   for (const p of pieces) {
