@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ByteParts } from './http.ts';
-import { JSON_PARTS_FROM_CHARS, jsonBody } from './json-body.ts';
+import { JSON_PARTS_FROM_CHARS, jsonBody, sameJson, type KeptJsonBody } from './json-body.ts';
 
 const text = (b: string | ByteParts) => (typeof b === 'string' ? b : new TextDecoder().decode(b.join()));
 
@@ -82,5 +82,48 @@ describe('jsonBody', () => {
     expect(jsonBody({ contents: big }, 'contents')).toBe(JSON.stringify({ contents: big }));
     expect(jsonBody({ contents: [big] }, 'contents')).toBe(JSON.stringify({ contents: [big] }));
     expect(jsonBody({ other: [big, big] }, 'contents')).toBe(JSON.stringify({ other: [big, big] }));
+  });
+});
+
+describe('jsonBody given the last body (an agent’s next turn)', () => {
+  /** A keeper as the turn memo is, without its bound. */
+  const keeper = () => {
+    let kept: KeptJsonBody | undefined;
+    return { last: () => kept, keep: (b: KeptJsonBody | undefined) => void (kept = b) };
+  };
+
+  it('gives JSON.stringify’s bytes turn after turn, whatever changed, and reuses the last batches', () => {
+    const memo = keeper();
+    let messages: unknown[] = conversation(200, 600);
+    const system = { text: 'be brief', tags: ['a', 'b'] };
+    for (let turn = 0; turn < 12; turn++) {
+      if (turn % 4 === 1) messages = [...messages, { role: 'assistant', content: `turn ${turn}`, when: new Date(0), f: () => 1 }];
+      else if (turn % 4 === 2) messages = messages.map((m, i) => (i === 100 ? { ...(m as object), content: `edited ${turn}` } : m));
+      else if (turn % 4 === 3) messages = [...messages.slice(0, 50), { toJSON: () => 'custom' }, ...messages.slice(51)];
+      // The same values in another key order: other bytes.
+      const v = turn % 5 === 4 ? { messages, system: { tags: system.tags, text: system.text }, model: 'm' } : { model: 'm', system, messages, n: turn % 3 ? undefined : 1 };
+      const before = memo.last();
+      const out = jsonBody(v, 'messages', memo);
+      expect(Buffer.from((out as ByteParts).join()).equals(Buffer.from(JSON.stringify(v)))).toBe(true);
+      if (before && turn % 4 === 1 && turn % 5 !== 4 && (turn - 1) % 5 !== 4) expect((out as ByteParts).parts[0]).toBe(before.batches[0]!.bytes);
+    }
+  });
+
+  it('counts as equal only what JSON writes alike', () => {
+    class Box {
+      constructor(readonly x: number) {}
+    }
+    const same: Array<[unknown, unknown]> = [[{ a: 1, b: [1, { c: 'x' }] }, { a: 1, b: [1, { c: 'x' }] }], [null, null], ['s', 's'], [{ u: undefined }, { u: undefined }]];
+    const different: Array<[unknown, unknown]> = [
+      [{ a: 1, b: 2 }, { b: 2, a: 1 }],
+      [[1, 2], [1, 2, 3]],
+      [new Box(1), new Box(1)],
+      [{ toJSON: 1 }, { toJSON: 1 }],
+      [NaN, NaN],
+      [{ a: 1 }, [1]],
+      [() => 1, () => 1],
+    ];
+    for (const [a, b] of same) expect(sameJson(a, b)).toBe(true);
+    for (const [a, b] of different) expect(sameJson(a, b)).toBe(false);
   });
 });
