@@ -58,13 +58,13 @@ export function start(dir: string, file: string, argv: string[], core: number, e
 
 export interface Req { path: string; headers: Record<string, string>; body: Buffer }
 const UPSTREAM_DIALECT: Record<Dialect, string> = { openai: 'openai', anthropic: 'anthropic', gemini: 'gemini', responses: 'openai-responses' };
-const HEADERS: Record<Dialect, Record<string, string>> = {
+export const HEADERS: Record<Dialect, Record<string, string>> = {
   openai: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-caller' },
   responses: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-caller' },
   anthropic: { 'content-type': 'application/json', 'x-api-key': 'sk-ant-bench-caller', 'anthropic-version': '2023-06-01' },
   gemini: { 'content-type': 'application/json', 'x-goog-api-key': 'AIza-bench-caller' },
 };
-const pathOf = (d: Dialect, model: string, stream: boolean) =>
+export const pathOf = (d: Dialect, model: string, stream: boolean) =>
   d === 'openai' ? '/v1/chat/completions' : d === 'anthropic' ? '/v1/messages' : d === 'responses' ? '/v1/responses' : `/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
 
 const convs = new Map<number, Conversation>();

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:agent [-- --quick] [-- --runs N] [-- --pairs anthropic→openai,…] [-- --sizes 30KB,2MB]
- * [-- --no-streams] [-- --memory N]`: Interlingua at agent scale. Bodies shaped like agent turns
+ * [-- --no-streams] [-- --memory N] [-- --growing]`: Interlingua at agent scale. Bodies shaped like agent turns
  * (bench/agent-bodies.ts: a 12 KB system prompt, 20 tool schemas, hundreds of tool calls and
  * results; 30 KB, 300 KB and 2 MB), Anthropic, Responses and Gemini callers to each upstream
  * dialect and same-dialect (OpenAI Chat too), and streams of 50, 500 and 2,000 events with
@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { benchBundle } from '../scripts/node-bundle.ts';
 import type { Dialect } from './agent-bodies.ts';
+import { growing } from './agent-growing.ts';
 import { EVENTS, HOLD_MS, live, median, once, pin, PIN, proxyConfig, proxyReq, SIZES, slice, start as startIn, UPSTREAMS, upstreamReq, type Child, type Req, type Slice } from './agent-harness.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -366,6 +367,8 @@ try {
   await bundle();
   const prof = args.indexOf('--profile');
   if (prof >= 0) await profile(args[prof + 1]!, args[prof + 2] ?? '2MB', Number(args[prof + 3] ?? 30));
+  // Growing conversations, the turn memo on and off (bench/agent-growing.ts).
+  else if (args.includes('--growing')) await growing({ out, args, start, startFlags: START_FLAGS, runs: RUNS, quick });
   else if (MEMORY) {
     const m = await memory(MEMORY);
     const first = m.points[0]!;

@@ -39,7 +39,7 @@ function proxy(limits: Record<string, number>) {
 function request(caller: Dialect, upstream: Dialect, c: Conversation, stream: boolean, key: string) {
   const model = ROUTE[upstream];
   const body = JSON.stringify(render(caller, c, model, stream));
-  const auth = caller === 'anthropic' ? { 'x-api-key': key, 'anthropic-version': '2023-06-01' } : caller === 'gemini' ? { 'x-goog-api-key': key } : { authorization: `Bearer ${key}` };
+  const auth: Record<string, string> = caller === 'anthropic' ? { 'x-api-key': key, 'anthropic-version': '2023-06-01' } : caller === 'gemini' ? { 'x-goog-api-key': key } : { authorization: `Bearer ${key}` };
   const path = caller === 'openai' ? '/v1/chat/completions' : caller === 'anthropic' ? '/v1/messages' : caller === 'responses' ? '/v1/responses' : `/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
   return { path, init: { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body } };
 }
@@ -60,7 +60,7 @@ function turns(seed: number): Conversation[] {
 }
 
 describe('the turn memo: the same upstream bytes as a full translation', () => {
-  const on = proxy({ turnMemoFromBytes: 0 });
+  const on = proxy({ turnMemoBytes: 32 * 1024 * 1024, turnMemoFromBytes: 0 });
   const off = proxy({ turnMemoBytes: 0 });
   const a = turns(21);
   const b = turns(22);

@@ -22,8 +22,16 @@ export const UPSTREAM_KEYS = {
   responses: 'sk-upstream-responses-SECRET-4444',
 } as const;
 
+/**
+ * The turn memo (src/flows/forward/turn-memo.ts) in the end-to-end suites: on for every body,
+ * however small (its default keeps only bodies from 64 KB, which few tests send), so every suite
+ * runs through it; `INTERLINGUA_TEST_TURN_MEMO=off` runs them with it off.
+ */
+export const TURN_MEMO_LIMITS = process.env.INTERLINGUA_TEST_TURN_MEMO === 'off' ? { turnMemoBytes: 0 } : { turnMemoFromBytes: 0 };
+
 /** A config with one upstream of each dialect on the mock, and catch-all routes per dialect. */
 export function e2eConfig(mockUrl: string, overrides: Record<string, unknown> = {}) {
+  const { limits, ...rest } = overrides as { limits?: Record<string, unknown> };
   return {
     keys: [INBOUND_KEY],
     upstreams: {
@@ -40,7 +48,8 @@ export function e2eConfig(mockUrl: string, overrides: Record<string, unknown> = 
       'to-gemini': { upstream: 'gemini', model: 'gemini-2.5-flash' },
     },
     fetchAllowHosts: ['127.0.0.1'],
-    ...overrides,
+    ...rest,
+    limits: { ...TURN_MEMO_LIMITS, ...limits },
   };
 }
 

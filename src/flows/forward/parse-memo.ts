@@ -75,10 +75,14 @@ export function memoParse(
   const list = top.fields.find((f) => f.key === conversation && flat[f.start] === 0x5b);
   const ranges = list ? elementRanges(flat, list, checkpoints) : [];
 
-  // What can be reused: a field or element whose bytes are the kept one's.
-  const same = (k: Kept | undefined, start: number, end: number) => !!base && !!k && k.end - k.start === end - start && sameRange(compare, base.pieces, flat, start, end, k.start);
+  // What can be reused: a field or element whose bytes are the kept one's. Those within the bytes
+  // the two bodies share from the start lie where they lay and are the same without a compare.
+  const shared = count > 0 ? checkpoints[count - 1]!.at : 0;
+  const same = (k: Kept | undefined, start: number, end: number) =>
+    !!base && !!k && k.end - k.start === end - start && ((base === entry && k.start === start && end <= shared) || sameRange(compare, base.pieces, flat, start, end, k.start));
   const fieldReused = top.fields.map((f) => f !== list && same(base?.fields.get(f.key), f.start, f.end));
-  const elementReused = ranges.map((r, j) => same(base?.elements[j], r.start, r.end));
+  const elementReused: boolean[] = [];
+  for (let j = 0; j < ranges.length; j++) elementReused.push(same(base?.elements[j], ranges[j]!.start, ranges[j]!.end));
   let toParse = 0;
   top.fields.forEach((f, i) => f !== list && !fieldReused[i] && (toParse += f.end - f.start));
   ranges.forEach((r, j) => !elementReused[j] && (toParse += r.end - r.start));
