@@ -6,6 +6,11 @@
  * /proc/PID/stat (10 ms ticks, so N requests per slice, default 60). workerd's figure is the
  * whole process: the Worker's isolate plus workerd's own HTTP and Miniflare's entry worker in
  * front of it (on Cloudflare, only the isolate's time is billed as CPU time). Linux only.
+ *
+ * `npx tsx bench/worker-cpu.ts --growing [N] [runs]`: instead, an agent's conversation growing
+ * turn by turn (each turn the last one plus a tool call and its result, from about 300 KB and
+ * 2 MB), anthropic→openai, through two workerd instances, one with the turn memo and one without
+ * (`limits.turnMemoBytes: 0`), each sent the same turns in the same order, N per slice.
  */
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -19,8 +24,10 @@ import { startWorker } from '../test/support/worker.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const out = join(root, '.tmp', 'bench');
-const N = Number(process.argv[2] ?? 60);
-const RUNS = Number(process.argv[3] ?? 3);
+const GROWING = process.argv.includes('--growing');
+const numbers = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const N = Number(numbers[0] ?? 60);
+const RUNS = Number(numbers[1] ?? 3);
 const TICK_US = 1e6 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
 const cpuUs = (pid: number) => {
@@ -127,8 +134,68 @@ async function main() {
   await worker.close();
 }
 
+/** The growing conversation's turns from about `bytes` on, `n` of them. */
+function growingTurns(bytes: number, n: number) {
+  const start = conversation(bytes).turns.length;
+  const whole = conversation(bytes * 1.5);
+  return Array.from({ length: n }, (_, k) => ({ ...whole, turns: whole.turns.slice(0, start + k) }));
+}
+
+async function growing() {
+  await build({ entryPoints: { 'agent-mock': 'bench/agent-mock.ts', passthrough: 'bench/passthrough.ts' }, absWorkingDir: root, outdir: out, ...benchBundle });
+  const mock = await startChild('agent-mock.mjs', []);
+  const raw = await startChild('passthrough.mjs', [String(mock.port)]);
+  const config = {
+    open: true,
+    upstreams: { openai: { dialect: 'openai', baseUrl: `http://127.0.0.1:${mock.port}/e50/v1`, apiKey: 'sk-bench-upstream' } },
+    models: { 'agent-openai': { upstream: 'openai', model: 'real-openai' } },
+  };
+  const workers: Record<string, { port: number; pids: number[] }> = {};
+  const opened: Array<{ close(): Promise<void> }> = [];
+  for (const [name, limits] of [['on', {}], ['off', { turnMemoBytes: 0 }]] as const) {
+    const before = new Set(children(process.pid));
+    const w = await startWorker({ INTERLINGUA_CONFIG: JSON.stringify({ ...config, limits }) });
+    opened.push(w);
+    const pids = children(process.pid).filter((p) => !before.has(p) && comm(p) === 'workerd');
+    if (pids.length === 0) throw new Error('no workerd process found');
+    workers[name] = { port: Number(new URL(w.url).port), pids };
+  }
+  const headers = { 'content-type': 'application/json', 'x-api-key': 'sk-ant-bench-caller', 'anthropic-version': '2023-06-01' };
+  console.log(`Worker CPU per turn of a growing conversation, anthropic→openai, ${N} turns per slice, ${RUNS} interleaved runs, after 3 turns of warm-up`);
+  for (const size of [300_000, 2_000_000]) {
+    const turns = growingTurns(size, 3 + RUNS * N);
+    // (Made as they are sent: a run's 2 MB bodies all at once would be hundreds of MB.)
+    const caller = (k: number) => Buffer.from(JSON.stringify(render('anthropic', turns[k]!, 'agent-openai', false)));
+    const sides = {
+      raw: { port: raw.port, pids: [raw.pid], path: '/e50/v1/chat/completions', body: (k: number) => Buffer.from(JSON.stringify(render('openai', turns[k]!, 'real-openai', false))) },
+      off: { ...workers.off!, path: '/v1/messages', body: caller },
+      on: { ...workers.on!, path: '/v1/messages', body: caller },
+    };
+    const names = Object.keys(sides) as Array<keyof typeof sides>;
+    for (const name of names) for (let i = 0; i < 3; i++) await send(sides[name].port, sides[name].path, headers, sides[name].body(i));
+    const got: Record<string, number[]> = { raw: [], off: [], on: [] };
+    for (let run = 0; run < RUNS; run++) {
+      for (let i = 0; i < names.length; i++) {
+        const name = names[(i + run) % names.length]!;
+        const s = sides[name];
+        const bodies = Array.from({ length: N }, (_, k) => s.body(3 + run * N + k));
+        const t0 = s.pids.reduce((a, p) => a + cpuUs(p), 0);
+        for (let k = 0; k < N; k++) {
+          const status = await send(s.port, s.path, headers, bodies[k]!);
+          if (status !== 200) throw new Error(`${name} ${size}: ${status}`);
+        }
+        got[name]!.push((s.pids.reduce((a, p) => a + cpuUs(p), 0) - t0) / N);
+      }
+    }
+    const m = Object.fromEntries(Object.entries(got).map(([n, xs]) => [n, median(xs)]));
+    const kb = (caller(3).byteLength / 1000).toFixed(0);
+    console.log(`${kb} KB growing: raw passthrough ${(m.raw! / 1000).toFixed(2)} ms, workerd memo off ${(m.off! / 1000).toFixed(2)} ms, memo on ${(m.on! / 1000).toFixed(2)} ms (${(m.on! / m.off!).toFixed(2)}× off) CPU per turn (medians of ${RUNS})`);
+  }
+  for (const w of opened) await w.close();
+}
+
 try {
-  await main();
+  await (GROWING ? growing() : main());
 } catch (e) {
   console.error(e);
   process.exitCode = 1;
