@@ -4,7 +4,7 @@
  * caller's streamed reply through the one pipeline. Planning is plan.ts; reading a non-stream
  * answer, upstream-answer.ts.
  */
-import type { Bytes, FetchLike } from '../kit/index.ts';
+import type { Bytes, FetchLike, JsonBodyKeep } from '../kit/index.ts';
 import { chainSteps, type ChatRequest } from '../canonical/index.ts';
 import { customToolNames, raiseCustomToolStream } from './custom-tools.ts';
 import type { CallerInput, CallerStreamEncoder, ChatCaller, ChatUpstream } from '../../translators/types.ts';
@@ -22,7 +22,6 @@ import type { ResolvedTarget } from '../upstream/resolve.ts';
 import type { KeyPools } from '../upstream/key-pool.ts';
 import type { StateScopes } from '../upstream/state-scope.ts';
 import { proxyHeaders, type Reply } from './reply.ts';
-import type { TurnMemo } from './forward/index.ts';
 
 export interface FlowDeps {
   config: Config;
@@ -39,7 +38,21 @@ export interface FlowDeps {
   /** Key pools' cooldowns and sessions' pins (src/upstream/key-pool.ts); none: every key as it is. */
   pools?: KeyPools;
   /** Callers' last turns, parsed and as sent upstream (src/flows/forward/turn-memo.ts); none: off. */
-  turnMemo?: TurnMemo;
+  turnMemo?: TurnMemory;
+}
+
+/** A caller, as far as the turn memo tells callers apart: its dialect and the credential it presented. */
+export interface MemoCaller {
+  caller: { id: string };
+  callerKey?: string;
+}
+
+/** What the flows ask of the turn memo (src/flows/forward/turn-memo.ts). */
+export interface TurnMemory {
+  /** `flat` (the bytes of `body`) parsed for `who`, reusing its last bodies' values where the bytes are the same; `whole` parses as without it. */
+  parse(who: MemoCaller, body: Bytes, flat: Uint8Array, conversation: string, whole: (flat: Uint8Array) => unknown): unknown;
+  /** Where the last body sent upstream for `who` and `route` is kept, for `jsonBody`. */
+  sent(who: MemoCaller, route: string): JsonBodyKeep;
 }
 
 export interface ChatCall {

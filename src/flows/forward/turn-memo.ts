@@ -12,17 +12,12 @@
  * Node, per isolate on Workers.
  */
 import { ByteParts, type Bytes, type JsonBodyKeep, type KeptJsonBody } from '../../kit/index.ts';
+import type { MemoCaller, TurnMemory } from '../context.ts';
 import { memoParse, type ParsedBody } from './parse-memo.ts';
 import { heldBy } from './scan-memo.ts';
 
 /** Kept bodies per caller (different conversations of one agent: a main loop and its subagents). */
 const BODIES_PER_CALLER = 4;
-
-/** A caller, as far as the memo tells callers apart: its dialect and the credential it presented. */
-export interface MemoCaller {
-  caller: { id: string };
-  callerKey?: string;
-}
 
 const scopeOf = (who: MemoCaller) => `${who.caller.id}\n${who.callerKey ?? ''}`;
 
@@ -32,7 +27,7 @@ interface Entry {
   sent?: KeptJsonBody;
 }
 
-export class TurnMemo {
+export class TurnMemo implements TurnMemory {
   /** In order of use, the least recent first (a Map keeps insertion order). */
   private entries = new Map<string, Entry>();
   private held = 0;
