@@ -23,7 +23,7 @@ type Start = (file: string, argv: string[], core: number, execArgv?: string[]) =
 /** The conversation's turns from about `bytes` on, `n` of them, each one tool call and its result longer. */
 function growingTurns(bytes: number, n: number): Conversation[] {
   const start = conversation(bytes).turns.length;
-  const whole = conversation(bytes * 1.5);
+  const whole = conversation(bytes + n * 10_000);
   if (whole.turns.length < start + n) throw new Error(`not enough turns for ${n} more from ${bytes} bytes`);
   return Array.from({ length: n }, (_, k) => ({ ...whole, turns: whole.turns.slice(0, start + k) }));
 }

@@ -137,7 +137,7 @@ async function main() {
 /** The growing conversation's turns from about `bytes` on, `n` of them. */
 function growingTurns(bytes: number, n: number) {
   const start = conversation(bytes).turns.length;
-  const whole = conversation(bytes * 1.5);
+  const whole = conversation(bytes + n * 10_000);
   return Array.from({ length: n }, (_, k) => ({ ...whole, turns: whole.turns.slice(0, start + k) }));
 }
 
