@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ByteParts, SCRATCH_MAX_BYTES, flatBytes, splicedParts } from './http.ts';
+import { ByteParts, SCRATCH_MAX_BYTES, flatBytes, jsCompare, splicedParts } from './http.ts';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -89,5 +89,24 @@ describe('flatBytes keeps at most SCRATCH_MAX_BYTES', () => {
     expect(seen.length).toBe(SCRATCH_MAX_BYTES + 1);
     expect(seen.buffer).not.toBe(small);
     expect(flatBytes(pieces('cd', [1]), (f) => f.buffer)).toBe(small);
+  });
+});
+
+describe('jsCompare (Workers: no Buffer)', () => {
+  it('answers as Buffer#compare does, whatever the ranges and their alignment', () => {
+    let seed = 7;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) % n);
+    const base = new Uint8Array(4096).map(() => rnd(4));
+    for (let i = 0; i < 2000; i++) {
+      const other = new Uint8Array(base);
+      if (rnd(2)) other[rnd(other.length)] = rnd(256);
+      const ss = rnd(300);
+      const ts = rnd(2) ? ss : rnd(300);
+      const len = rnd(3000);
+      const a = base.subarray(rnd(3));
+      const b = other.subarray(rnd(3));
+      const want = Math.sign(Buffer.prototype.compare.call(a, b, ts, Math.min(b.length, ts + len), ss, Math.min(a.length, ss + len)));
+      expect(Math.sign(jsCompare.call(a, b, ts, Math.min(b.length, ts + len), ss, Math.min(a.length, ss + len)))).toBe(want);
+    }
   });
 });

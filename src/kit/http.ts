@@ -113,10 +113,25 @@ export type NativeCompare = (this: Uint8Array, target: Uint8Array, targetStart: 
 /** Node's Buffer compares ranges of any byte array natively (memcmp); undefined elsewhere (Workers). */
 export const nativeCompare = (): NativeCompare | undefined => (globalThis as { Buffer?: { prototype: { compare?: NativeCompare } } }).Buffer?.prototype.compare;
 
-/** `NativeCompare` in JavaScript, byte by byte (where there is no Buffer: a tenth of the native speed, still far less than a parse). */
+/**
+ * `NativeCompare` in JavaScript, where there is no Buffer (Workers): four bytes at a time where
+ * both ranges are aligned alike, else byte by byte. Slower than memcmp, still far less than a parse.
+ */
 export const jsCompare: NativeCompare = function (this: Uint8Array, target, targetStart, targetEnd, sourceStart, sourceEnd) {
   const n = Math.min(targetEnd - targetStart, sourceEnd - sourceStart);
-  for (let k = 0; k < n; k++) {
+  let k = 0;
+  const a = this.byteOffset + sourceStart;
+  const b = target.byteOffset + targetStart;
+  if (n >= 64 && (a & 3) === (b & 3)) {
+    for (; k < n && ((a + k) & 3) !== 0; k++) if (this[sourceStart + k] !== target[targetStart + k]) return this[sourceStart + k]! - target[targetStart + k]!;
+    const words = (n - k) >> 2;
+    const x = new Uint32Array(this.buffer, a + k, words);
+    const y = new Uint32Array(target.buffer, b + k, words);
+    let w = 0;
+    while (w < words && x[w] === y[w]) w++;
+    k += w << 2;
+  }
+  for (; k < n; k++) {
     const d = this[sourceStart + k]! - target[targetStart + k]!;
     if (d !== 0) return d;
   }
