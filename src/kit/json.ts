@@ -45,3 +45,29 @@ export function parseJsonOrUndefined(text: string): unknown {
     return undefined;
   }
 }
+
+/** Values frozen whole by `deepFreeze` (their roots). */
+const frozenWhole = new WeakSet<object>();
+
+/**
+ * Freeze `value` and everything in it, and remember it as frozen whole (`isFrozenWhole`). For a
+ * value fresh from `JSON.parse` (nothing in it frozen before, nothing shared): the turn memo
+ * freezes what it keeps for the next turn, so a change to it fails loudly.
+ */
+export function deepFreeze(value: unknown): void {
+  if (value === null || typeof value !== 'object') return;
+  freezeAll(value);
+  frozenWhole.add(value);
+}
+
+function freezeAll(value: object): void {
+  if (Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const k of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v !== null && typeof v === 'object') freezeAll(v);
+  }
+}
+
+/** Whether `value` was frozen whole by `deepFreeze`: it and what is in it never change, so what is made of it alone may be kept. */
+export const isFrozenWhole = (value: unknown): value is object => value !== null && typeof value === 'object' && frozenWhole.has(value);

@@ -15,6 +15,7 @@ import {
   type Warning,
 } from '../../src/canonical/index.ts';
 import type { CallerInput } from '../types.ts';
+import { deepFreeze, isFrozenWhole } from '../../src/kit/index.ts';
 import { decodeCache } from './cache.ts';
 import { decodeContextEdits, fromLastCompaction } from './context-management.ts';
 import { decodeContent } from './decode-blocks.ts';
@@ -89,7 +90,7 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
       system.push(...decodeSystem(m.content, `${path}.content`, warnings));
       return;
     }
-    const content = decodeContent(m.content, `${path}.content`, warnings);
+    const content = contentOf(m, `${path}.content`, warnings);
     const last = at === compacted.messages.length - 1;
     if (content.length === 0 && !(last && m.role === 'assistant')) {
       throw invalid(
@@ -155,6 +156,26 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
   if (Object.keys(extras).length) req.extras = { dialect: 'anthropic', fields: extras };
   checkThinkingBudget(req);
   return { value: req, warnings };
+}
+
+/**
+ * Messages the turn memo kept (frozen whole: an agent's earlier turns, the same objects from one
+ * turn to the next) with their decoded content: a function of the content alone when it warns of
+ * nothing (the path only names what is refused), so it is decoded once. Kept frozen in turn.
+ */
+const decodedContents = new WeakMap<object, Part[]>();
+
+function contentOf(m: { content: unknown }, path: string, warnings: Warning[]): Part[] {
+  const whole = isFrozenWhole(m);
+  const kept = whole ? decodedContents.get(m) : undefined;
+  if (kept) return kept;
+  const before = warnings.length;
+  const content = decodeContent(m.content, path, warnings);
+  if (whole && warnings.length === before) {
+    deepFreeze(content);
+    decodedContents.set(m, content);
+  }
+  return content;
 }
 
 function decodeSystem(system: unknown, path: string, warnings: Warning[]): Part[] {

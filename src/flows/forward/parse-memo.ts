@@ -20,7 +20,7 @@
  * - the UTF-8 of a value decodes alone as within the whole text, since values start and end on
  *   ASCII.
  */
-import { jsCompare, nativeCompare, peekJson, type NativeCompare, type PeekCheckpoint, type PeekedJson } from '../../kit/index.ts';
+import { deepFreeze, jsCompare, nativeCompare, peekJson, type NativeCompare, type PeekCheckpoint, type PeekedJson } from '../../kit/index.ts';
 import { sameRange } from './scan-memo.ts';
 
 /** How many kept bodies of a caller a body is compared against, the latest first. */
@@ -191,11 +191,4 @@ const utf8 = new TextDecoder();
 function parsePiece(flat: Uint8Array, start: number, end: number): unknown {
   const b = flat as Uint8Array & { utf8Slice?: (start: number, end: number) => string };
   return JSON.parse(typeof b.utf8Slice === 'function' ? b.utf8Slice(start, end) : utf8.decode(flat.subarray(start, end)));
-}
-
-/** Freeze `value` and everything in it (what is frozen already was frozen whole). */
-export function deepFreeze(value: unknown): void {
-  if (value === null || typeof value !== 'object' || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const k of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[k]);
 }
