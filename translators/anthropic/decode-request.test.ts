@@ -3,6 +3,7 @@ import { encodeSignature, encodeToolCallId, ProxyError } from '../../src/canonic
 import { fixtureJson } from '../../test/support/fixtures.ts';
 import type { CallerInput } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
+import { deepFreeze } from '../../src/kit/index.ts';
 
 const H = { 'anthropic-version': '2023-06-01' };
 const input = (body: unknown, headers: Record<string, string> = H, params: Record<string, string> = {}): CallerInput => ({
@@ -322,5 +323,30 @@ describe('anthropic decodeRequest: fuzz', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe('anthropic decodeRequest: messages the turn memo kept', () => {
+  const body = () => ({
+    model: 'claude-x',
+    max_tokens: 10,
+    messages: [
+      { role: 'user', content: [{ type: 'text', text: 'read a.ts' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'reading' }, { type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'a.ts' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'export {}' }] },
+    ],
+  });
+
+  it('decodes a message frozen whole once, to what an unfrozen one decodes to, and keeps it frozen', () => {
+    const kept = body();
+    for (const m of kept.messages) deepFreeze(m);
+    const first = decodeRequest(input(kept)).value;
+    const again = decodeRequest(input({ ...kept, messages: [...kept.messages] })).value;
+    expect(first).toStrictEqual(decodeRequest(input(body())).value);
+    expect(again.messages[1]!.content).toBe(first.messages[1]!.content);
+    expect(Object.isFrozen(first.messages[1]!.content[1])).toBe(true);
+    // An unfrozen message (no memo) is decoded every time.
+    const plain = body();
+    expect(decodeRequest(input(plain)).value.messages[1]!.content).not.toBe(decodeRequest(input(plain)).value.messages[1]!.content);
   });
 });
