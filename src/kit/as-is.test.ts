@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { passesAsIs, safeParseAsIs } from './as-is.ts';
-import { isJsonObject } from './json.ts';
+import { deepFreeze, isJsonObject } from './json.ts';
 
 const Block = v.variant('type', [
   v.looseObject({ type: v.literal('text'), text: v.string() }),
@@ -155,5 +155,23 @@ describe('safeParseAsIs', () => {
     const bad = safeParseAsIs(v.safeParse, schema, { id: 1 });
     expect(bad.success).toBe(false);
     expect(bad.issues).toEqual(v.safeParse(schema, { id: 1 }).issues);
+  });
+});
+
+describe('passesAsIs: items frozen whole (the turn memo’s)', () => {
+  it('checks an item frozen whole once, any other every time, and never passes one that fails', () => {
+    let calls = 0;
+    const schema = v.array(v.object({ n: v.custom<number>((x) => (calls++, typeof x === 'number')) }));
+    const kept = { n: 1 };
+    deepFreeze(kept);
+    const bad = { n: 'x' };
+    deepFreeze(bad);
+    const fresh = { n: 2 };
+    expect(passesAsIs(schema, [kept, fresh])).toBe(true);
+    expect(calls).toBe(2);
+    expect(passesAsIs(schema, [kept, fresh])).toBe(true);
+    expect(calls).toBe(3);
+    expect(passesAsIs(schema, [kept, bad])).toBe(false);
+    expect(passesAsIs(schema, [bad])).toBe(false);
   });
 });

@@ -10,9 +10,10 @@
  * order may differ from valibot's copy (which puts the schema's keys first); nothing reads it.
  *
  * Each schema is turned once into a tree of small check functions (kept per schema object), which
- * walk the value without allocating. Imports only the kit's JSON test: it reads the schema objects' plain fields.
+ * walk the value without allocating; an array's items frozen whole (`isFrozenWhole`: the turn
+ * memo's) are checked once. Imports only the kit's JSON tests: it reads the schema objects' plain fields.
  */
-import { isJsonObject as isObject } from './json.ts';
+import { isFrozenWhole, isJsonObject as isObject } from './json.ts';
 
 /** The parts of a valibot schema or action this reads. */
 interface Described {
@@ -95,9 +96,20 @@ function build(s: Described): Check {
     }
     case 'array': {
       const item = checkOf(s.item!);
+      // An item the turn memo froze whole (an agent's earlier message) never changes: once it
+      // passes, it passes every time (a check is a function of the value alone).
+      const passed = new WeakSet<object>();
       return (v) => {
         if (!Array.isArray(v)) return false;
-        for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
+        for (let i = 0; i < v.length; i++) {
+          const x = v[i];
+          if (!isFrozenWhole(x)) {
+            if (!item(x)) return false;
+          } else if (!passed.has(x)) {
+            if (!item(x)) return false;
+            passed.add(x);
+          }
+        }
         return true;
       };
     }
