@@ -13,13 +13,13 @@
  * cases, and both versions' ratios to it: the same-dialect budget's measure).
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { benchBundle } from '../scripts/node-bundle.ts';
 import type { Dialect } from './agent-bodies.ts';
-import { live, median, pin, proxyConfig, proxyReq, SIZES, slice, start as startIn, upstreamReq, type Child } from './agent-harness.ts';
+import { live, median, pin, proxyConfig, proxyReq, REPEATED_BODY_SETTINGS, SIZES, slice, start as startIn, upstreamReq, type Child } from './agent-harness.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const out = join(root, '.tmp', 'bench-ab');
@@ -67,7 +67,11 @@ async function bundles() {
   }
   await build({ ...common, entryPoints: { after: 'bench/proxy-entry.ts' }, absWorkingDir: afterDir, outdir: out });
   await build({ ...common, entryPoints: { before: 'bench/proxy-entry.ts' }, absWorkingDir: rev, outdir: out });
+  return { afterDir, rev };
 }
+
+/** The repeated-body settings where that side's config knows them (a revision before the turn memo refuses its limits). */
+const settingsFor = (dir: string) => (readFileSync(join(dir, 'src', 'config', 'schema.ts'), 'utf8').includes('turnMemoBytes') ? REPEATED_BODY_SETTINGS : {});
 
 /** CPU µs per request, user and system apart. */
 async function cpu(t: Child, r: Parameters<typeof slice>[1], n: number): Promise<{ user: number; sys: number }> {
@@ -81,12 +85,12 @@ const start = (file: string, argv: string[], core: number, flags: string[] = [])
 process.on('SIGINT', () => (live.forEach((p) => p.kill()), process.exit(130)));
 try {
   pin(process.pid, 1);
-  await bundles();
+  const dirs = await bundles();
   const mock = await start('agent-mock.mjs', [], 1);
   const raw = await start('passthrough.mjs', [String(mock.port)], 0);
   const cfg = proxyConfig(mock.port);
-  const before = await start('before.mjs', [cfg], 0, FLAGS_BEFORE);
-  const after = await start('after.mjs', [cfg], 0, FLAGS_AFTER);
+  const before = await start('before.mjs', [proxyConfig(mock.port, settingsFor(dirs.rev))], 0, FLAGS_BEFORE);
+  const after = await start('after.mjs', [proxyConfig(mock.port, settingsFor(dirs.afterDir))], 0, FLAGS_AFTER);
   const control = CONTROL ? await start('holding-proxy.mjs', [cfg], 0) : undefined;
   const sides = { raw, before, after, control: control ?? raw };
   type Side = keyof typeof sides;

@@ -85,8 +85,16 @@ export function upstreamReq(upstream: Dialect, bytes: number, stream: boolean, e
 }
 
 /**
+ * Settings for a proxy that is sent the same body again and again (the matrix, bench/ab.ts,
+ * bench/fixed-cost.ts): the turn memo off, which would otherwise measure its own hit (every
+ * field and element reused) and not the work a request does. bench/agent-growing.ts measures the
+ * memo on the traffic it is for.
+ */
+export const REPEATED_BODY_SETTINGS: Record<string, unknown> = { limits: { turnMemoBytes: 0 } };
+
+/**
  * Interlingua's config: one upstream per dialect and stream length, every route renaming the
- * model; `settings`, top-level config fields on top (bench/agent.ts's MATRIX_SETTINGS). The
+ * model; `settings`, top-level config fields on top (REPEATED_BODY_SETTINGS). The
  * holding control (bench/holding-proxy.ts) reads the same routes.
  */
 export function proxyConfig(mockPort: number, settings: Record<string, unknown> = {}): string {

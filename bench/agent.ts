@@ -21,7 +21,7 @@ import { build } from 'esbuild';
 import { benchBundle } from '../scripts/node-bundle.ts';
 import type { Dialect } from './agent-bodies.ts';
 import { growing } from './agent-growing.ts';
-import { EVENTS, HOLD_MS, live, median, once, pin, PIN, proxyConfig, proxyReq, SIZES, slice, start as startIn, UPSTREAMS, upstreamReq, type Child, type Req, type Slice } from './agent-harness.ts';
+import { EVENTS, HOLD_MS, live, median, once, pin, PIN, proxyConfig, proxyReq, REPEATED_BODY_SETTINGS, SIZES, slice, start as startIn, UPSTREAMS, upstreamReq, type Child, type Req, type Slice } from './agent-harness.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 // BENCH_OUT: another directory for the bundles and results (two benches at once in one checkout).
@@ -54,11 +54,9 @@ const start = (file: string, argv: string[], core: number, execArgv: string[] = 
 
 /**
  * Config settings the measured proxy gets on top of the bench's routes (proxyConfig), in every
- * mode. The matrix sends the same body again and again, so a memo of what earlier requests held
- * (incremental translation, #38) would measure its own hit and not the work a request does: when
- * such a memo is on by default, switch it off here, so the matrix measures the code without it.
+ * mode but --growing: the matrix sends the same body again and again, so the turn memo is off.
  */
-const MATRIX_SETTINGS: Record<string, unknown> = {};
+const MATRIX_SETTINGS = REPEATED_BODY_SETTINGS;
 
 const STREAM_END = /\[DONE\]|message_stop|response\.completed|"finishReason"\s*:\s*"STOP"/;
 

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { benchBundle } from '../scripts/node-bundle.ts';
 import type { Dialect } from './agent-bodies.ts';
-import { live, median, once, pin, proxyConfig, proxyReq, start, upstreamReq, type Child } from './agent-harness.ts';
+import { live, median, once, pin, proxyConfig, proxyReq, REPEATED_BODY_SETTINGS, start, upstreamReq, type Child } from './agent-harness.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const out = join(root, '.tmp', 'bench-fixed');
@@ -53,7 +53,7 @@ try {
   const mock = await start(out, 'agent-mock.mjs', [], 1);
   const same = caller === up;
   const base: Child = same ? await start(out, 'holding-proxy.mjs', [proxyConfig(mock.port)], 0) : await start(out, 'floor.mjs', [String(mock.port)], 0);
-  const proxy = await start(out, 'proxy.mjs', [proxyConfig(mock.port)], 0);
+  const proxy = await start(out, 'proxy.mjs', [proxyConfig(mock.port, REPEATED_BODY_SETTINGS)], 0);
   const sides = { [same ? 'control' : 'floor']: base, interlingua: proxy };
   const names = Object.keys(sides);
   const req = (side: string, bytes: number) => (side === 'floor' ? upstreamReq(up, bytes, false) : proxyReq(caller, up, bytes, false));
