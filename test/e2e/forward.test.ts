@@ -207,7 +207,7 @@ describe.each(TARGETS)('%s: same-dialect requests forwarded without parsing', (t
     expect(got.json.messages.at(-2)).toMatchObject({ role: 'tool', tool_call_id: 'call_1' });
   });
 
-  it('a check passed once (src/flows/forward/check-memo.ts) still answers for the headers it read: the same body without anthropic-version is a 400', async () => {
+  it('a check passed once (the memo of src/flows/forward/check.ts) still answers for the headers it read: the same body without anthropic-version is a 400', async () => {
     h.mock.reply(fixtureReply('anthropic', 'text-basic.json'));
     const raw = `{"model":"claude-sonnet-4-5","max_tokens":10,"messages":[{"role":"user","content":"${LONG}"}]}`;
     const first = await fetch(`${h.proxy.url}/v1/messages`, { method: 'POST', headers: anthropicHeaders(), body: raw });

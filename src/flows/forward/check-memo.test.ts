@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { peekJson } from '../../kit/index.ts';
-import { CheckMemo } from './check-memo.ts';
+import { CheckMemo } from './check.ts';
 
 const enc = new TextEncoder();
 const body = (fields: Record<string, unknown>) => {

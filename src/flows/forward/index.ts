@@ -14,15 +14,15 @@
  * that is missing or empty (the decoder refuses it), or one holding what the decoder must check
  * all the same (`forward.decodeMarks`: a Responses `item_reference`).
  */
-import { asciiFinder, flatBytes, leadingModel, type Bytes, type PeekedJson } from '../../kit/index.ts';
+import { asciiFinder, flatBytes, leadingModel, modelAndStream, type Bytes, type PeekedJson } from '../../kit/index.ts';
 import { mayCarrySignatureBytes } from '../../canonical/index.ts';
 import type { RequestScope } from '../../observe/scope.ts';
+import type { CallerInput, ForwardSpec } from '../../../translators/types.ts';
 import { providerOf } from '../../upstream/providers/index.ts';
 import type { ResolvedRoute, Routes } from '../../upstream/resolve.ts';
-import { CheckMemo } from './check-memo.ts';
+import { fitToForward } from './check.ts';
 import { objectStart, withLeadingField, withModelParts } from './splice.ts';
 import { ScanMemo, type MemoScan } from './scan-memo.ts';
-import { checkKey, forwardedModel, holdsConversation, passesCheck } from './spec.ts';
 import { isOpenAIImageTarget } from '../chat-to-images.ts';
 import { chatUpstreamOf, streamFramingOf, type ChatCall, type FlowDeps } from '../context.ts';
 import { planCall, upstreamTarget, withTargetHeaders, type PlannedAttempt } from '../plan.ts';
@@ -45,8 +45,6 @@ export interface ForwardPlan {
  */
 export const FORWARD_MIN_BYTES = 8 * 1024;
 
-/** The parameter checks this process has seen pass (one per process: a check is a pure function). */
-const checkMemo = new CheckMemo();
 /** Where agents' last turns were scanned to (one per process: the scan is a pure function of the bytes). */
 const scanMemo = new ScanMemo();
 
@@ -120,10 +118,7 @@ function scan(
   if (peeked.stream && (framing !== 'sse' || resolved.targets.some((t) => providerOf(t.upstream).streamParser))) return undefined;
   memo ??= scanMemo.peek(memoScope, flat);
   const top = memo.top;
-  // No conversation (or an empty one): decoded, so its dialect's decoder refuses it.
-  if (!top || !holdsConversation(flat, top, forward.conversation)) return undefined;
-  const key = `${call.caller.id}\n${checkKey(forward, call.input)}`;
-  if (!checkMemo.passes(key, flat, top, forward.conversation, () => passesCheck(call.caller, call.input, { bytes: flat, top }, scope))) return undefined;
+  if (!top || !fitToForward(call.caller, call.input, { bytes: flat, top }, scope)) return undefined;
   // A kept body carried no signature marks: only what follows its bytes is searched. (A mark lies
   // inside a string, and a checkpoint never does; the search starts a little before all the same.)
   const fresh = memo.resumedAt > SIGNATURE_OVERLAP ? flat.subarray(memo.resumedAt - SIGNATURE_OVERLAP) : flat;
@@ -132,6 +127,14 @@ function scan(
   if (forward.decodeMarks && forward.decodeMarks.some((mark) => asciiFinder(fresh)(mark, 0) >= 0)) return undefined;
   scanMemo.keep(memoScope, body, memo);
   return { peeked, resolved, top, identity: sessionOfFields(call.input.headers, flat, top), open: objectStart(flat) };
+}
+
+/** The routed model and the stream flag: from the route parameters, or from the scanned top level (`top`; undefined before the scan). */
+/** (Exported for its tests.) */
+export function forwardedModel(spec: ForwardSpec, input: CallerInput, top: PeekedJson | undefined): { model: string; stream: boolean } | undefined {
+  const at = spec.model;
+  if (at.in === 'path') return input.params.model ? { model: input.params.model, stream: input.params.method === at.streamMethod } : undefined;
+  return top && modelAndStream(top);
 }
 
 /** More than the longest signature mark (`"\u002f2lsMW`) or decode mark reaches back. */

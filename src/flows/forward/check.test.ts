@@ -12,7 +12,8 @@ import { gemini } from '../../../translators/gemini/index.ts';
 import { geminiInteractions } from '../../../translators/gemini-interactions/index.ts';
 import { openaiChat } from '../../../translators/openai-chat/index.ts';
 import { openaiResponses } from '../../../translators/openai-responses/index.ts';
-import { checkKey, checkedExcept, forwardedModel, holdsConversation, passesCheck } from './spec.ts';
+import { checkKey, checkedExcept, holdsConversation, passesCheck } from './check.ts';
+import { forwardedModel } from './index.ts';
 
 const input = (params: Record<string, string> = {}, headers: Record<string, string> = {}): CallerInput => ({
   get body(): never {
