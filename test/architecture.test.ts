@@ -139,7 +139,9 @@ const EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
 // (custom-tools, custom-input, image-chat and context-edits: the model-to-model transforms the flows apply.)
 const FLOW_PLUMBING = new Set(['context.ts', 'plan.ts', 'upstream-answer.ts', 'reply.ts', 'image-calls.ts', 'state.ts', 'session.ts', 'custom-tools.ts', 'custom-input.ts', 'image-chat.ts', 'context-edits.ts']);
 const FLOW_CALLS: Record<string, string[]> = {
-  'chat.ts': ['fan-out.ts', 'chat-to-images.ts', 'forward/index.ts', 'compaction.ts', 'web-search.ts'],
+  // The chat flow's own steps: forwarded, or decoded and made ready (which hands over to the flows that serve it), then called and answered.
+  'chat.ts': ['forward/index.ts', 'chat-decoded.ts', 'chat-answer.ts'],
+  'chat-decoded.ts': ['fan-out.ts', 'chat-to-images.ts', 'compaction.ts', 'web-search.ts'],
   'forward/index.ts': ['chat-to-images.ts'],
   // The search loop's own files (web-search.ts), and Codex's standalone search, which runs its searches alike.
   'web-search.ts': ['web-search-cite.ts', 'web-search-loop.ts', 'web-search-stream.ts'],

@@ -13,7 +13,7 @@
 import { ProxyError, mayCarrySignatures, textOf, type ChatRequest, type Compaction, type Message, type Part, type Tool } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { contentTypeOf, createTextSerializer } from '../sse/serialize.ts';
-import { requestRoutes, type ResolvedTarget } from '../upstream/resolve.ts';
+import { requestRoutes, type ResolvedTarget, type RoutedTarget } from '../upstream/resolve.ts';
 import { callPlanned, chatUpstreamOf, type ChatCall, type FlowDeps } from './context.ts';
 import { upstreamJson, keptUpstreamHeaders, readBodyText, readResponse } from './upstream-answer.ts';
 import { dryRunReply, planChat } from './plan.ts';
@@ -71,9 +71,9 @@ export function summarisingRequest(req: ChatRequest, instructions?: string): Cha
 }
 
 /** One summarising turn of `req` on `targets`: its compaction (a dry run: the plan, as the reply). */
-async function summarise(deps: FlowDeps, scope: RequestScope, call: ChatCall, req: ChatRequest, targets: readonly ResolvedTarget[], defaultMaxTokens: number | undefined, instructions?: string): Promise<Compaction | Reply> {
+async function summarise(deps: FlowDeps, scope: RequestScope, call: ChatCall, req: ChatRequest, targets: readonly RoutedTarget[], instructions?: string): Promise<Compaction | Reply> {
   const ask = summarisingRequest(req, instructions);
-  const attempts = planChat(deps, scope, call, ask, targets, { defaultMaxTokens, allowPassthrough: false });
+  const attempts = planChat(deps, scope, call, ask, targets, { allowPassthrough: false });
   if (scope.flags.dryRun) return dryRunReply(scope, attempts);
   const success = await callPlanned(deps, scope, attempts, (t) => chatUpstreamOf(deps, t).decodeError, call.session);
   const upstream = chatUpstreamOf(deps, success.attempt.target);
@@ -114,11 +114,11 @@ export async function compactBeforeTurn(
   scope: RequestScope,
   call: ChatCall,
   req: ChatRequest,
-  targets: readonly ResolvedTarget[],
-  o: { defaultMaxTokens?: number; instructions?: string },
+  targets: readonly RoutedTarget[],
+  o: { instructions?: string },
 ): Promise<ChatRequest> {
   if (scope.flags.dryRun) return req;
-  const compaction = await summarise(deps, scope, call, req, targets, o.defaultMaxTokens, o.instructions);
+  const compaction = await summarise(deps, scope, call, req, targets, o.instructions);
   // The summarising turn is metered (limits, cost, the log line) with the turn after it.
   scope.settleUsage();
   return 'summary' in compaction ? compactedRequest(req, compaction) : req;
@@ -134,14 +134,14 @@ export async function compactionFlow(
   scope: RequestScope,
   call: ChatCall,
   req: ChatRequest,
-  targets: readonly ResolvedTarget[],
-  o: { answer: 'turn' | 'compacted'; defaultMaxTokens?: number; keep?: (answer: unknown) => Promise<void> },
+  targets: readonly RoutedTarget[],
+  o: { answer: 'turn' | 'compacted'; keep?: (answer: unknown) => Promise<void> },
 ): Promise<Reply> {
   const encode = call.caller.compaction;
   if (!encode?.turn || !encode.turnFrames || (o.answer === 'compacted' && !encode.compacted)) {
     throw new ProxyError('unsupported', `This API has no compaction to answer.`, { code: 'unsupported_value' });
   }
-  const compaction = await summarise(deps, scope, call, req, targets, o.defaultMaxTokens);
+  const compaction = await summarise(deps, scope, call, req, targets);
   if (!('summary' in compaction)) return compaction;
   if (o.answer === 'compacted') return jsonReply(scope, encode.compacted!(compaction, req, scope));
   // Kept like any answer the caller asked kept (a later previous_response_id continues from it).
@@ -175,7 +175,7 @@ export async function compactRouteFlow(deps: FlowDeps, scope: RequestScope, call
   const { caller } = call;
   scope.log.caller = caller.id;
   caller.checkReferences?.(call.input.body);
-  const routes = requestRoutes(deps.config);
+  const routes = requestRoutes(deps.config, call.callerKey);
   const { call: resolved } = await resolveState(deps, scope, call, routes);
   const decoded = caller.decodeRequest(resolved.input, scope);
   scope.warn(decoded.warnings);
@@ -183,17 +183,16 @@ export async function compactRouteFlow(deps: FlowDeps, scope: RequestScope, call
   scope.log.model = req.model;
   const route = routes(req.model);
   if (route.route?.strict) scope.flags.strict = true;
-  const defaultMaxTokens = route.route?.defaultMaxTokens;
   if (upstreamCompacts(deps, call, route.targets[0]!)) {
     const same = route.targets.filter((t) => chatUpstreamOf(deps, t).id === caller.id);
-    return forwardCompaction(deps, scope, call, req, same, defaultMaxTokens);
+    return forwardCompaction(deps, scope, call, req, same);
   }
-  return compactionFlow(deps, scope, resolved, req, route.targets, { answer: 'compacted', defaultMaxTokens });
+  return compactionFlow(deps, scope, resolved, req, route.targets, { answer: 'compacted' });
 }
 
 /** The caller's compaction request to an upstream of its own dialect; its answer forwarded once it is JSON. */
-async function forwardCompaction(deps: FlowDeps, scope: RequestScope, call: ChatCall, req: ChatRequest, targets: readonly ResolvedTarget[], defaultMaxTokens: number | undefined): Promise<Reply> {
-  const attempts = planChat(deps, scope, call, req, targets, { defaultMaxTokens, allowPassthrough: true });
+async function forwardCompaction(deps: FlowDeps, scope: RequestScope, call: ChatCall, req: ChatRequest, targets: readonly RoutedTarget[]): Promise<Reply> {
+  const attempts = planChat(deps, scope, call, req, targets, { allowPassthrough: true });
   if (scope.flags.dryRun) return dryRunReply(scope, attempts);
   const success = await callPlanned(deps, scope, attempts, (t) => chatUpstreamOf(deps, t).decodeError, call.session);
   const text = await readBodyText(success, scope);

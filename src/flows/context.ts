@@ -1,27 +1,20 @@
 /**
- * What every flow is given and shares: `FlowDeps`, one chat call's input (`ChatCall`), the
- * planned upstream call under the request's deadline, and turning an upstream stream into the
- * caller's streamed reply through the one pipeline. Planning is plan.ts; reading a non-stream
- * answer, upstream-answer.ts.
+ * What every flow is given and shares: `FlowDeps`, one chat call's input (`ChatCall`), and the
+ * planned upstream call under the request's deadline. Planning is plan.ts; reading the upstream's
+ * answer, upstream-answer.ts; writing the caller's reply, streamed or not, reply.ts.
  */
 import type { Bytes, FetchLike, JsonBodyKeep } from '../kit/index.ts';
-import { chainSteps, type ChatRequest } from '../canonical/index.ts';
-import { customToolNames, raiseCustomToolStream } from './custom-tools.ts';
-import type { CallerInput, CallerStreamEncoder, ChatCaller, ChatUpstream } from '../../translators/types.ts';
+import type { CallerInput, ChatCaller, ChatUpstream } from '../../translators/types.ts';
 import type { Registry } from '../../translators/index.ts';
 import type { Config } from '../config/load.ts';
 import type { RequestScope } from '../observe/scope.ts';
-import { PipeBody } from '../sse/byte-step.ts';
-import { streamPipeline, type TerminalHold } from '../sse/pipeline.ts';
-import { contentTypeOf, type Framing } from '../sse/serialize.ts';
+import type { Framing } from '../sse/serialize.ts';
 import { callUpstream, type Attempt, type UpstreamSuccess } from '../upstream/call.ts';
 import type { GuardedFetch } from '../upstream/guarded-fetch.ts';
 import type { ImageStore } from '../upstream/image-store.ts';
-import { providerOf } from '../upstream/providers/index.ts';
 import type { ResolvedTarget } from '../upstream/resolve.ts';
 import type { KeyPools } from '../upstream/key-pool.ts';
 import type { StateScopes } from '../upstream/state-scope.ts';
-import { proxyHeaders, type Reply } from './reply.ts';
 
 export interface FlowDeps {
   config: Config;
@@ -107,43 +100,4 @@ export function chatUpstreamOf(deps: FlowDeps, t: ResolvedTarget): ChatUpstream 
 /** The stream framing the caller asked for (`sse`, or Gemini's JSON array). */
 export function streamFramingOf(call: ChatCall): Framing {
   return call.caller.streamFraming?.(call.input) ?? 'sse';
-}
-
-/** The caller's streamed reply: the upstream bodies (one per lane) through the one pipeline. */
-export function streamReply(
-  deps: FlowDeps,
-  scope: RequestScope,
-  call: ChatCall,
-  req: ChatRequest,
-  successes: ReadonlyArray<UpstreamSuccess>,
-  o: {
-    passthrough: boolean;
-    headers?: Record<string, string>;
-    /** Wraps the caller's encoder (to change what it is shown). */
-    tap?: (encoder: CallerStreamEncoder) => CallerStreamEncoder;
-    /** Hold the last frames until the answer is stored (the pipeline's `hold`). */
-    hold?: TerminalHold;
-  },
-): Reply {
-  const framing = streamFramingOf(call);
-  const maxFrameBytes = deps.config.limits.maxSseBufferBytes;
-  const step = streamPipeline({
-    scope,
-    decoders: successes.map((s) => {
-      const upstream = chatUpstreamOf(deps, s.attempt.target);
-      const decoder = upstream.createStreamDecoder(req, scope);
-      // (Without freeform tools in the request there is nothing to raise: no step per event for it.)
-      return upstream.customTools || customToolNames(req).size === 0 ? decoder : chainSteps(decoder, raiseCustomToolStream(req));
-    }),
-    // A host with its own stream framing (Bedrock) hands over SSE events the same way.
-    parsers: successes.map((s) => providerOf(s.attempt.target.upstream).streamParser?.(maxFrameBytes)),
-    encoder: (o.tap ?? ((e) => e))(call.caller.createStreamEncoder(successes.length > 1 ? { ...req, candidateCount: successes.length } : req, scope)),
-    framing,
-    passthrough: o.passthrough,
-    maxFrameBytes,
-    idleMs: Math.max(...successes.map((s) => s.attempt.target.upstream.timeouts.idleMs)),
-    hold: o.hold,
-  });
-  const headers = proxyHeaders(scope, { ...o.headers, 'content-type': contentTypeOf(framing), 'cache-control': 'no-cache' });
-  return { status: 200, headers, body: new PipeBody(successes.map((s) => s.res), step) };
 }

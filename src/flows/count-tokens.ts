@@ -9,7 +9,8 @@ import type { RequestScope } from '../observe/scope.ts';
 import { requestRoutes } from '../upstream/resolve.ts';
 import { callPlanned, chatUpstreamOf, type FlowDeps } from './context.ts';
 import { readBodyText } from './upstream-answer.ts';
-import { dryRunReply, planCall, upstreamTarget } from './plan.ts';
+import { dryRunReply, planCall } from './plan.ts';
+import { upstreamTarget } from '../upstream/target.ts';
 import { jsonReply, type Reply } from './reply.ts';
 import { resolveCountInput } from './state.ts';
 
@@ -26,7 +27,7 @@ export async function countTokensFlow(
   // References to earlier answers count as the whole history they stand for (as `create` sends it);
   // a malformed one is refused first, as `create` refuses it.
   caller.checkReferences?.(input.body);
-  const routes = requestRoutes(deps.config);
+  const routes = requestRoutes(deps.config, callerKey);
   const counted = await resolveCountInput(deps, scope, routes, caller, input, callerKey);
   const countInput = { ...counted, params: { ...counted.params, method: 'countTokens' } };
   const decoded = caller.decodeRequest(countInput, scope);

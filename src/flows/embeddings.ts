@@ -14,7 +14,8 @@ import type { RequestScope } from '../observe/scope.ts';
 import { resolveModel, type ResolvedTarget } from '../upstream/resolve.ts';
 import { callPlanned, type FlowDeps } from './context.ts';
 import { readBodyText, upstreamJson } from './upstream-answer.ts';
-import { dryRunReply, planCall, upstreamTarget, type PlannedAttempt } from './plan.ts';
+import { dryRunReply, planCall, type PlannedAttempt } from './plan.ts';
+import { upstreamTarget } from '../upstream/target.ts';
 import { jsonReply, type Reply } from './reply.ts';
 
 /** How many upstream calls of one request are in flight at once. */

@@ -5,11 +5,11 @@
  */
 import { inCallerTerms, sumUsage, type ChatRequest, type ChatResponse } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
-import type { ResolvedRoute } from '../upstream/resolve.ts';
-import { callPlanned, chatUpstreamOf, streamReply, type ChatCall, type FlowDeps } from './context.ts';
+import type { RequestRoute } from '../upstream/resolve.ts';
+import { callPlanned, chatUpstreamOf, type ChatCall, type FlowDeps } from './context.ts';
 import { assertEventStream, readResponse } from './upstream-answer.ts';
 import { dryRunReply, planChat } from './plan.ts';
-import { jsonReply, type Reply } from './reply.ts';
+import { jsonReply, streamReply, type Reply } from './reply.ts';
 
 /** Several one-choice responses as one response of several choices. */
 export function mergeChoices(results: ChatResponse[]): ChatResponse {
@@ -32,10 +32,10 @@ export function mergeChoices(results: ChatResponse[]): ChatResponse {
   };
 }
 
-export async function fanOutFlow(deps: FlowDeps, scope: RequestScope, call: ChatCall, req: ChatRequest, resolved: ResolvedRoute, n: number): Promise<Reply> {
+export async function fanOutFlow(deps: FlowDeps, scope: RequestScope, call: ChatCall, req: ChatRequest, resolved: RequestRoute, n: number): Promise<Reply> {
   scope.warn(inCallerTerms([{ code: 'approximated', path: 'candidateCount', detail: 'fan-out' }], call.caller.settingNames));
   const one = { ...req, candidateCount: 1 };
-  const attempts = planChat(deps, scope, call, one, resolved.targets, { defaultMaxTokens: resolved.route?.defaultMaxTokens, allowPassthrough: false });
+  const attempts = planChat(deps, scope, call, one, resolved.targets, { allowPassthrough: false });
   if (scope.flags.dryRun) return dryRunReply(scope, attempts);
   const calls = await Promise.all(Array.from({ length: n }, () => callPlanned(deps, scope, attempts, (t) => chatUpstreamOf(deps, t).decodeError, call.session)));
   if (req.stream) {

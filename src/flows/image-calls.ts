@@ -9,7 +9,8 @@ import type { RequestScope } from '../observe/scope.ts';
 import { fetchImageAsBase64, hostImage } from '../upstream/image-store.ts';
 import type { ResolvedTarget } from '../upstream/resolve.ts';
 import { callPlanned, type FlowDeps } from './context.ts';
-import { planCall, upstreamTarget } from './plan.ts';
+import { planCall } from './plan.ts';
+import { upstreamTarget } from '../upstream/target.ts';
 
 /** The image upstream for a route's first target, or the 400 for a chat-only upstream. */
 export function imageUpstreamOf(deps: FlowDeps, first: ResolvedTarget, model: string): ImageUpstream {

@@ -1,19 +1,20 @@
 /**
  * Planning an upstream call, a pure step before any I/O: each target of the route encoded for its
  * dialect (with what the encoding could not carry: a same-dialect target given the caller's own
- * body, context edits and freeform tools lowered for another), strict mode applied, and the
- * dry-run answer made from the plan instead of from a call.
+ * body, or its bytes as they came when the fast path forwards them, context edits and freeform
+ * tools lowered for another), the session's prompt cache key added, strict mode applied, the plan
+ * again without carried signatures should the upstream refuse one, and the dry-run answer made
+ * from the plan instead of from a call.
  *
  * Strict mode keeps only the targets that carry the request without loss: a lossless first
  * choice is still tried, a lossy fallback never is; when no target is lossless the request is a
  * 400 naming what could not be carried, and nothing is sent.
  */
-import { ByteParts } from '../kit/index.ts';
-import { ProxyError, inCallerTerms, mayCarrySignatures, warningToken, type ChatRequest, type Warning } from '../canonical/index.ts';
-import type { ChatUpstream, UpstreamTarget } from '../../translators/types.ts';
-import type { Config } from '../config/load.ts';
+import { ByteParts, withLeadingField, withModelParts, type Bytes, type PeekedJson } from '../kit/index.ts';
+import { ProxyError, inCallerTerms, mayCarrySignatures, warningToken, withoutSignatures, type ChatRequest, type Warning } from '../canonical/index.ts';
+import type { ChatUpstream, UpstreamHttpRequest, UpstreamTarget } from '../../translators/types.ts';
 import type { Attempt } from '../upstream/call.ts';
-import type { ResolvedTarget } from '../upstream/resolve.ts';
+import type { ResolvedTarget, RoutedTarget } from '../upstream/resolve.ts';
 import { providerOf } from '../upstream/providers/index.ts';
 import { redactHeaders } from '../upstream/secrets.ts';
 import type { RequestScope } from '../observe/scope.ts';
@@ -29,32 +30,32 @@ export interface PlannedAttempt extends Attempt {
   passthrough: boolean;
 }
 
+/**
+ * A body that goes to every target as the caller's bytes (src/flows/forward/): where its top level
+ * lies, and for each target, in order, its request without the body (`forwardRequest`) and the
+ * model the bytes must name there (undefined: as they are).
+ */
+export interface ForwardedBody {
+  bytes: Bytes;
+  top: PeekedJson;
+  /** Where its top-level object opens (`objectStart`). */
+  open: number;
+  /** It sends a `prompt_cache_key` of its own: the session's is not added. */
+  hasCacheKey: boolean;
+  shells: ReadonlyArray<{ request: Omit<UpstreamHttpRequest, 'body'>; model?: string; warnings: Warning[] }>;
+}
+
 /** Dialects that take OpenAI's `prompt_cache_key`. */
 const CACHE_KEY_DIALECTS: ReadonlySet<string> = new Set(['openai', 'openai-responses']);
 
 /**
- * What a dialect's encoder needs to know of a routed target. `session`: the request's session
- * hash, sent as `prompt_cache_key` toward an OpenAI Chat or Responses host that takes one.
+ * The target's upstream target with `session`, the request's session hash, as its
+ * `prompt_cache_key`, toward an OpenAI Chat or Responses host that takes one.
  */
-export function upstreamTarget(t: ResolvedTarget, callerKey: string | undefined, config: Config, defaultMaxTokens?: number, session?: string): UpstreamTarget {
-  const u = t.upstream;
-  const cacheKey = session !== undefined && CACHE_KEY_DIALECTS.has(u.dialect) && providerOf(u).takesPromptCacheKey ? session : undefined;
-  return {
-    name: u.name,
-    model: t.model,
-    apiKey: u.apiKey ?? (config.keys.length === 0 ? callerKey : undefined),
-    options: {
-      defaultMaxTokens: defaultMaxTokens ?? u.defaultMaxTokens,
-      anthropicVersion: u.anthropicVersion,
-      anthropicBeta: u.anthropicBeta,
-      anthropicBetaAllow: u.anthropicBetaAllow,
-      imageMask: u.imageMask,
-      headers: u.headers,
-      ...(cacheKey !== undefined && { promptCacheKey: cacheKey }),
-      // The host's own knobs (model only in the URL, version in the body…).
-      ...providerOf(u).options?.({ upstream: u, model: t.model }),
-    },
-  };
+function withSession(t: RoutedTarget, session: string | undefined): UpstreamTarget {
+  const target = t.upstreamTarget;
+  if (session === undefined || !CACHE_KEY_DIALECTS.has(t.upstream.dialect) || !providerOf(t.upstream).takesPromptCacheKey) return target;
+  return { ...target, options: { ...target.options, promptCacheKey: session } };
 }
 
 /** Warnings strict mode refuses: everything that changes meaning (estimates and a store's failure do not). */
@@ -74,10 +75,10 @@ function strictError(lost: Warning[], upstream: string): ProxyError {
  * Encode the request for every target in fallback order. `encode` may throw a ProxyError (the
  * request cannot be sent to that dialect at all), which refuses the call.
  */
-export function planCall(
+export function planCall<T extends ResolvedTarget>(
   scope: RequestScope,
-  targets: readonly ResolvedTarget[],
-  encode: (t: ResolvedTarget) => Omit<PlannedAttempt, 'target' | 'url'>,
+  targets: readonly T[],
+  encode: (t: T) => Omit<PlannedAttempt, 'target' | 'url'>,
 ): PlannedAttempt[] {
   const attempts = targets.map((target) => {
     const planned = encode(target);
@@ -94,26 +95,32 @@ export function planCall(
   return clean;
 }
 
+/** How a chat request is planned: whether a same-dialect target may get the caller's own body; its bytes, when the fast path forwards them. */
+export interface ChatPlanning {
+  allowPassthrough: boolean;
+  forwarded?: ForwardedBody;
+}
+
 /**
  * Encode a chat request for each target (a pure plan): a same-dialect target gets the caller's
  * own body with only model and credentials changed, unless it carries a signature another vendor
  * issued (then it is translated, which drops what the upstream did not issue) or the stream's
  * framing differs on the way (a caller's JSON-array framing, a host's own event stream).
+ * `forwarded`: every target is given the caller's bytes (src/flows/forward/), `req` holds only
+ * their model and stream flag.
  */
-export function planChat(
-  deps: FlowDeps,
-  scope: RequestScope,
-  call: ChatCall,
-  req: ChatRequest,
-  targets: readonly ResolvedTarget[],
-  o: { defaultMaxTokens?: number; allowPassthrough: boolean },
-): PlannedAttempt[] {
+export function planChat(deps: FlowDeps, scope: RequestScope, call: ChatCall, req: ChatRequest, targets: readonly RoutedTarget[], o: ChatPlanning): PlannedAttempt[] {
+  const { forwarded } = o;
+  if (forwarded) {
+    let i = 0;
+    return planCall(scope, targets, (t) => forwardedAttempt(forwarded, i++, withSession(t, forwarded.hasCacheKey ? undefined : call.session)));
+  }
   const framing = streamFramingOf(call);
   return planCall(scope, targets, (t) => {
     const upstream = chatUpstreamOf(deps, t);
-    const target = upstreamTarget(t, call.callerKey, deps.config, o.defaultMaxTokens, call.session);
+    const routed = withSession(t, call.session);
     // The caller's last body to this upstream and model: what is equal in it is not made again (turn-memo.ts).
-    if (deps.turnMemo) target.sent = deps.turnMemo.sent(call, `${t.upstream.name}\n${t.model}`);
+    const target = deps.turnMemo ? { ...routed, sent: deps.turnMemo.sent(call, `${t.upstream.name}\n${t.model}`) } : routed;
     const sameFraming = !req.stream || (framing === 'sse' && !providerOf(t.upstream).streamParser);
     const same = o.allowPassthrough && upstream.id === call.caller.id && sameFraming && !mayCarrySignatures(call.rawBody);
     if (same) {
@@ -132,6 +139,51 @@ export function planChat(
     const warnings = inCallerTerms([...lowered.warnings, ...enc.warnings], call.caller.settingNames);
     return { request: withTargetHeaders(enc.value, target.options.headers), warnings, passthrough: false };
   });
+}
+
+/**
+ * The `i`th target's request with the caller's bytes as its body: renamed, the bytes uncopied
+ * around the new model (sent piece by piece on Node); a session's prompt_cache_key the caller did
+ * not send, first in the object.
+ */
+function forwardedAttempt(body: ForwardedBody, i: number, target: UpstreamTarget): Omit<PlannedAttempt, 'target' | 'url'> {
+  const { request, model, warnings } = body.shells[i]!;
+  const renamed = model === undefined ? body.bytes : withModelParts(body.bytes, body.top, model);
+  const cacheKey = target.options.promptCacheKey;
+  const bytes = cacheKey === undefined ? renamed : withLeadingField(renamed, body.open, 'prompt_cache_key', cacheKey);
+  return { request: withTargetHeaders({ ...request, body: bytes }, target.options.headers), warnings, passthrough: true };
+}
+
+/** The chat flow's plan of a request: its attempts, and the same request planned again without the signatures it carries. */
+export interface ChatPlan {
+  /** The request as planned (a forwarded one: its model and stream flag). */
+  req: ChatRequest;
+  attempts: PlannedAttempt[];
+  /**
+   * The request for the first target once more, without the reasoning signatures it replays (the
+   * upstream refused one: the conversation moved to another model), said in the loss report;
+   * undefined when it carries none.
+   */
+  unsigned(): { req: ChatRequest; attempts: PlannedAttempt[] } | undefined;
+}
+
+/** `planChat` for the chat flow, with the plan again without signatures (`ChatPlan.unsigned`). */
+export function chatPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall, req: ChatRequest, targets: readonly RoutedTarget[], o: ChatPlanning): ChatPlan {
+  const unsigned = () => {
+    let decoded = req;
+    if (o.forwarded) {
+      // A forwarded request is decoded only now.
+      const d = call.caller.decodeRequest(call.input, scope);
+      scope.warn(d.warnings);
+      scope.log.model = d.value.model;
+      decoded = d.value;
+    }
+    const stripped = withoutSignatures(decoded);
+    if (stripped.warnings.length === 0) return undefined;
+    scope.warn(stripped.warnings);
+    return { req: stripped.value, attempts: planChat(deps, scope, call, stripped.value, [targets[0]!], { allowPassthrough: false }) };
+  };
+  return { req, attempts: planChat(deps, scope, call, req, targets, o), unsigned };
 }
 
 /** A compaction only another dialect's service can read is a 400 toward this upstream: without it the conversation it stands for is gone. */

@@ -1,13 +1,20 @@
 /**
  * What flows answer: a `Reply` (status, a plain header record, a body), not a Web `Response` — the
  * Web edge turns it into one (http/respond.ts), the Node server writes it straight to the socket.
- * Also JSON bodies, errors in the caller's dialect, and the proxy's own headers.
+ * Also JSON bodies, errors in the caller's dialect, the proxy's own headers, and a streamed reply:
+ * the upstream's streams through the one pipeline.
  */
-import { ProxyError, warningToken } from '../canonical/index.ts';
+import { ProxyError, chainSteps, warningToken, type ChatRequest } from '../canonical/index.ts';
 import { formatRetryAfter } from '../kit/index.ts';
-import type { EncodedError } from '../../translators/types.ts';
-import type { PipeBody } from '../sse/byte-step.ts';
+import type { CallerStreamEncoder, EncodedError } from '../../translators/types.ts';
+import { PipeBody } from '../sse/byte-step.ts';
+import { streamPipeline, type TerminalHold } from '../sse/pipeline.ts';
+import { contentTypeOf } from '../sse/serialize.ts';
 import type { RequestScope } from '../observe/scope.ts';
+import type { UpstreamSuccess } from '../upstream/call.ts';
+import { providerOf } from '../upstream/providers/index.ts';
+import { chatUpstreamOf, streamFramingOf, type ChatCall, type FlowDeps } from './context.ts';
+import { customToolNames, raiseCustomToolStream } from './custom-tools.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -72,4 +79,43 @@ export function errorReply(
   const extra: Record<string, string> = { ...enc.headers };
   if (err.retryAfter !== undefined && !('retry-after' in extra)) extra['retry-after'] = formatRetryAfter(err.retryAfter);
   return jsonReply(scope, enc.body, enc.status, extra);
+}
+
+/** The caller's streamed reply: the upstream bodies (one per lane) through the one pipeline. */
+export function streamReply(
+  deps: FlowDeps,
+  scope: RequestScope,
+  call: ChatCall,
+  req: ChatRequest,
+  successes: ReadonlyArray<UpstreamSuccess>,
+  o: {
+    passthrough: boolean;
+    headers?: Record<string, string>;
+    /** Wraps the caller's encoder (to change what it is shown). */
+    tap?: (encoder: CallerStreamEncoder) => CallerStreamEncoder;
+    /** Hold the last frames until the answer is stored (the pipeline's `hold`). */
+    hold?: TerminalHold;
+  },
+): Reply {
+  const framing = streamFramingOf(call);
+  const headers = proxyHeaders(scope, { ...o.headers, 'content-type': contentTypeOf(framing), 'cache-control': 'no-cache' });
+  const maxFrameBytes = deps.config.limits.maxSseBufferBytes;
+  const step = streamPipeline({
+    scope,
+    decoders: successes.map((s) => {
+      const upstream = chatUpstreamOf(deps, s.attempt.target);
+      const decoder = upstream.createStreamDecoder(req, scope);
+      // (Without freeform tools in the request there is nothing to raise: no step per event for it.)
+      return upstream.customTools || customToolNames(req).size === 0 ? decoder : chainSteps(decoder, raiseCustomToolStream(req));
+    }),
+    // A host with its own stream framing (Bedrock) hands over SSE events the same way.
+    parsers: successes.map((s) => providerOf(s.attempt.target.upstream).streamParser?.(maxFrameBytes)),
+    encoder: (o.tap ?? ((e) => e))(call.caller.createStreamEncoder(successes.length > 1 ? { ...req, candidateCount: successes.length } : req, scope)),
+    framing,
+    passthrough: o.passthrough,
+    maxFrameBytes,
+    idleMs: Math.max(...successes.map((s) => s.attempt.target.upstream.timeouts.idleMs)),
+    hold: o.hold,
+  });
+  return { status: 200, headers, body: new PipeBody(successes.map((s) => s.res), step) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { peekJson } from '../kit/index.ts';
-import { sessionOfBody, sessionOfFields } from './session.ts';
+import { parsedFields, peekJson } from '../kit/index.ts';
+import { SESSION_FIELDS, sessionOfBody } from './session.ts';
 
 const bytes = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
 
@@ -27,8 +27,8 @@ describe('a request’s session identity', () => {
   it('reads a scanned body’s fields the same way, parsing only those', () => {
     for (const b of [body, { ...body, prompt_cache_key: undefined }, { model: 'm', user: 'u', messages: [{ role: 'user', content: 'x'.repeat(9000) }] }, { model: 'm' }]) {
       const flat = bytes(b);
-      expect(sessionOfFields({}, flat, peekJson(flat)!)).toBe(sessionOfBody({}, b));
+      expect(sessionOfBody({}, parsedFields(flat, peekJson(flat)!, SESSION_FIELDS))).toBe(sessionOfBody({}, b));
     }
-    expect(sessionOfFields({ session_id: 'codex' }, bytes(body), peekJson(bytes(body))!)).toBe('codex');
+    expect(sessionOfBody({ session_id: 'codex' }, parsedFields(bytes(body), peekJson(bytes(body))!, SESSION_FIELDS))).toBe('codex');
   });
 });

@@ -3,17 +3,17 @@
  * and the `prompt_cache_key` sent toward OpenAI. First found wins: the `x-claude-code-session-id`
  * header (Claude Code), Codex's `session_id` header, then the body's `prompt_cache_key`
  * (Responses, Chat Completions), Anthropic's `metadata.user_id`, OpenAI's `user`. All three body
- * fields are top-level, so a body forwarded without decoding gives them from its scan
- * (`sessionOfFields`): only their own values are parsed.
+ * fields are top-level (`SESSION_FIELDS`), so a body forwarded without decoding gives them from its
+ * scan: only their own values are parsed.
  *
  * The identity itself goes no further than the keyed hash made of it (`KeyPools.session`).
  */
-import type { PeekedJson } from '../kit/index.ts';
 import type { FlowDeps } from './context.ts';
 
 const HEADERS = ['x-claude-code-session-id', 'session_id'] as const;
-const FIELDS = ['prompt_cache_key', 'metadata', 'user'] as const;
-type Field = (typeof FIELDS)[number];
+/** The body's top-level fields a session identity is read from. */
+export const SESSION_FIELDS = ['prompt_cache_key', 'metadata', 'user'] as const;
+type Field = (typeof SESSION_FIELDS)[number];
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
@@ -30,28 +30,17 @@ export function sessionIdentity(headers: Record<string, string>, field: (name: F
   return user ?? text(field('user'));
 }
 
-/** The identity of a parsed body. */
+/**
+ * The request's session: the keyed hash of its identity, from `headers` and the body's top-level
+ * fields (`body`: the parsed body, or its `SESSION_FIELDS` as scanned), when the app keeps pools.
+ */
+export async function sessionOf(deps: FlowDeps, headers: Record<string, string>, body: unknown): Promise<string | undefined> {
+  const identity = sessionOfBody(headers, body);
+  return identity === undefined || !deps.pools ? undefined : deps.pools.session(identity);
+}
+
+/** The identity of a body's top-level fields. */
 export function sessionOfBody(headers: Record<string, string>, body: unknown): string | undefined {
   const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   return sessionIdentity(headers, (name) => (Object.hasOwn(fields, name) ? fields[name] : undefined));
-}
-
-const utf8 = new TextDecoder();
-
-/** The identity of a scanned body (`flat`, its bytes; `top`, its scan): only the three fields parsed. */
-export function sessionOfFields(headers: Record<string, string>, flat: Uint8Array, top: PeekedJson): string | undefined {
-  return sessionIdentity(headers, (name) => {
-    const f = top.fields.find((x) => x.key === name);
-    if (!f) return undefined;
-    try {
-      return JSON.parse(utf8.decode(flat.subarray(f.start, f.end)));
-    } catch {
-      return undefined;
-    }
-  });
-}
-
-/** The keyed hash of `identity`, when there is one and the app keeps pools. */
-export async function sessionHash(deps: FlowDeps, identity: string | undefined): Promise<string | undefined> {
-  return identity === undefined || !deps.pools ? undefined : deps.pools.session(identity);
 }

@@ -10,7 +10,8 @@ import type { CallerInput, ChatCaller } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
 import { callPlanned, chatUpstreamOf, type FlowDeps } from './context.ts';
 import { readBodyText } from './upstream-answer.ts';
-import { dryRunReply, planCall, upstreamTarget } from './plan.ts';
+import { dryRunReply, planCall } from './plan.ts';
+import { upstreamTarget } from '../upstream/target.ts';
 import { jsonReply, proxyHeaders, type Reply } from './reply.ts';
 
 export type StoredOp = 'retrieve' | 'input_items' | 'delete' | 'cancel';

@@ -6,10 +6,11 @@
 import { ownWebSearch, type ChatRequest, type Message, type NativeTool, type Part, type Tool, type ToolCallPart, type WebTool } from '../canonical/index.ts';
 import type { ChatUpstream } from '../../translators/types.ts';
 import type { RequestScope } from '../observe/scope.ts';
-import type { ResolvedTarget } from '../upstream/resolve.ts';
+import type { ResolvedTarget, RoutedTarget } from '../upstream/resolve.ts';
 import { createSearchBackend } from '../upstream/search/index.ts';
 import { chatUpstreamOf, type ChatCall, type FlowDeps } from './context.ts';
-import { planChat, upstreamTarget, type PlannedAttempt } from './plan.ts';
+import { planChat, type PlannedAttempt } from './plan.ts';
+import { upstreamTarget } from '../upstream/target.ts';
 import { WEB_FUNCTIONS, WebRunner, type WebOutcome } from './web-search-run.ts';
 
 /** Most upstream calls of one request's search loop; the last is asked to answer without searching. */
@@ -125,8 +126,8 @@ export async function runCalls(runner: WebRunner, calls: readonly ToolCallPart[]
 }
 
 /** Plan one round (later rounds report no loss again: the first one did). */
-export function planRound(deps: FlowDeps, scope: RequestScope, call: ChatCall, req: ChatRequest, targets: readonly ResolvedTarget[], round: number, defaultMaxTokens?: number): PlannedAttempt[] {
-  const attempts = planChat(deps, scope, call, req, targets, { defaultMaxTokens, allowPassthrough: false });
+export function planRound(deps: FlowDeps, scope: RequestScope, call: ChatCall, req: ChatRequest, targets: readonly RoutedTarget[], round: number): PlannedAttempt[] {
+  const attempts = planChat(deps, scope, call, req, targets, { allowPassthrough: false });
   return round === 0 ? attempts : attempts.map((a) => ({ ...a, warnings: [] }));
 }
 

@@ -19,7 +19,7 @@ import { createSseChunkParser } from '../sse/parse.ts';
 import { streamPipeline } from '../sse/pipeline.ts';
 import { contentTypeOf } from '../sse/serialize.ts';
 import type { UpstreamSuccess } from '../upstream/call.ts';
-import type { ResolvedTarget } from '../upstream/resolve.ts';
+import type { RoutedTarget } from '../upstream/resolve.ts';
 import { callPlanned, chatUpstreamOf, streamFramingOf, type ChatCall, type FlowDeps } from './context.ts';
 import { assertEventStream } from './upstream-answer.ts';
 import { customToolNames, raiseCustomToolStream } from './custom-tools.ts';
@@ -210,9 +210,9 @@ function roundsBody(
   scope: RequestScope,
   call: ChatCall,
   loop: WebLoop,
-  targets: readonly ResolvedTarget[],
+  targets: readonly RoutedTarget[],
   first: UpstreamSuccess<PlannedAttempt>,
-  o: { marker: string; defaultMaxTokens?: number },
+  o: { marker: string },
 ): ReadableStream<Uint8Array> {
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   async function* rounds(): AsyncGenerator<Uint8Array> {
@@ -248,7 +248,7 @@ function roundsBody(
       yield utf8.encode(`event: ${o.marker}\ndata: ${JSON.stringify(marker)}\n\n`);
       if (!more) return;
       req = nextRound(req, said, [...outcomes.values()], round);
-      success = await callPlanned(deps, scope, planRound(deps, scope, call, req, targets, round + 1, o.defaultMaxTokens), (t) => chatUpstreamOf(deps, t).decodeError, call.session);
+      success = await callPlanned(deps, scope, planRound(deps, scope, call, req, targets, round + 1), (t) => chatUpstreamOf(deps, t).decodeError, call.session);
       await assertEventStream(success, scope);
     }
   }
@@ -276,9 +276,9 @@ export async function webStreamReply(
   scope: RequestScope,
   call: ChatCall,
   loop: WebLoop,
-  targets: readonly ResolvedTarget[],
+  targets: readonly RoutedTarget[],
   first: PlannedAttempt[],
-  o: { defaultMaxTokens?: number; keep?: (answer: unknown) => Promise<void> },
+  o: { keep?: (answer: unknown) => Promise<void> },
 ): Promise<Reply> {
   const success = await callPlanned(deps, scope, first, (t) => chatUpstreamOf(deps, t).decodeError, call.session);
   await assertEventStream(success, scope);
@@ -303,7 +303,7 @@ export async function webStreamReply(
     idleMs: success.attempt.target.upstream.timeouts.idleMs,
     hold: o.keep && caller.state ? terminalHold(caller.state, o.keep) : undefined,
   });
-  const body = roundsBody(deps, scope, call, loop, targets, success, { marker, defaultMaxTokens: o.defaultMaxTokens });
+  const body = roundsBody(deps, scope, call, loop, targets, success, { marker });
   const headers = proxyHeaders(scope, { 'content-type': contentTypeOf(framing), 'cache-control': 'no-cache' });
   return { status: 200, headers, body: new PipeBody([new Response(body)], step) };
 }

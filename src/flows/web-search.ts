@@ -14,7 +14,7 @@
  */
 import { ProxyError, sumUsage, type ChatRequest, type ChatResponse, type Part, type ToolCallPart } from '../canonical/index.ts';
 import type { RequestScope } from '../observe/scope.ts';
-import type { ResolvedTarget } from '../upstream/resolve.ts';
+import type { ResolvedTarget, RoutedTarget } from '../upstream/resolve.ts';
 import { callPlanned, chatUpstreamOf, type ChatCall, type FlowDeps } from './context.ts';
 import { readResponse } from './upstream-answer.ts';
 import { dryRunReply, type PlannedAttempt } from './plan.ts';
@@ -50,15 +50,15 @@ export async function webSearchFlow(
   scope: RequestScope,
   call: ChatCall,
   asked: ChatRequest,
-  targets: readonly ResolvedTarget[],
-  o: { defaultMaxTokens?: number; keep?: (answer: unknown) => Promise<void> },
+  targets: readonly RoutedTarget[],
+  o: { keep?: (answer: unknown) => Promise<void> },
 ): Promise<Reply> {
   const loop = webLoopOf(deps, scope, asked, targets[0]!);
-  const first = planRound(deps, scope, call, loop.req, targets, 0, o.defaultMaxTokens);
+  const first = planRound(deps, scope, call, loop.req, targets, 0);
   // A dry run shows the first round as planned: the functions in place of the hosted tools.
   if (scope.flags.dryRun) return dryRunReply(scope, first);
   if (asked.stream) return webStreamReply(deps, scope, call, loop, targets, first, o);
-  const response = await jsonLoop(deps, scope, call, loop, targets, first, o.defaultMaxTokens);
+  const response = await jsonLoop(deps, scope, call, loop, targets, first);
   const { caller } = call;
   const answered = mintsIds(caller, chatUpstreamOf(deps, targets[0]!)) ? withoutUpstreamId(response) : response;
   if (o.keep && caller.encodeKept) {
@@ -72,7 +72,7 @@ export async function webSearchFlow(
 }
 
 /** The rounds, not streamed: one answer holding every round's text and searches. */
-async function jsonLoop(deps: FlowDeps, scope: RequestScope, call: ChatCall, loop: WebLoop, targets: readonly ResolvedTarget[], first: PlannedAttempt[], defaultMaxTokens?: number): Promise<ChatResponse> {
+async function jsonLoop(deps: FlowDeps, scope: RequestScope, call: ChatCall, loop: WebLoop, targets: readonly RoutedTarget[], first: PlannedAttempt[]): Promise<ChatResponse> {
   let req = loop.req;
   let attempts = first;
   const shown: Part[] = [];
@@ -98,7 +98,7 @@ async function jsonLoop(deps: FlowDeps, scope: RequestScope, call: ChatCall, loo
     // Each round is metered with the next (limits, cost, the log line).
     scope.settleUsage();
     req = nextRound(req, choice.content, [...outcomes.values()], round);
-    attempts = planRound(deps, scope, call, req, targets, round + 1, defaultMaxTokens);
+    attempts = planRound(deps, scope, call, req, targets, round + 1);
   }
 }
 

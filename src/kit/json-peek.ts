@@ -306,6 +306,24 @@ export function parsedExcept(b: Uint8Array, peeked: PeekedJson, except: string):
   return out;
 }
 
+/**
+ * The body's top-level fields of these `names`, parsed (the first of a name given twice; one whose
+ * value does not parse is left out): a few small fields read without parsing the rest.
+ */
+export function parsedFields(b: Uint8Array, peeked: PeekedJson, names: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    const f = peeked.fields.find((x) => x.key === name);
+    if (!f) continue;
+    try {
+      Object.defineProperty(out, name, { value: JSON.parse(utf8.decode(b.subarray(f.start, f.end))), enumerable: true, writable: true, configurable: true });
+    } catch {
+      // (Not JSON: as if absent.)
+    }
+  }
+  return out;
+}
+
 /** A request's model and stream flag from its body's top level, when plainly there (a string model, a boolean or no stream). */
 export function modelAndStream(top: PeekedJson): { model: string; stream: boolean } | undefined {
   if (!top.model?.value || top.stream === 'other') return undefined;

@@ -3,7 +3,9 @@
  * first). Returns the ordered list of attempts a request may fall back through.
  */
 import { ProxyError } from '../canonical/index.ts';
+import type { UpstreamTarget } from '../../translators/types.ts';
 import { routeMeta, type Config, type Route, type RouteMeta, type Upstream } from '../config/load.ts';
+import { upstreamTarget } from './target.ts';
 
 export interface ResolvedTarget {
   upstream: Upstream;
@@ -59,20 +61,33 @@ export function resolveModel(config: Config, model: string): ResolvedRoute {
   return { route, targets: targetsOf(config, route, model) };
 }
 
+/** A target of a request's routes, with what its dialect's encoder is told of it (target.ts), made once. */
+export interface RoutedTarget extends ResolvedTarget {
+  upstreamTarget: UpstreamTarget;
+}
+
+/** A route of a request's routes: its targets routed. */
+export interface RequestRoute extends ResolvedRoute {
+  targets: RoutedTarget[];
+}
+
 /** A request's routes: each model name it names resolved once (`resolveModel`), whoever asks. */
-export type Routes = (model: string) => ResolvedRoute;
+export type Routes = (model: string) => RequestRoute;
 
 /**
  * The routes of one request: the fast path, the stored-state rules and the flow ask for the same
- * model's route, and get the one resolution (an unknown model's error included).
+ * model's route, and get the one resolution (an unknown model's error included), each target with
+ * its upstream target (`callerKey`: the caller's credential, sent where the proxy has no key).
  */
-export function requestRoutes(config: Config): Routes {
-  const known = new Map<string, { route: ResolvedRoute } | { error: unknown }>();
+export function requestRoutes(config: Config, callerKey?: string): Routes {
+  const known = new Map<string, { route: RequestRoute } | { error: unknown }>();
   return (model) => {
     let r = known.get(model);
     if (!r) {
       try {
-        r = { route: resolveModel(config, model) };
+        const { route, targets } = resolveModel(config, model);
+        const routed = targets.map((t) => ({ ...t, upstreamTarget: upstreamTarget(t, callerKey, config, route?.defaultMaxTokens) }));
+        r = { route: { ...(route && { route }), targets: routed } };
       } catch (error) {
         r = { error };
       }

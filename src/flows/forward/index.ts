@@ -2,7 +2,7 @@
  * Same-dialect forwarding without parsing. A chat request whose every target speaks the caller's
  * dialect goes to the upstream as the caller's own bytes: never decoded to text, never parsed,
  * byte for byte but for its top-level `model` when the route renames it (one string spliced,
- * splice.ts); the dialect's `forwardRequest` sets path and credentials as
+ * src/kit/json-splice.ts, by the plan); the dialect's `forwardRequest` sets path and credentials as
  * `encodePassthrough` does. The body is scanned, not parsed: its structure is checked here (a body
  * that fails the scan takes the usual path, whose parse gives bad JSON its 400), what is inside its
  * strings is the upstream's to check, which speaks the caller's dialect and answers in it.
@@ -14,28 +14,32 @@
  * that is missing or empty (the decoder refuses it), or one holding what the decoder must check
  * all the same (`forward.decodeMarks`: a Responses `item_reference`).
  */
-import { asciiFinder, flatBytes, leadingModel, modelAndStream, type Bytes, type PeekedJson } from '../../kit/index.ts';
-import { mayCarrySignatureBytes } from '../../canonical/index.ts';
+import { asciiFinder, flatBytes, leadingModel, modelAndStream, objectStart, parsedFields, type Bytes, type PeekedJson } from '../../kit/index.ts';
+import { mayCarrySignatureBytes, type Warning } from '../../canonical/index.ts';
 import type { RequestScope } from '../../observe/scope.ts';
 import type { CallerInput, ForwardSpec } from '../../../translators/types.ts';
 import { providerOf } from '../../upstream/providers/index.ts';
-import type { ResolvedRoute, Routes } from '../../upstream/resolve.ts';
+import type { RequestRoute, Routes } from '../../upstream/resolve.ts';
 import { fitToForward } from './check.ts';
-import { objectStart, withLeadingField, withModelParts } from './splice.ts';
 import { ScanMemo, type MemoScan } from './scan-memo.ts';
 import { isOpenAIImageTarget } from '../chat-to-images.ts';
 import { chatUpstreamOf, streamFramingOf, type ChatCall, type FlowDeps } from '../context.ts';
-import { planCall, upstreamTarget, withTargetHeaders, type PlannedAttempt } from '../plan.ts';
-import { sessionHash, sessionOfFields } from '../session.ts';
+import type { ForwardedBody } from '../plan.ts';
+import { SESSION_FIELDS } from '../session.ts';
 
 export { TurnMemo } from './turn-memo.ts';
 
-/** A forwarded request's plan: its model and stream flag (nothing else is decoded), and the calls to make. */
-export interface ForwardPlan {
+/**
+ * A request that goes as the caller's bytes: its model and stream flag (nothing else is decoded),
+ * its route, the body as the plan forwards it (plan.ts), and the fields its session is read from.
+ */
+export interface Forwardable {
   model: string;
   stream: boolean;
-  attempts: PlannedAttempt[];
-  defaultMaxTokens?: number;
+  resolved: RequestRoute;
+  body: ForwardedBody;
+  /** The body's top-level `SESSION_FIELDS` (session.ts), parsed. */
+  sessionFields: Record<string, unknown>;
 }
 
 /**
@@ -49,11 +53,10 @@ export const FORWARD_MIN_BYTES = 8 * 1024;
 const scanMemo = new ScanMemo();
 
 /**
- * The forwarding plan for `call`, or undefined when it must be decoded (see above). Sets the
- * call's session (session.ts) from the headers and the scanned fields. `routes`: the request's
- * routes, resolved once for the whole flow.
+ * `call` as it goes forwarded, or undefined when it must be decoded (see above). `routes`: the
+ * request's routes, resolved once for the whole flow.
  */
-export async function forwardPlan(deps: FlowDeps, scope: RequestScope, call: ChatCall, routes: Routes): Promise<ForwardPlan | undefined> {
+export function forwardable(deps: FlowDeps, scope: RequestScope, call: ChatCall, routes: Routes): Forwardable | undefined {
   const { caller, rawBytes } = call;
   const forward = caller.forward;
   if (!rawBytes || rawBytes.byteLength < FORWARD_MIN_BYTES || !forward || scope.dump || scope.trace || scope.flags.strict || scope.flags.dryRun) return undefined;
@@ -61,30 +64,18 @@ export async function forwardPlan(deps: FlowDeps, scope: RequestScope, call: Cha
   // flatBytes): only offsets and copies come out of it; the upstream gets the pieces themselves.
   const scanned = flatBytes(rawBytes, (flat) => scan(deps, scope, call, routes, flat, rawBytes));
   if (!scanned) return undefined;
-  const { peeked, resolved, top, identity, open } = scanned;
-  const { targets, route } = resolved;
+  const { peeked, resolved, top, sessionFields, open } = scanned;
   // A route that forces reasoning changes the request: it is decoded.
-  if (route?.reasoning) return undefined;
-  const defaultMaxTokens = route?.defaultMaxTokens;
-  call.session = await sessionHash(deps, identity);
+  if (resolved.route?.reasoning) return undefined;
+  const shells: Array<ForwardedBody['shells'][number] | undefined> = resolved.targets.map((t) => {
+    const warnings: Warning[] = [];
+    const shell = chatUpstreamOf(deps, t).forwardRequest!(call.input, peeked, t.upstreamTarget, warnings);
+    return shell && { ...shell, warnings };
+  });
+  if (shells.some((s) => !s)) return undefined;
   const hasCacheKey = top.fields.some((f) => f.key === 'prompt_cache_key');
-  const shells = targets.map((t) => {
-    const target = upstreamTarget(t, call.callerKey, deps.config, defaultMaxTokens, hasCacheKey ? undefined : call.session);
-    const warnings: PlannedAttempt['warnings'] = [];
-    return { target, warnings, shell: chatUpstreamOf(deps, t).forwardRequest!(call.input, peeked, target, warnings) };
-  });
-  if (shells.some((s) => !s.shell)) return undefined;
-  let i = 0;
-  const attempts = planCall(scope, targets, () => {
-    const { target, warnings, shell } = shells[i++]!;
-    // Renamed: the caller's bytes around the new model, uncopied (sent piece by piece on Node);
-    // a session's prompt_cache_key the caller did not send, first in the object.
-    const renamed = shell!.model === undefined ? rawBytes : withModelParts(rawBytes, top, shell!.model);
-    const cacheKey = target.options.promptCacheKey;
-    const bytes = cacheKey === undefined ? renamed : withLeadingField(renamed, open, 'prompt_cache_key', cacheKey);
-    return { request: withTargetHeaders({ ...shell!.request, body: bytes }, target.options.headers), warnings, passthrough: true };
-  });
-  return { model: peeked.model, stream: peeked.stream, attempts, defaultMaxTokens };
+  const body: ForwardedBody = { bytes: rawBytes, top, open, hasCacheKey, shells: shells as ForwardedBody['shells'] };
+  return { ...peeked, resolved, body, sessionFields };
 }
 
 /**
@@ -99,7 +90,7 @@ function scan(
   routes: Routes,
   flat: Uint8Array,
   body: Bytes,
-): { peeked: { model: string; stream: boolean }; resolved: ResolvedRoute; top: PeekedJson; identity?: string; open: number } | undefined {
+): { peeked: { model: string; stream: boolean }; resolved: RequestRoute; top: PeekedJson; sessionFields: Record<string, unknown>; open: number } | undefined {
   const forward = call.caller.forward!;
   const memoScope = `${call.caller.id}\n${call.callerKey ?? ''}`;
   let memo: MemoScan | undefined;
@@ -126,7 +117,7 @@ function scan(
   // (The same for what the dialect's decoder must see inside the conversation.)
   if (forward.decodeMarks && forward.decodeMarks.some((mark) => asciiFinder(fresh)(mark, 0) >= 0)) return undefined;
   scanMemo.keep(memoScope, body, memo);
-  return { peeked, resolved, top, identity: sessionOfFields(call.input.headers, flat, top), open: objectStart(flat) };
+  return { peeked, resolved, top, sessionFields: parsedFields(flat, top, SESSION_FIELDS), open: objectStart(flat) };
 }
 
 /** The routed model and the stream flag: from the route parameters, or from the scanned top level (`top`; undefined before the scan). */
@@ -141,8 +132,8 @@ export function forwardedModel(spec: ForwardSpec, input: CallerInput, top: Peeke
 const SIGNATURE_OVERLAP = 64;
 
 /** The model's route when every target speaks the caller's dialect and can be forwarded to. */
-function routeOf(deps: FlowDeps, call: ChatCall, routes: Routes, model: string): ResolvedRoute | undefined {
-  let resolved: ResolvedRoute;
+function routeOf(deps: FlowDeps, call: ChatCall, routes: Routes, model: string): RequestRoute | undefined {
+  let resolved: RequestRoute;
   try {
     resolved = routes(model);
   } catch {

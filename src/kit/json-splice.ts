@@ -1,8 +1,10 @@
 /**
- * The forwarded body's bytes changed where the route says: its top-level model renamed and a
- * session's cache key put first, as pieces around the caller's own bytes (nothing copied).
+ * A JSON body's bytes changed at its top level without parsing it (json-peek.ts finds where): its
+ * model renamed, a field put first, as pieces around the body's own bytes (nothing copied). A body
+ * forwarded as the caller's bytes goes so (src/flows/plan.ts).
  */
-import { splicedParts, type ByteParts, type Bytes, type PeekedJson } from '../../kit/index.ts';
+import { splicedParts, type ByteParts, type Bytes } from './http.ts';
+import type { PeekedJson } from './json-peek.ts';
 
 const toUtf8 = new TextEncoder();
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ByteParts, peekJson } from '../../kit/index.ts';
-import { objectStart, withLeadingField, withModelParts } from './splice.ts';
+import { ByteParts } from './http.ts';
+import { peekJson } from './json-peek.ts';
+import { objectStart, withLeadingField, withModelParts } from './json-splice.ts';
 
 const enc = new TextEncoder();
 const text = (b: ByteParts | Uint8Array) => new TextDecoder().decode(b instanceof ByteParts ? b.join() : b);
