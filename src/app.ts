@@ -119,6 +119,8 @@ type Route = (req: CallerRequest, params: Record<string, string>) => Promise<Rep
 /** The routes that call a model upstream: the ones a key's limits govern (docs/team.md "Limits"). */
 const METERED = { metered: true } as const;
 
+type Services = ReturnType<typeof services>;
+
 /** What the flows are given (FlowDeps) and what serves around them, built once from the options. */
 function services(o: AppOptions) {
   const now = o.now ?? Date.now;
@@ -147,18 +149,51 @@ function services(o: AppOptions) {
 }
 
 export function createProxy(o: AppOptions): Proxy {
-  const { now, reg, config, deps, metrics, tracer, counters, serve, cors } = services(o);
+  const s = services(o);
+  const { now, reg, config, deps, metrics, tracer, counters, serve } = s;
+  const handlers = callerHandlers(deps);
+  const metricsText = () => (metrics ? metrics.render() + (tracer?.renderMetrics() ?? '') : '');
+  const { listModels, getModel, hosted, health, probe, metricsRoute } = serviceRoutes({ o, reg, deps, serve, now, metricsText });
 
+  // The one route table.
+  const router = new PatternRouter<Route>();
+  const table: Array<[string, string, Route]> = [
+    ['GET', '/health', health],
+    ['HEAD', '/health', probe],
+    ['HEAD', '/', probe],
+    ...modelRoutes(s, handlers),
+    ['GET', `${HOSTED_PREFIX}:name`, hosted],
+    ['GET', '/v1/models', listModels],
+    ['GET', '/v1beta/models', listModels],
+    ['GET', '/v1/models/:id{.+}', getModel],
+    ['GET', '/v1beta/models/:id{.+}', getModel],
+  ];
+  if (metrics) table.push(['GET', '/metrics', metricsRoute]);
+  for (const [method, path, route] of table) router.add(method, path, route);
+  const dispatch = dispatcher(s, router, getModel);
+
+  const openSocket = socketOpener({ config, now, serve, dispatch, readJson: handlers.readJson, responses: reg.chatCallers['openai-responses'] });
+
+  const app = new Hono();
+  app.all('*', async (c) => {
+    const req = webCallerRequest(c.req.raw);
+    // Workers: a trace is exported, and counters written, after the reply, kept alive by the request's `waitUntil`.
+    if (tracer || counters) req.waitUntil = waitUntilOf(c);
+    return toResponse(await dispatch(req));
+  });
+  return { dispatch, app, flush: () => tracer?.flush() ?? Promise.resolve(), metricsText, openSocket, openWebSocket: (r, w) => openWeb(openSocket, r, w) };
+}
+
+/** The routes that call a model, each dialect's paths to its flows (chat, token counts, compaction, stored answers, embeddings, images). */
+function modelRoutes(s: Services, handlers: ReturnType<typeof callerHandlers>): Array<[string, string, Route]> {
+  const { reg, config, deps, serve } = s;
+  const { readJson, chat, compact, countTokens, embed } = handlers;
   const openai = reg.chatCallers['openai-chat'];
   const anthropic = reg.chatCallers.anthropic;
   const gemini = reg.chatCallers.gemini;
   const responses = reg.chatCallers['openai-responses'];
   const interactions = reg.chatCallers['gemini-interactions'];
   const images = reg.imageCaller;
-
-  const { readJson, chat, compact, countTokens, embed } = callerHandlers(deps);
-
-  const pathCaller = (req: CallerRequest) => pathCallerOf(reg, req);
 
   // Gemini: `/v1beta/models/{model}:{method}` (SDK 2.x) and `/v1/models/{model}:{method}` (3.x).
   const geminiAction: Route = (req, params) => {
@@ -191,15 +226,7 @@ export function createProxy(o: AppOptions): Proxy {
       return imageFlow(deps, scope, { input: callerInput(inbound, body), op, origin: publicOrigin(req), callerKey: inbound.credential });
     }, METERED);
 
-  const metricsText = () => (metrics ? metrics.render() + (tracer?.renderMetrics() ?? '') : '');
-  const { listModels, getModel, hosted, health, probe, metricsRoute } = serviceRoutes({ o, reg, deps, serve, now, metricsText });
-
-  // The one route table.
-  const router = new PatternRouter<Route>();
-  const table: Array<[string, string, Route]> = [
-    ['GET', '/health', health],
-    ['HEAD', '/health', probe],
-    ['HEAD', '/', probe],
+  return [
     ['POST', '/v1/chat/completions', serve('chat.completions', openai.encodeError, chat(openai), METERED)],
     ['POST', '/v1/messages', serve('messages', anthropic.encodeError, chat(anthropic), METERED)],
     ['POST', '/v1/messages/count_tokens', serve('messages.count_tokens', anthropic.encodeError, countTokens(anthropic))],
@@ -225,21 +252,19 @@ export function createProxy(o: AppOptions): Proxy {
     ['POST', '/v1/images/generations', imageRoute('generate', 'generations')],
     ['POST', '/v1/images/edits', imageRoute('edit', 'edits')],
     ['POST', '/v1/images/variations', imageRoute('variation', 'variations')],
-    ['GET', `${HOSTED_PREFIX}:name`, hosted],
-    ['GET', '/v1/models', listModels],
-    ['GET', '/v1beta/models', listModels],
-    ['GET', '/v1/models/:id{.+}', getModel],
-    ['GET', '/v1beta/models/:id{.+}', getModel],
   ];
-  if (metrics) table.push(['GET', '/metrics', metricsRoute]);
-  for (const [method, path, route] of table) router.add(method, path, route);
+}
 
+/** Every request to its route, or to the not-found answer in the dialect its path suggests; CORS around both. */
+function dispatcher(s: Services, router: PatternRouter<Route>, getModel: Route): (req: CallerRequest) => Promise<Reply> {
+  const { reg, serve, cors, now } = s;
+  const pathCaller = (req: CallerRequest) => pathCallerOf(reg, req);
   const unknown = (req: CallerRequest): Promise<Reply> =>
     serve('not-found', pathCaller(req).encodeError, async () => {
       throw new ProxyError('not-found', `Invalid URL (${req.method} ${req.path})`, { code: 'unknown_url' });
     }, { auth: false })(req);
 
-  const dispatch = async (req: CallerRequest): Promise<Reply> => {
+  return async (req) => {
     const pre = cors?.preflight(req);
     if (pre) return pre;
     let reply: Reply;
@@ -254,17 +279,6 @@ export function createProxy(o: AppOptions): Proxy {
     }
     return cors ? cors.decorate(req, reply) : reply;
   };
-
-  const openSocket = socketOpener({ config, now, serve, dispatch, readJson, responses });
-
-  const app = new Hono();
-  app.all('*', async (c) => {
-    const req = webCallerRequest(c.req.raw);
-    // Workers: a trace is exported, and counters written, after the reply, kept alive by the request's `waitUntil`.
-    if (tracer || counters) req.waitUntil = waitUntilOf(c);
-    return toResponse(await dispatch(req));
-  });
-  return { dispatch, app, flush: () => tracer?.flush() ?? Promise.resolve(), metricsText, openSocket, openWebSocket: (r, w) => openWeb(openSocket, r, w) };
 }
 
 /** The routes that call no model: model lists, hosted images, health probes, /metrics. */
