@@ -160,15 +160,47 @@ async function relay(reply: Reply, r: Relay): Promise<Wire | undefined> {
   return done;
 }
 
+/** The headers every turn is sent with: the upgrade's, but for the socket's own. */
+function turnHeadersOf(upgrade: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(upgrade)) if (!SOCKET_HEADERS.test(k)) headers[k] = v;
+  headers['content-type'] = 'application/json';
+  // Codex's `openai-beta: responses_websockets=…` asks for the socket, not for a turn's upstream call over HTTP.
+  const beta = headers['openai-beta']?.split(',').map((s) => s.trim()).filter((s) => s && !s.startsWith('responses_websockets'));
+  if (beta?.length) headers['openai-beta'] = beta.join(', ');
+  else delete headers['openai-beta'];
+  return headers;
+}
+
+/**
+ * A message as a turn: the `response.create` body to stream, with the socket's own last answer
+ * (`kept`) in place of a reference to it, and its input when it is known whole here (only such a
+ * turn is kept in its turn); or the error event to send instead (none: nothing to answer).
+ */
+function turnOf(text: string, kept: Kept | undefined): { body: Wire; generate: unknown; whole?: unknown[] } | { error?: string } {
+  const frame = safeJson(text);
+  if (!isRecord(frame)) return { error: socketError(400, { code: 'invalid_json', message: 'The message is not a JSON object.' }) };
+  if (frame['type'] === 'response.processed') return {}; // Codex's acknowledgement: nothing to answer.
+  if (frame['type'] !== 'response.create') {
+    return { error: socketError(400, { code: 'unknown_event_type', param: 'type', message: `Invalid 'type': expected 'response.create', got ${String(JSON.stringify(frame['type'])).slice(0, 64)}.` }) };
+  }
+  if (frame['background'] === true) return { error: socketError(400, { code: 'unsupported_parameter', param: 'background', message: "'background' is not supported over a WebSocket." }) };
+  const { type: _type, generate, ...body } = frame;
+  body['stream'] = true;
+  // The socket's own last answer: resolved here, for any upstream, stored or not.
+  const prev = body['previous_response_id'];
+  if (typeof prev === 'string' && kept && prev === kept.id) {
+    delete body['previous_response_id'];
+    body['input'] = [...kept.items, ...inputItems(body['input'])];
+  }
+  // Only a turn whose whole input is known here is kept (one resolved elsewhere stays there).
+  const whole = typeof body['previous_response_id'] !== 'string' ? inputItems(body['input']) : undefined;
+  return { body, generate, whole };
+}
+
 export function openResponsesSocket(o: SocketOptions, peer: SocketPeer): SocketSession {
   const encoder = new TextEncoder();
-  const turnHeaders: Record<string, string> = {};
-  for (const [k, v] of Object.entries(o.upgrade.headers)) if (!SOCKET_HEADERS.test(k)) turnHeaders[k] = v;
-  turnHeaders['content-type'] = 'application/json';
-  // Codex's `openai-beta: responses_websockets=…` asks for the socket, not for a turn's upstream call over HTTP.
-  const beta = turnHeaders['openai-beta']?.split(',').map((s) => s.trim()).filter((s) => s && !s.startsWith('responses_websockets'));
-  if (beta?.length) turnHeaders['openai-beta'] = beta.join(', ');
-  else delete turnHeaders['openai-beta'];
+  const turnHeaders = turnHeadersOf(o.upgrade.headers);
 
   let open = true;
   let kept: Kept | undefined;
@@ -199,23 +231,9 @@ export function openResponsesSocket(o: SocketOptions, peer: SocketPeer): SocketS
   (timer as { unref?: () => void }).unref?.();
 
   const turn = async (text: string): Promise<void> => {
-    const frame = safeJson(text);
-    if (!isRecord(frame)) return send(socketError(400, { code: 'invalid_json', message: 'The message is not a JSON object.' }));
-    if (frame['type'] === 'response.processed') return; // Codex's acknowledgement: nothing to answer.
-    if (frame['type'] !== 'response.create') {
-      return send(socketError(400, { code: 'unknown_event_type', param: 'type', message: `Invalid 'type': expected 'response.create', got ${String(JSON.stringify(frame['type'])).slice(0, 64)}.` }));
-    }
-    if (frame['background'] === true) return send(socketError(400, { code: 'unsupported_parameter', param: 'background', message: "'background' is not supported over a WebSocket." }));
-    const { type: _type, generate, ...body } = frame;
-    body['stream'] = true;
-    // The socket's own last answer: resolved here, for any upstream, stored or not.
-    const prev = body['previous_response_id'];
-    if (typeof prev === 'string' && kept && prev === kept.id) {
-      delete body['previous_response_id'];
-      body['input'] = [...kept.items, ...inputItems(body['input'])];
-    }
-    // Only a turn whose whole input is known here is kept (one resolved elsewhere stays there).
-    const whole = typeof body['previous_response_id'] !== 'string' ? inputItems(body['input']) : undefined;
+    const asked = turnOf(text, kept);
+    if (!('body' in asked)) return asked.error === undefined ? undefined : send(asked.error);
+    const { body, generate, whole } = asked;
     gone = [];
     const req = turnRequest(body, o, turnHeaders, (fn) => (open ? void gone.push(fn) : fn()));
     if (generate === false) {
