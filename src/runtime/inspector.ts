@@ -117,15 +117,7 @@ export function createInspector(config: Config): Inspector {
     if (!ex) return json(res, 404, { error: `No exchange '${id}'.` });
     const req = replayRequest(ex, credential);
     if (!req) return json(res, 409, { error: 'This exchange has no complete caller body to replay.' });
-    const reply = await proxy!.dispatch(req);
-    const out = typeof reply.body === 'string' ? reply.body : reply.body instanceof Uint8Array ? new TextDecoder().decode(reply.body) : '';
-    let parsed: unknown = out;
-    try {
-      parsed = JSON.parse(out);
-    } catch {
-      // Not JSON: shown as text.
-    }
-    json(res, 200, { status: reply.status, body: parsed });
+    json(res, 200, shownReply(await proxy!.dispatch(req)));
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
@@ -143,40 +135,15 @@ export function createInspector(config: Config): Inspector {
         'referrer-policy': 'no-referrer',
       });
     }
-    if (method === 'GET' && path === `${INSPECTOR_PATH}/api/exchanges`) {
-      const list = recorder.list().filter(
-        (s) =>
-          (!query.status || statusMatches(s.status, query.status)) &&
-          (!query.dialect || s.callerDialect === query.dialect || s.upstream?.dialect === query.dialect) &&
-          (!query.model || (s.model ?? '').includes(query.model)),
-      );
-      return json(res, 200, { exchanges: list });
-    }
-    if (method === 'GET' && path === `${INSPECTOR_PATH}/api/events`) {
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
-      res.write(': inspector\n\n');
-      clients.add(res);
-      res.on('close', () => clients.delete(res));
+    if (method === 'GET' && path === `${INSPECTOR_PATH}/api/exchanges`) return json(res, 200, { exchanges: listed(recorder, query) });
+    if (method === 'GET' && path === `${INSPECTOR_PATH}/api/events`) return feed(res, clients);
+    const m = /^\/_inspector\/api\/exchanges\/([\w-]+)(\/fixture|\/replay)?$/.exec(path);
+    if (m && m[2] === '/replay' && method === 'POST') {
+      req.resume();
+      replay(m[1]!, credential, res).catch(() => json(res, 500, { error: 'Replay failed.' }));
       return;
     }
-    const m = /^\/_inspector\/api\/exchanges\/([\w-]+)(\/fixture|\/replay)?$/.exec(path);
-    if (m) {
-      const [, id, action] = m;
-      if (!action && method === 'GET') {
-        const ex = recorder.get(id!);
-        return ex ? json(res, 200, ex) : json(res, 404, { error: `No exchange '${id}'.` });
-      }
-      if (action === '/fixture' && method === 'GET') {
-        const ex = recorder.get(id!);
-        if (!ex) return json(res, 404, { error: `No exchange '${id}'.` });
-        return send(res, 200, JSON.stringify({ interlinguaFixture: 1, exchange: ex }, null, 2), undefined, { 'content-disposition': `attachment; filename="interlingua-${id}.json"` });
-      }
-      if (action === '/replay' && method === 'POST') {
-        req.resume();
-        replay(id!, credential, res).catch(() => json(res, 500, { error: 'Replay failed.' }));
-        return;
-      }
-    }
+    if (m && method === 'GET' && exchangeShown(recorder, m[1]!, m[2], res)) return;
     json(res, 404, { error: `No inspector route ${method} ${path}.` });
   };
 
@@ -192,6 +159,45 @@ export function createInspector(config: Config): Inspector {
       clients.clear();
     },
   };
+}
+
+/** The exchanges the list shows: filtered by status, dialect (the caller's or the upstream's) and model. */
+function listed(recorder: Recorder, query: Record<string, string>): ExchangeSummary[] {
+  return recorder.list().filter(
+    (s) =>
+      (!query.status || statusMatches(s.status, query.status)) &&
+      (!query.dialect || s.callerDialect === query.dialect || s.upstream?.dialect === query.dialect) &&
+      (!query.model || (s.model ?? '').includes(query.model)),
+  );
+}
+
+/** The live feed of exchanges (`event: exchange`, written by the recorder's broadcast) opened on `res`. */
+function feed(res: ServerResponse, clients: Set<ServerResponse>): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' });
+  res.write(': inspector\n\n');
+  clients.add(res);
+  res.on('close', () => clients.delete(res));
+}
+
+/** `GET …/exchanges/:id` (the exchange) or `…/:id/fixture` (it as a fixture file) answered; false: no such route. */
+function exchangeShown(recorder: Recorder, id: string, action: string | undefined, res: ServerResponse): boolean {
+  if (action !== undefined && action !== '/fixture') return false;
+  const ex = recorder.get(id);
+  if (!ex) json(res, 404, { error: `No exchange '${id}'.` });
+  else if (!action) json(res, 200, ex);
+  else send(res, 200, JSON.stringify({ interlinguaFixture: 1, exchange: ex }, null, 2), undefined, { 'content-disposition': `attachment; filename="interlingua-${id}.json"` });
+  return true;
+}
+
+/** A replay's reply as the inspector shows it: its status, and its body, parsed when it is JSON. */
+function shownReply(reply: Awaited<ReturnType<Proxy['dispatch']>>): { status: number; body: unknown } {
+  const out = typeof reply.body === 'string' ? reply.body : reply.body instanceof Uint8Array ? new TextDecoder().decode(reply.body) : '';
+  try {
+    return { status: reply.status, body: JSON.parse(out) };
+  } catch {
+    // Not JSON: shown as text.
+    return { status: reply.status, body: out };
+  }
 }
 
 /** The route's targets for a model, fallbacks after. */
