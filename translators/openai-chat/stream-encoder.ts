@@ -80,16 +80,7 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
   push(e: StreamEvent): StreamFrame[] {
     if (this.closed) return [];
     const out: StreamFrame[] = [];
-    if (this.held) {
-      const held = this.held;
-      this.held = undefined;
-      if (e.type === 'logprobs' && (e.choice ?? 0) === held.index) {
-        held.logprobs = encodeLogprobs(e.logprobs);
-        out.push(this.chunk([held]));
-        return out;
-      }
-      out.push(this.chunk([held]));
-    }
+    if (this.held && this.releaseHeld(e, out)) return out;
     const idx = 'choice' in e ? (e.choice ?? 0) : 0;
     switch (e.type) {
       case 'message-start':
@@ -100,14 +91,7 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
         this.annotations.start(idx);
         break;
       case 'text-delta':
-        if (!e.text) break;
-        {
-          // The text before a search and the text after it are two paragraphs (encode-response.ts).
-          const content = this.apart.delete(idx) && this.spoke.has(idx) ? `\n\n${e.text}` : e.text;
-          this.delta(idx, { content }, out, true);
-          this.annotations.text(idx, content, content.length - e.text.length);
-        }
-        this.spoke.add(idx);
+        if (e.text) this.textDelta(idx, e.text, out);
         break;
       case 'citation':
         this.annotate(idx, this.annotations.cite(idx, e.citation), out);
@@ -124,47 +108,15 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
         if (e.text) this.delta(idx, { refusal: e.text }, out, true);
         break;
       case 'reasoning-start':
-        this.role(idx, 'text', out);
-        this.state(idx).reasoningText = '';
-        if (e.redacted) {
-          this.delta(idx, { reasoning_details: [{ type: 'reasoning.encrypted', data: encodeSignature(e.redacted) }] }, out);
-        }
-        break;
       case 'reasoning-delta':
-        if (e.text) {
-          this.state(idx).reasoningText += e.text;
-          this.delta(idx, { reasoning_content: e.text }, out);
-        }
-        break;
       case 'reasoning-end':
-        if (e.signature) {
-          const text = this.state(idx).reasoningText;
-          this.delta(idx, { reasoning_details: [{ type: 'reasoning.text', text, signature: encodeSignature(e.signature) }] }, out);
-        }
+        this.reasoning(idx, e, out);
         break;
-      case 'tool-call-start': {
-        const st = this.state(idx);
-        st.sawToolCall = true;
-        if (this.legacy) {
-          if (e.index === 0) this.role(idx, 'tool', out, { function_call: { name: e.name, arguments: '' } });
-          break;
-        }
-        const call = {
-          index: e.index,
-          id: encodeToolCallId(e.id, e.signature),
-          type: 'function',
-          function: { name: e.name, arguments: '' },
-        };
-        this.role(idx, 'tool', out, { tool_calls: [call] });
+      case 'tool-call-start':
+        this.toolCallStart(idx, e, out);
         break;
-      }
       case 'tool-call-delta':
-        if (!e.argumentsDelta) break;
-        if (this.legacy) {
-          if (e.index === 0) this.delta(idx, { function_call: { arguments: e.argumentsDelta } }, out);
-        } else {
-          this.delta(idx, { tool_calls: [{ index: e.index, function: { arguments: e.argumentsDelta } }] }, out);
-        }
+        if (e.argumentsDelta) this.toolCallDelta(idx, e.index, e.argumentsDelta, out);
         break;
       case 'web-search':
         this.apart.add(idx); // Chat shows a search only by its text's annotations
@@ -193,6 +145,62 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
         assertNever(e, 'stream event');
     }
     return out;
+  }
+
+  /**
+   * The held content chunk out (`out`), with the logprobs of its delta when `e` is they: true
+   * when `e` was that, nothing more to do with it.
+   */
+  private releaseHeld(e: StreamEvent, out: StreamFrame[]): boolean {
+    const held = this.held!;
+    this.held = undefined;
+    const own = e.type === 'logprobs' && (e.choice ?? 0) === held.index;
+    if (own) held.logprobs = encodeLogprobs(e.logprobs);
+    out.push(this.chunk([held]));
+    return own;
+  }
+
+  /**
+   * Reasoning text as `reasoning_content`; a redacted block at its start, or a signed one at its end
+   * (with the whole text), as one `reasoning_details` entry.
+   */
+  private reasoning(idx: number, e: Extract<StreamEvent, { type: 'reasoning-start' | 'reasoning-delta' | 'reasoning-end' }>, out: StreamFrame[]): void {
+    if (e.type === 'reasoning-start') {
+      this.role(idx, 'text', out);
+      this.state(idx).reasoningText = '';
+      if (e.redacted) this.delta(idx, { reasoning_details: [{ type: 'reasoning.encrypted', data: encodeSignature(e.redacted) }] }, out);
+    } else if (e.type === 'reasoning-delta') {
+      if (!e.text) return;
+      this.state(idx).reasoningText += e.text;
+      this.delta(idx, { reasoning_content: e.text }, out);
+    } else if (e.signature) {
+      const text = this.state(idx).reasoningText;
+      this.delta(idx, { reasoning_details: [{ type: 'reasoning.text', text, signature: encodeSignature(e.signature) }] }, out);
+    }
+  }
+
+  private textDelta(idx: number, text: string, out: StreamFrame[]): void {
+    // The text before a search and the text after it are two paragraphs (encode-response.ts).
+    const content = this.apart.delete(idx) && this.spoke.has(idx) ? `\n\n${text}` : text;
+    this.delta(idx, { content }, out, true);
+    this.annotations.text(idx, content, content.length - text.length);
+    this.spoke.add(idx);
+  }
+
+  /** A tool call's first fragment: id, type, name and empty arguments, in the role chunk when it is the choice's first (a legacy `function_call`: the first call only). */
+  private toolCallStart(idx: number, e: Extract<StreamEvent, { type: 'tool-call-start' }>, out: StreamFrame[]): void {
+    this.state(idx).sawToolCall = true;
+    if (this.legacy) {
+      if (e.index === 0) this.role(idx, 'tool', out, { function_call: { name: e.name, arguments: '' } });
+      return;
+    }
+    const call = { index: e.index, id: encodeToolCallId(e.id, e.signature), type: 'function', function: { name: e.name, arguments: '' } };
+    this.role(idx, 'tool', out, { tool_calls: [call] });
+  }
+
+  private toolCallDelta(idx: number, index: number, args: string, out: StreamFrame[]): void {
+    if (!this.legacy) this.delta(idx, { tool_calls: [{ index, function: { arguments: args } }] }, out);
+    else if (index === 0) this.delta(idx, { function_call: { arguments: args } }, out);
   }
 
   finish(): StreamFrame[] {
