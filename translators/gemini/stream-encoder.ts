@@ -94,19 +94,8 @@ export class GeminiStreamEncoder implements StreamStep<StreamEvent, StreamFrame>
       case 'citation':
         this.grounding.cite(choice, event.citation);
         return [];
-      case 'logprobs': {
-        // Attached to a chunk of its own (Gemini sends logprobsResult beside the content).
-        const result = encodeLogprobs(event.logprobs);
-        if (!result) return [];
-        this.seen.add(choice);
-        return [
-          this.frame({
-            candidates: [{ content: { parts: [{ text: '' }], role: 'model' }, logprobsResult: result, index: choice }],
-            modelVersion: this.model,
-            responseId: this.responseId(),
-          }),
-        ];
-      }
+      case 'logprobs':
+        return this.logprobs(choice, event.logprobs);
       case 'reasoning-start':
         return event.redacted ? [this.chunk(choice, { text: '', thought: true, thoughtSignature: redactedToWire(event.redacted) })] : [];
       case 'text-delta':
@@ -136,29 +125,8 @@ export class GeminiStreamEncoder implements StreamStep<StreamEvent, StreamFrame>
         if (call) call.args += event.argumentsDelta;
         return [];
       }
-      case 'tool-call-end': {
-        const key = `${choice}:${event.index}`;
-        const call = this.calls.get(key);
-        if (!call) return [];
-        this.calls.delete(key);
-        let args: unknown = {};
-        if (call.args.trim() !== '') {
-          try {
-            args = JSON.parse(call.args);
-          } catch {
-            return this.fail(new ProxyError('upstream', `the upstream produced invalid JSON arguments for tool '${call.name}'`));
-          }
-        }
-        if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-          return this.fail(new ProxyError('upstream', `the upstream produced non-object arguments for tool '${call.name}'`));
-        }
-        return [
-          this.chunk(choice, {
-            functionCall: { id: call.id, name: call.name, args: args as Record<string, unknown> },
-            ...(call.signature ? { thoughtSignature: signatureToWire(call.signature) } : {}),
-          }),
-        ];
-      }
+      case 'tool-call-end':
+        return this.toolCallEnd(choice, event.index);
       case 'usage':
         this.usage = event.usage;
         return [];
@@ -167,20 +135,64 @@ export class GeminiStreamEncoder implements StreamStep<StreamEvent, StreamFrame>
         this.reasons.set(choice, event.reason);
         return [];
       case 'prompt-blocked':
-        this.done = true;
-        return [
-          this.frame({
-            promptFeedback: { blockReason: event.reason },
-            ...(this.usage ? { usageMetadata: encodeUsage(this.usage) } : {}),
-            modelVersion: this.model,
-            responseId: this.responseId(),
-          }),
-        ];
+        return this.promptBlocked(event.reason);
       case 'error':
         return this.fail(event.error);
       default:
         return assertNever(event, 'stream event');
     }
+  }
+
+  /** Logprobs, on a chunk of their own (Gemini sends logprobsResult beside the content). */
+  private logprobs(choice: number, logprobs: Extract<StreamEvent, { type: 'logprobs' }>['logprobs']): StreamFrame[] {
+    const result = encodeLogprobs(logprobs);
+    if (!result) return [];
+    this.seen.add(choice);
+    return [
+      this.frame({
+        candidates: [{ content: { parts: [{ text: '' }], role: 'model' }, logprobsResult: result, index: choice }],
+        modelVersion: this.model,
+        responseId: this.responseId(),
+      }),
+    ];
+  }
+
+  /** A tool call, once its arguments are whole: one `functionCall` part (Gemini's stream carries arguments whole, as an object). */
+  private toolCallEnd(choice: number, index: number): StreamFrame[] {
+    const key = `${choice}:${index}`;
+    const call = this.calls.get(key);
+    if (!call) return [];
+    this.calls.delete(key);
+    let args: unknown = {};
+    if (call.args.trim() !== '') {
+      try {
+        args = JSON.parse(call.args);
+      } catch {
+        return this.fail(new ProxyError('upstream', `the upstream produced invalid JSON arguments for tool '${call.name}'`));
+      }
+    }
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      return this.fail(new ProxyError('upstream', `the upstream produced non-object arguments for tool '${call.name}'`));
+    }
+    return [
+      this.chunk(choice, {
+        functionCall: { id: call.id, name: call.name, args: args as Record<string, unknown> },
+        ...(call.signature ? { thoughtSignature: signatureToWire(call.signature) } : {}),
+      }),
+    ];
+  }
+
+  /** The prompt refused: the last frame, its `promptFeedback`. */
+  private promptBlocked(reason: string): StreamFrame[] {
+    this.done = true;
+    return [
+      this.frame({
+        promptFeedback: { blockReason: reason },
+        ...(this.usage ? { usageMetadata: encodeUsage(this.usage) } : {}),
+        modelVersion: this.model,
+        responseId: this.responseId(),
+      }),
+    ];
   }
 
   finish(): StreamFrame[] {
