@@ -124,6 +124,37 @@ function lastOwnCompaction(input: readonly unknown[]): number {
   return -1;
 }
 
+/** A `function_call` or `custom_tool_call` item as a tool call. */
+function toolCallPart(raw: unknown, at: string, custom: boolean): Part {
+  const call = custom
+    ? (({ input, ...rest }) => ({ ...rest, arguments: input }))(parseAt(CustomToolCallItemSchema, raw, at))
+    : parseAt(FunctionCallItemSchema, raw, at);
+  const { id, signature } = decodeToolCallId(call.call_id);
+  return {
+    type: 'tool-call',
+    id,
+    name: call.name,
+    arguments: call.arguments,
+    ...(custom ? { custom: true as const } : {}),
+    ...(signature ? { signature } : {}),
+  };
+}
+
+/** A `function_call_output` or `custom_tool_call_output` item as a tool result. */
+function toolResultPart(raw: unknown, at: string, custom: boolean): Part {
+  const out = parseAt(ToolOutputItemSchema, raw, at);
+  const content = contentParts(out.output, `${at}.output`);
+  return { type: 'tool-result', callId: decodeToolCallId(out.call_id).id, content, ...(custom ? { custom: true as const } : {}) };
+}
+
+/** A `compaction` item: ours, as the summary it carries; another's, sealed (only a Responses upstream can read it). */
+function compactionMessage(raw: unknown, at: string): Message {
+  const item = parseAt(CompactionItemSchema, raw, at);
+  const carried = decodeCompaction(item.encrypted_content);
+  if (carried) return { role: 'user', content: [{ type: 'text', text: carried.summary }], summary: true };
+  return { role: 'user', content: [], sealed: { dialect: 'openai-responses', data: item.encrypted_content } };
+}
+
 export interface DecodedInput {
   system: Part[];
   messages: Message[];
@@ -178,51 +209,25 @@ export function decodeInput(instructions: string | null | undefined, input: stri
         return;
       }
       case 'function_call':
-      case 'custom_tool_call': {
-        const call =
-          type === 'function_call'
-            ? { ...parseAt(FunctionCallItemSchema, raw, at), custom: false }
-            : (({ input, ...rest }) => ({ ...rest, arguments: input, custom: true }))(parseAt(CustomToolCallItemSchema, raw, at));
-        const { id, signature } = decodeToolCallId(call.call_id);
-        append('assistant', [{
-          type: 'tool-call',
-          id,
-          name: call.name,
-          arguments: call.arguments,
-          ...(call.custom ? { custom: true as const } : {}),
-          ...(signature ? { signature } : {}),
-        }], true);
+      case 'custom_tool_call':
+        append('assistant', [toolCallPart(raw, at, type === 'custom_tool_call')], true);
         lastKind = 'assistant';
         return;
-      }
       case 'function_call_output':
-      case 'custom_tool_call_output': {
-        const out = parseAt(ToolOutputItemSchema, raw, at);
-        const content = contentParts(out.output, `${at}.output`);
-        const part: Part = {
-          type: 'tool-result',
-          callId: decodeToolCallId(out.call_id).id,
-          content,
-          ...(type === 'custom_tool_call_output' ? { custom: true as const } : {}),
-        };
-        append('user', [part], lastKind === 'user');
+      case 'custom_tool_call_output':
+        append('user', [toolResultPart(raw, at, type === 'custom_tool_call_output')], lastKind === 'user');
         lastKind = 'user';
         return;
-      }
       case 'compaction_trigger':
         if (i !== input!.length - 1) {
           throw invalid(`Invalid value for '${at}': a 'compaction_trigger' item must be the last input item.`, at, 'invalid_value');
         }
         compact = true;
         return;
-      case 'compaction': {
-        const item = parseAt(CompactionItemSchema, raw, at);
-        const carried = decodeCompaction(item.encrypted_content);
-        if (carried) messages.push({ role: 'user', content: [{ type: 'text', text: carried.summary }], summary: true });
-        else messages.push({ role: 'user', content: [], sealed: { dialect: 'openai-responses', data: item.encrypted_content } });
+      case 'compaction':
+        messages.push(compactionMessage(raw, at));
         lastKind = 'message';
         return;
-      }
       case 'item_reference':
         // Toward a stateless upstream the flow resolves references before decoding (or refuses
         // them: src/flows/state.ts); one still here is bound for a Responses upstream, which
