@@ -55,7 +55,7 @@ export interface ChatCall {
   rawBody: string;
   /**
    * The body's bytes as received, when the route read them (chat routes): a request whose every
-   * target speaks the caller's dialect is forwarded from these without decoding (forward.ts).
+   * target speaks the caller's dialect is forwarded from these without decoding (src/flows/forward/).
    */
   rawBytes?: Bytes;
   /** The caller's credential, forwarded to upstreams that have no key of their own. */
