@@ -22,6 +22,7 @@ import {
   signatureFor,
   type ChatRequest,
   type MediaSource,
+  type Message,
   type Part,
   type Signature,
   type ToolResultPart,
@@ -89,106 +90,139 @@ export function encodeInput(req: ChatRequest, warnings: Warning[]): { system_ins
   /** Call names by id, for results that do not name their function. */
   const names = new Map<string, string>();
   req.messages.forEach((m, i) => {
-    /** The output step text and media gather in, until something else comes between. */
-    let gathering: InteractionsContent[] | undefined;
-    const gather = (c: InteractionsContent) => {
-      if (!gathering) {
-        gathering = [];
-        steps.push({ type: m.role === 'user' ? 'user_input' : 'model_output', content: gathering });
-      }
-      gathering.push(c);
-    };
-    /**
-     * Unsigned thought text just before a part a Gemini signature rode on (generateContent signs
-     * the call, not its thought summary): that signature's thought step carries it as summary.
-     */
-    let unsigned: { text: string; path: string } | undefined;
-    const flushUnsigned = () => {
-      if (unsigned) warnings.push({ code: 'dropped', path: unsigned.path, detail: 'reasoning' });
-      unsigned = undefined;
-    };
-    /** A Gemini signature that rode on a text or call part: its own thought step, unless the step before is that thought. */
-    const signed = (path: string, sig: Signature | undefined) => {
-      if (!sig) return;
-      const gemini = signatureFor(sig, 'gemini');
-      if (!gemini) {
-        warnings.push({ code: 'signature-not-replayed', path });
-        return;
-      }
-      const prev = steps.at(-1);
-      if (prev?.type === 'thought' && (prev as { signature?: string }).signature === gemini.value) return;
-      gathering = undefined;
-      steps.push({ type: 'thought', signature: gemini.value, ...(unsigned ? { summary: [{ type: 'text', text: unsigned.text }] } : {}) });
-      unsigned = undefined;
-    };
-    m.content.forEach((p, j) => {
-      const path = `messages[${i}].content[${j}]`;
-      switch (p.type) {
-        case 'text':
-          if (m.role === 'assistant') signed(path, p.signature);
-          flushUnsigned();
-          if (p.text === '' && m.role === 'assistant') return;
-          gather({ type: 'text', text: p.text });
-          return;
-        case 'refusal':
-        case 'image':
-        case 'audio':
-        case 'file':
-          flushUnsigned();
-          gather(contentOf(p)!);
-          return;
-        case 'tool-call': {
-          if (m.role !== 'assistant') break;
-          signed(path, p.signature);
-          flushUnsigned();
-          gathering = undefined;
-          names.set(p.id, p.name);
-          steps.push({ type: 'function_call', id: p.id, name: p.name, arguments: parseArguments(p.arguments, `${path}.arguments`, warnings) });
-          return;
-        }
-        case 'tool-result':
-          if (m.role !== 'user') break;
-          gathering = undefined;
-          steps.push(functionResult(p, p.name ?? names.get(p.callId), path, warnings));
-          return;
-        case 'reasoning': {
-          if (m.role !== 'assistant') break;
-          const sig = signatureFor(p.signature, 'gemini');
-          if (p.redacted || (p.signature && !sig)) {
-            warnings.push({ code: 'signature-not-replayed', path });
-            return;
-          }
-          flushUnsigned();
-          if (!sig) {
-            if (p.text) unsigned = { text: p.text, path };
-            return;
-          }
-          gathering = undefined;
-          steps.push({ type: 'thought', signature: sig.value, ...(p.text ? { summary: [{ type: 'text', text: p.text }] } : {}) });
-          return;
-        }
-        case 'web-search': {
-          // This API's own search goes back as its steps; another vendor's (or generateContent's
-          // grounding) never reaches Google as its own: dropped, the answer that used it stays.
-          const own = m.role === 'assistant' ? ownWebSearch(p, 'gemini-interactions') : undefined;
-          if (!Array.isArray(own)) {
-            warnings.push({ code: 'dropped', path, detail: 'web-search' });
-            return;
-          }
-          flushUnsigned();
-          gathering = undefined;
-          steps.push(...(own as AnyStep[]));
-          return;
-        }
-        default:
-          return assertNever(p, 'part');
-      }
-      warnings.push({ code: 'dropped', path, detail: `${p.type} in ${m.role === 'assistant' ? 'an' : 'a'} ${m.role} message`, lossy: true });
-    });
-    flushUnsigned();
+    const message = new MessageSteps(steps, m.role, warnings);
+    m.content.forEach((p, j) => message.part(p, `messages[${i}].content[${j}]`, names));
+    message.flushUnsigned();
     if (m.role === 'user' && m.content.length === 0) steps.push({ type: 'user_input', content: [{ type: 'text', text: '' }] });
   });
   return { ...(texts.length > 0 ? { system_instruction: texts.join('\n\n') } : {}), input: steps };
+}
+
+/**
+ * One message's steps, written part by part: its text and media gathered into one input or output
+ * step until something else comes between, the Gemini signatures that rode on its parts as thought
+ * steps.
+ */
+class MessageSteps {
+  /** The step text and media gather in, until something else comes between. */
+  private gathering: InteractionsContent[] | undefined;
+  /**
+   * Unsigned thought text just before a part a Gemini signature rode on (generateContent signs
+   * the call, not its thought summary): that signature's thought step carries it as summary.
+   */
+  private unsigned: { text: string; path: string } | undefined;
+
+  constructor(
+    private readonly steps: AnyStep[],
+    private readonly role: Message['role'],
+    private readonly warnings: Warning[],
+  ) {}
+
+  /** One part of the message, at `path` (`names`: call names by id, for results that do not name their function). */
+  part(p: Part, path: string, names: Map<string, string>): void {
+    const assistant = this.role === 'assistant';
+    switch (p.type) {
+      case 'text':
+        if (assistant) this.signed(path, p.signature);
+        this.flushUnsigned();
+        if (p.text === '' && assistant) return;
+        this.gather({ type: 'text', text: p.text });
+        return;
+      case 'refusal':
+      case 'image':
+      case 'audio':
+      case 'file':
+        this.flushUnsigned();
+        this.gather(contentOf(p)!);
+        return;
+      case 'tool-call':
+        if (!assistant) break;
+        this.signed(path, p.signature);
+        this.flushUnsigned();
+        names.set(p.id, p.name);
+        this.step({ type: 'function_call', id: p.id, name: p.name, arguments: parseArguments(p.arguments, `${path}.arguments`, this.warnings) });
+        return;
+      case 'tool-result':
+        if (this.role !== 'user') break;
+        this.step(functionResult(p, p.name ?? names.get(p.callId), path, this.warnings));
+        return;
+      case 'reasoning':
+        if (!assistant) break;
+        this.reasoning(p, path);
+        return;
+      case 'web-search':
+        this.webSearch(p, path);
+        return;
+      default:
+        return assertNever(p, 'part');
+    }
+    this.warnings.push({ code: 'dropped', path, detail: `${p.type} in ${assistant ? 'an' : 'a'} ${this.role} message`, lossy: true });
+  }
+
+  /** Unsigned thought text no signature came to carry: it has no input form. */
+  flushUnsigned(): void {
+    if (this.unsigned) this.warnings.push({ code: 'dropped', path: this.unsigned.path, detail: 'reasoning' });
+    this.unsigned = undefined;
+  }
+
+  private gather(c: InteractionsContent): void {
+    if (!this.gathering) {
+      this.gathering = [];
+      this.steps.push({ type: this.role === 'user' ? 'user_input' : 'model_output', content: this.gathering });
+    }
+    this.gathering.push(c);
+  }
+
+  /** A step of its own: what gathers next starts another. */
+  private step(s: AnyStep): void {
+    this.gathering = undefined;
+    this.steps.push(s);
+  }
+
+  /** A Gemini signature that rode on a text or call part: its own thought step, unless the step before is that thought. */
+  private signed(path: string, sig: Signature | undefined): void {
+    if (!sig) return;
+    const gemini = signatureFor(sig, 'gemini');
+    if (!gemini) {
+      this.warnings.push({ code: 'signature-not-replayed', path });
+      return;
+    }
+    const prev = this.steps.at(-1);
+    if (prev?.type === 'thought' && (prev as { signature?: string }).signature === gemini.value) return;
+    const unsigned = this.unsigned;
+    this.step({ type: 'thought', signature: gemini.value, ...(unsigned ? { summary: [{ type: 'text', text: unsigned.text }] } : {}) });
+    this.unsigned = undefined;
+  }
+
+  /** A thought: signed by Gemini, its own step; unsigned, held for the signature after it; another vendor's, not replayed. */
+  private reasoning(p: Extract<Part, { type: 'reasoning' }>, path: string): void {
+    const sig = signatureFor(p.signature, 'gemini');
+    if (p.redacted || (p.signature && !sig)) {
+      this.warnings.push({ code: 'signature-not-replayed', path });
+      return;
+    }
+    this.flushUnsigned();
+    if (!sig) {
+      if (p.text) this.unsigned = { text: p.text, path };
+      return;
+    }
+    this.step({ type: 'thought', signature: sig.value, ...(p.text ? { summary: [{ type: 'text', text: p.text }] } : {}) });
+  }
+
+  /**
+   * This API's own search goes back as its steps; another vendor's (or generateContent's
+   * grounding) never reaches Google as its own: dropped, the answer that used it stays.
+   */
+  private webSearch(p: Extract<Part, { type: 'web-search' }>, path: string): void {
+    const own = this.role === 'assistant' ? ownWebSearch(p, 'gemini-interactions') : undefined;
+    if (!Array.isArray(own)) {
+      this.warnings.push({ code: 'dropped', path, detail: 'web-search' });
+      return;
+    }
+    this.flushUnsigned();
+    this.gathering = undefined;
+    this.steps.push(...(own as AnyStep[]));
+  }
 }
 
 /** Tool-call arguments (JSON text) → the object this API wants; anything else is wrapped and reported. */
