@@ -114,26 +114,13 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
         }
         break;
       case 'text-end':
-        if (e.signature) this.writeHeld(out);
-        if (this.open?.kind === 'text') this.closeOpen(out);
-        if (e.signature) {
-          // A Gemini text signature: an empty thinking block carries it (see encode-response.ts).
-          this.ensureOpen(out, 'thinking');
-          this.endThinking(out, e.signature);
-        }
+        this.textEnd(out, e.signature);
         break;
       case 'refusal-end':
         if (this.open?.kind === 'text') this.closeOpen(out);
         break;
       case 'reasoning-start':
-        if (e.redacted) {
-          this.closeOpen(out);
-          this.ensureStarted(out);
-          const index = this.nextIndex++;
-          const data = wireSignature(e.redacted);
-          out.push(frame('content_block_start', { type: 'content_block_start', index, content_block: { type: 'redacted_thinking', data } }));
-          out.push(frame('content_block_stop', { type: 'content_block_stop', index }));
-        }
+        if (e.redacted) this.redactedThinking(out, e.redacted);
         break;
       case 'reasoning-delta':
         if (e.text !== '') {
@@ -165,13 +152,9 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
         break;
       case 'logprobs':
         break;
-      case 'citation': {
-        if (this.heldText.cite(e.citation)) break;
-        // Not held: only a citation Claude wrote, of the whole open block, can still be given.
-        const own = this.open?.kind === 'text' ? encodeCitations([e.citation]) : null;
-        for (const citation of own ?? []) this.emitDelta(out, { type: 'citations_delta', citation });
+      case 'citation':
+        this.cite(out, e.citation);
         break;
-      }
       case 'web-search':
         // One block open at a time: after a streaming tool call, the search waits for its end.
         this.searches.push(e.part);
@@ -186,6 +169,32 @@ export class AnthropicStreamEncoder implements StreamStep<StreamEvent, StreamFra
         assertNever(e, 'stream event');
     }
     return out;
+  }
+
+  /** The text block's end; a Gemini signature on it goes in an empty thinking block after it (see encode-response.ts). */
+  private textEnd(out: StreamFrame[], signature: Signature | undefined): void {
+    if (signature) this.writeHeld(out);
+    if (this.open?.kind === 'text') this.closeOpen(out);
+    if (!signature) return;
+    this.ensureOpen(out, 'thinking');
+    this.endThinking(out, signature);
+  }
+
+  /** A redacted thinking block, whole: its start and its stop. */
+  private redactedThinking(out: StreamFrame[], redacted: Signature): void {
+    this.closeOpen(out);
+    this.ensureStarted(out);
+    const index = this.nextIndex++;
+    const data = wireSignature(redacted);
+    out.push(frame('content_block_start', { type: 'content_block_start', index, content_block: { type: 'redacted_thinking', data } }));
+    out.push(frame('content_block_stop', { type: 'content_block_stop', index }));
+  }
+
+  /** A citation: kept with held text; not held, only one Claude wrote, of the whole open block, can still be given. */
+  private cite(out: StreamFrame[], citation: Extract<StreamEvent, { type: 'citation' }>['citation']): void {
+    if (this.heldText.cite(citation)) return;
+    const own = this.open?.kind === 'text' ? encodeCitations([citation]) : null;
+    for (const c of own ?? []) this.emitDelta(out, { type: 'citations_delta', citation: c });
   }
 
   finish(): StreamFrame[] {
