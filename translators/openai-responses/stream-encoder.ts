@@ -117,27 +117,15 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
         if (e.text) this.say(e.type === 'text-delta' ? 'text' : 'refusal', e.text, out);
         break;
       case 'text-end':
+        this.blockEnd(e.signature, out, true);
+        break;
       case 'refusal-end':
-        if (e.type === 'text-end' && !(this.open?.kind === 'message' && this.open.part?.kind === 'text')) this.annotations.end(undefined); // an empty block cites nothing
-        if (this.open?.kind === 'message') {
-          closePart(this.open, this.f, out, this.annotations);
-          if (e.type === 'text-end' && e.signature) this.open.signature = e.signature;
-        } else if (e.type === 'text-end' && e.signature && this.opts.encrypted) {
-          this.openReasoning(out);
-          this.closeReasoning(this.open as unknown as OpenReasoning, e.signature, out);
-        } else if (e.type === 'text-end' && e.signature) {
-          this.closeOpen(out);
-          this.keeping.hidden(this.output.length - 1, { text: '', signature: e.signature });
-        }
+        this.blockEnd(undefined, out, false);
         break;
       case 'reasoning-start':
         this.closeOpen(out);
-        if (e.redacted) {
-          const id = this.ctx.newId(ITEM_PREFIX.reasoning);
-          const at = this.output.length;
-          out.push(this.frame('response.output_item.added', { output_index: at, item: reasoningItem(id, [], undefined, this.opts) }));
-          this.doneReasoning(at, reasoningItem(id, [], { text: '', redacted: e.redacted }, this.opts), { text: '', redacted: e.redacted }, out);
-        } else this.openReasoning(out);
+        if (e.redacted) this.redactedReasoning(e.redacted, out);
+        else this.openReasoning(out);
         break;
       case 'reasoning-delta':
         if (e.text) this.think(e.text, out);
@@ -165,13 +153,9 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
         this.searches.push(e.part);
         if (this.tools.idle) this.flushSearches(out);
         break;
-      case 'citation': {
-        const m = this.open?.kind === 'message' ? this.open : undefined;
-        const ended = m && !m.part && !this.annotations.inBlock ? m.content.at(-1) : undefined;
-        if (ended?.['type'] === 'output_text') this.annotate(m, this.annotations.late(e.citation, ended), out, -1);
-        else this.annotate(m?.part?.kind === 'text' ? m : undefined, this.annotations.cite(e.citation, m?.part?.text.length), out);
+      case 'citation':
+        this.cite(e.citation, out);
         break;
-      }
       case 'logprobs':
         if (this.opts.logprobs && this.open?.kind === 'message' && this.open.part?.kind === 'text') this.open.part.logprobs.push(...e.logprobs.content);
         break;
@@ -191,6 +175,41 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
         assertNever(e, 'stream event');
     }
     return out;
+  }
+
+  /**
+   * A text (`text`) or refusal block's end. A signature on the text (Gemini's) goes with its
+   * message; with no message open, in a reasoning item of its own when the caller reads encrypted
+   * reasoning, else kept hidden.
+   */
+  private blockEnd(signature: Signature | undefined, out: StreamFrame[], text: boolean): void {
+    if (text && !(this.open?.kind === 'message' && this.open.part?.kind === 'text')) this.annotations.end(undefined); // an empty block cites nothing
+    if (this.open?.kind === 'message') {
+      closePart(this.open, this.f, out, this.annotations);
+      if (signature) this.open.signature = signature;
+    } else if (signature && this.opts.encrypted) {
+      this.openReasoning(out);
+      this.closeReasoning(this.open as unknown as OpenReasoning, signature, out);
+    } else if (signature) {
+      this.closeOpen(out);
+      this.keeping.hidden(this.output.length - 1, { text: '', signature });
+    }
+  }
+
+  /** A redacted reasoning item, whole: added and done. */
+  private redactedReasoning(redacted: Signature, out: StreamFrame[]): void {
+    const id = this.ctx.newId(ITEM_PREFIX.reasoning);
+    const at = this.output.length;
+    out.push(this.frame('response.output_item.added', { output_index: at, item: reasoningItem(id, [], undefined, this.opts) }));
+    this.doneReasoning(at, reasoningItem(id, [], { text: '', redacted }, this.opts), { text: '', redacted }, out);
+  }
+
+  /** A citation: of the text part being written, or, late, of the one that just ended. */
+  private cite(citation: Extract<StreamEvent, { type: 'citation' }>['citation'], out: StreamFrame[]): void {
+    const m = this.open?.kind === 'message' ? this.open : undefined;
+    const ended = m && !m.part && !this.annotations.inBlock ? m.content.at(-1) : undefined;
+    if (ended?.['type'] === 'output_text') this.annotate(m, this.annotations.late(citation, ended), out, -1);
+    else this.annotate(m?.part?.kind === 'text' ? m : undefined, this.annotations.cite(citation, m?.part?.text.length), out);
   }
 
   /** Passthrough: a frame of the upstream's own stream reached the caller as it was. */
