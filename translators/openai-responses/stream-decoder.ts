@@ -116,25 +116,13 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
         return;
       }
       case 'response.output_text.delta':
-      case 'response.refusal.delta': {
-        const kind: Block = e.type === 'response.output_text.delta' ? 'text' : 'refusal';
-        const m = this.message(e, out);
-        if (!m) return;
-        this.blockText(m, kind, e.delta ?? '', out);
-        const tokens = kind === 'text' ? decodeLogprobs(e.logprobs) : undefined;
-        if (tokens) out.push({ type: 'logprobs', logprobs: { content: tokens } });
+      case 'response.refusal.delta':
+        this.textDelta(e, out);
         return;
-      }
       case 'response.output_text.done':
-      case 'response.refusal.done': {
-        const kind: Block = e.type === 'response.output_text.done' ? 'text' : 'refusal';
-        const m = this.message(e, out);
-        if (!m) return;
-        const whole = (kind === 'text' ? e.text : e.refusal) ?? '';
-        if (m.open === kind && whole.startsWith(m.said)) this.blockText(m, kind, whole.slice(m.said.length), out);
-        else if (m.open !== kind && whole) this.blockText(m, kind, whole, out);
+      case 'response.refusal.done':
+        this.textDone(e, out);
         return;
-      }
       case 'response.content_part.done': {
         const m = this.message(e, out);
         if (m) this.closeBlock(m, out);
@@ -174,20 +162,9 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
         if (e.item && e.output_index != null) this.done(e.output_index, e.item, out);
         return;
       case 'response.completed':
-      case 'response.incomplete': {
-        this.closeAll(out);
-        this.ended = true;
-        const r = e.response;
-        if (r?.usage) out.push({ type: 'usage', usage: decodeUsage(r.usage) });
-        out.push({
-          type: 'finish',
-          reason: decodeFinishReason(r?.status ?? (e.type === 'response.completed' ? 'completed' : 'incomplete'), r?.incomplete_details?.reason, {
-            toolCalls: this.tools > 0,
-            refusedOnly: this.sawRefusal && !this.sawText,
-          }),
-        });
+      case 'response.incomplete':
+        this.completed(e, out);
         return;
-      }
       case 'response.failed':
         this.ended = true;
         out.push({ type: 'error', error: errorOfFailedResponse(e.response?.error, raw), upstreamFrame: true });
@@ -199,6 +176,41 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
       default:
         return; // created, in_progress, queued (the start only); built-in tool progress, audio…
     }
+  }
+
+  /** Text or refusal said: the block's delta, and the logprobs that came with text. */
+  private textDelta(e: ResponsesStreamEvent, out: StreamEvent[]): void {
+    const kind: Block = e.type === 'response.output_text.delta' ? 'text' : 'refusal';
+    const m = this.message(e, out);
+    if (!m) return;
+    this.blockText(m, kind, e.delta ?? '', out);
+    const tokens = kind === 'text' ? decodeLogprobs(e.logprobs) : undefined;
+    if (tokens) out.push({ type: 'logprobs', logprobs: { content: tokens } });
+  }
+
+  /** A text or refusal block's whole text: what its deltas did not say yet (all of it, when none came). */
+  private textDone(e: ResponsesStreamEvent, out: StreamEvent[]): void {
+    const kind: Block = e.type === 'response.output_text.done' ? 'text' : 'refusal';
+    const m = this.message(e, out);
+    if (!m) return;
+    const whole = (kind === 'text' ? e.text : e.refusal) ?? '';
+    if (m.open === kind && whole.startsWith(m.said)) this.blockText(m, kind, whole.slice(m.said.length), out);
+    else if (m.open !== kind && whole) this.blockText(m, kind, whole, out);
+  }
+
+  /** The response ended, complete or not: every open block closed, its usage, its finish reason. */
+  private completed(e: ResponsesStreamEvent, out: StreamEvent[]): void {
+    this.closeAll(out);
+    this.ended = true;
+    const r = e.response;
+    if (r?.usage) out.push({ type: 'usage', usage: decodeUsage(r.usage) });
+    out.push({
+      type: 'finish',
+      reason: decodeFinishReason(r?.status ?? (e.type === 'response.completed' ? 'completed' : 'incomplete'), r?.incomplete_details?.reason, {
+        toolCalls: this.tools > 0,
+        refusedOnly: this.sawRefusal && !this.sawText,
+      }),
+    });
   }
 
   private added(at: number, item: ResponsesOutputItem, out: StreamEvent[]): void {
