@@ -93,30 +93,34 @@ function sniff(b: Uint8Array): string | undefined {
   return undefined;
 }
 
+/**
+ * A hop's URL checked: http or https, to an allowed host or a public address (a name resolved
+ * first, where the runtime resolves: every address it gives must be public). Returns the address
+ * to connect to (Node), when one was resolved.
+ */
+async function checkedHop(url: URL, allow: ReadonlySet<string>, resolveHost: GuardOptions['resolveHost']): Promise<string | undefined> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ProxyError('invalid-request', `Only http and https URLs can be fetched, not ${url.protocol}`);
+  }
+  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (allow.has(host)) return undefined;
+  if (isForbiddenAddress(host)) throw new ProxyError('invalid-request', `URL host ${host} is not allowed.`);
+  if (!resolveHost || ipaddr.isValid(host)) return undefined;
+  let addrs: string[];
+  try {
+    addrs = await resolveHost(host);
+  } catch {
+    throw new ProxyError('invalid-request', `URL host ${host} could not be resolved.`);
+  }
+  if (addrs.length === 0) throw new ProxyError('invalid-request', `URL host ${host} could not be resolved.`);
+  if (addrs.some(isForbiddenAddress)) throw new ProxyError('invalid-request', `URL host ${host} resolves to a private address.`);
+  return addrs[0];
+}
+
 export function createGuardedFetch(o: GuardOptions): GuardedFetch {
   const maxBytes = o.maxBytes ?? 20 * 1024 * 1024;
   const timeoutMs = o.timeoutMs ?? 15_000;
   const allow = new Set(o.allowHosts.map((h) => h.toLowerCase()));
-
-  /** Check a hop's URL; returns the address to connect to (Node), if one was resolved. */
-  const check = async (url: URL): Promise<string | undefined> => {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new ProxyError('invalid-request', `Only http and https URLs can be fetched, not ${url.protocol}`);
-    }
-    const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '');
-    if (allow.has(host)) return undefined;
-    if (isForbiddenAddress(host)) throw new ProxyError('invalid-request', `URL host ${host} is not allowed.`);
-    if (!o.resolveHost || ipaddr.isValid(host)) return undefined;
-    let addrs: string[];
-    try {
-      addrs = await o.resolveHost(host);
-    } catch {
-      throw new ProxyError('invalid-request', `URL host ${host} could not be resolved.`);
-    }
-    if (addrs.length === 0) throw new ProxyError('invalid-request', `URL host ${host} could not be resolved.`);
-    if (addrs.some(isForbiddenAddress)) throw new ProxyError('invalid-request', `URL host ${host} resolves to a private address.`);
-    return addrs[0];
-  };
 
   return async (href, opts = {}) => {
     let url: URL;
@@ -140,7 +144,7 @@ export function createGuardedFetch(o: GuardOptions): GuardedFetch {
     for (let hop = 0; hop <= maxRedirects; hop++) {
       let res: Response;
       try {
-        const pinnedAddress = await check(url);
+        const pinnedAddress = await checkedHop(url, allow, o.resolveHost);
         res = await o.fetch(url.href, { method: 'GET', redirect: 'manual', signal, ...(pinnedAddress ? { pinnedAddress } : {}) });
       } catch (e) {
         throw failure(e, 'fetch');
