@@ -42,6 +42,42 @@ export interface PrimaryOptions {
   say?: (line: string) => void;
 }
 
+/**
+ * The primary's metrics rounds: a worker asks for everyone's metrics, every connected worker is
+ * asked for its own, and the asker is answered with them merged once all have answered, or gone,
+ * or METRICS_WAIT_MS has passed.
+ */
+class MetricsRounds {
+  private readonly rounds = new Map<number, { asker: Worker; parts: string[]; waiting: Set<number>; timer: ReturnType<typeof setTimeout> }>();
+
+  ask(asker: Worker, id: number): void {
+    const all = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && w.isConnected());
+    this.rounds.set(id, { asker, parts: [], waiting: new Set(all.map((w) => w.id)), timer: setTimeout(() => this.answer(id), METRICS_WAIT_MS) });
+    for (const w of all) w.send({ il: 'metrics-dump', id } satisfies Message);
+  }
+
+  part(worker: Worker, id: number, text: string): void {
+    const g = this.rounds.get(id);
+    if (!g) return;
+    g.parts.push(text);
+    g.waiting.delete(worker.id);
+    if (g.waiting.size === 0) this.answer(id);
+  }
+
+  /** A worker exited: no round waits for it. */
+  gone(worker: Worker): void {
+    for (const [id, g] of this.rounds) if (g.waiting.delete(worker.id) && g.waiting.size === 0) this.answer(id);
+  }
+
+  private answer(id: number): void {
+    const g = this.rounds.get(id);
+    if (!g) return;
+    this.rounds.delete(id);
+    clearTimeout(g.timer);
+    if (g.asker.isConnected()) g.asker.send({ il: 'metrics', id, text: mergeMetrics(g.parts) } satisfies Message);
+  }
+}
+
 /** Run as the primary: start, watch, replace and stop the workers. */
 export function runPrimary(o: PrimaryOptions): void {
   const say = o.say ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -51,17 +87,9 @@ export function runPrimary(o: PrimaryOptions): void {
   const listening = new Set<number>();
   /** Crash times of the last minute: each one more in it doubles the wait before the next start. */
   const crashes: number[] = [];
-  const gathers = new Map<number, { asker: Worker; parts: string[]; waiting: Set<number>; timer: ReturnType<typeof setTimeout> }>();
+  const rounds = new MetricsRounds();
 
   const fork = () => cluster.fork();
-
-  const answer = (id: number) => {
-    const g = gathers.get(id);
-    if (!g) return;
-    gathers.delete(id);
-    clearTimeout(g.timer);
-    if (g.asker.isConnected()) g.asker.send({ il: 'metrics', id, text: mergeMetrics(g.parts) } satisfies Message);
-  };
 
   cluster.on('message', (worker, m: unknown) => {
     if (!isMessage(m)) return;
@@ -73,21 +101,12 @@ export function runPrimary(o: PrimaryOptions): void {
           say(o.started(m.port, m.redis));
         }
         break;
-      case 'metrics?': {
-        const all = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && w.isConnected());
-        const g = { asker: worker, parts: [] as string[], waiting: new Set(all.map((w) => w.id)), timer: setTimeout(() => answer(m.id), METRICS_WAIT_MS) };
-        gathers.set(m.id, g);
-        for (const w of all) w.send({ il: 'metrics-dump', id: m.id } satisfies Message);
+      case 'metrics?':
+        rounds.ask(worker, m.id);
         break;
-      }
-      case 'metrics-part': {
-        const g = gathers.get(m.id);
-        if (!g) break;
-        g.parts.push(m.text);
-        g.waiting.delete(worker.id);
-        if (g.waiting.size === 0) answer(m.id);
+      case 'metrics-part':
+        rounds.part(worker, m.id, m.text);
         break;
-      }
       default:
         break;
     }
@@ -95,7 +114,7 @@ export function runPrimary(o: PrimaryOptions): void {
 
   cluster.on('exit', (worker, code, signal) => {
     listening.delete(worker.id);
-    for (const [id, g] of gathers) if (g.waiting.delete(worker.id) && g.waiting.size === 0) answer(id);
+    rounds.gone(worker);
     if (code !== 0) failedExit = true;
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(failedExit ? 1 : 0);
