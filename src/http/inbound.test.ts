@@ -100,4 +100,18 @@ describe('chatCallOf: what it keeps', () => {
     bytes.write('X', bytes.indexOf('"M"') + 1);
     expect(call.rawBody).toBe(JSON.stringify({ ...body, model: 'M' }));
   });
+
+  it('reads its body and text through getters every call shares (not hidden classes of its own, which V8 keeps until a full GC)', () => {
+    const [a, b] = [chatCallOf(caller, inbound, Buffer.from(JSON.stringify(body))), chatCallOf(caller, inbound, Buffer.from('{}'))];
+    // A getter of an object literal is a new closure each time, and gives each call maps of its own.
+    for (const [o, key] of [[a, 'rawBody'], [a.input, 'body']] as const) {
+      expect(Object.getOwnPropertyDescriptor(o, key)).toBeUndefined();
+      expect(typeof Object.getOwnPropertyDescriptor(Object.getPrototypeOf(o), key)?.get).toBe('function');
+    }
+    expect(Object.getPrototypeOf(a)).toBe(Object.getPrototypeOf(b));
+    expect(Object.getPrototypeOf(a.input)).toBe(Object.getPrototypeOf(b.input));
+    expect([a.input.body, b.input.body, b.rawBody]).toEqual([body, {}, '{}']);
+    // What a spread of the input carries (state.ts): its headers, parameters and query.
+    expect({ ...a.input, body: 1 }).toEqual({ headers: {}, params: {}, query: {}, body: 1 });
+  });
 });

@@ -174,46 +174,88 @@ export type BodyParse = (flat: Uint8Array, whole: (flat: Uint8Array) => unknown)
  * (src/flows/forward/). `parse`: how its bytes are parsed, when not as they are.
  */
 export function chatCallOf(caller: ChatCaller, inbound: Inbound, bytes: Bytes, params: Record<string, string> = {}, parse?: BodyParse): ChatCall {
-  let text: string | undefined;
-  let parsed = false;
-  let value: unknown;
-  let held: Bytes | undefined = bytes;
-  const bytesNow = () => {
+  return new InboundChatCall(caller, inbound, bytes, params, parse);
+}
+
+/**
+ * The call and its input are instances of classes, their getters on the prototypes, not object
+ * literals with getters: each evaluation of a literal's `get` makes new closures, so every call
+ * got hidden classes of its own, which V8 keeps in the old generation until a full GC, and
+ * through their getters' closures they held the call and its body: every request's body outlived
+ * the scavenges, counted against the heap limit as external memory, and brought full GCs
+ * (docs/performance.md, The 30 KB fixed cost).
+ */
+class InboundChatCall implements ChatCall {
+  input: CallerInput;
+  rawBytes?: Bytes;
+  callerKey?: string;
+  session?: string;
+  #text?: string;
+  #parsed = false;
+  #value: unknown;
+  #held?: Bytes;
+
+  constructor(
+    public caller: ChatCaller,
+    inbound: Inbound,
+    bytes: Bytes,
+    params: Record<string, string>,
+    readonly parse?: BodyParse,
+  ) {
+    this.input = new ChatInput(this, inbound.headers, params, inbound.query);
+    this.rawBytes = bytes;
+    this.callerKey = inbound.credential;
+    this.#held = bytes;
+  }
+
+  get rawBody(): string {
+    // Pieces (Node's socket chunks) are decoded from flatBytes' scratch Buffer, by Node's decoder.
+    return (this.#text ??= flatBytes(this.#bytesNow(), utf8Text));
+  }
+
+  /** The parsed body (ChatInput's `body`). */
+  parsedBody(): unknown {
+    if (!this.#parsed) {
+      // A big body is parsed from one-byte text where it can be (latin1-json.ts), else from its
+      // UTF-8 text, in one pass over the pieces. Text decoded for the parse is not kept: only
+      // what asks for the text (rawBody) keeps it.
+      const text = this.#text;
+      const whole = (flat: Uint8Array) => parseLatin1Json(flat) ?? parseJsonBody(utf8Text(flat));
+      const parse = this.parse;
+      this.#value = text !== undefined ? parseJsonBody(text) : flatBytes(this.#bytesNow(), (flat) => (parse ? parse(flat, whole) : whole(flat)));
+      this.#parsed = true;
+    }
+    return this.#value;
+  }
+
+  release(all?: boolean): void {
+    this.#value = undefined;
+    this.#parsed = false;
+    this.#text = undefined;
+    if (all) this.#held = this.rawBytes = undefined;
+  }
+
+  #bytesNow(): Bytes {
     // A read after `release(true)` is a bug of ours: said as one (a 500), never a wrong body.
-    if (!held) throw new Error('The request body was read after it was released.');
-    return held;
-  };
-  // Pieces (Node's socket chunks) are decoded from flatBytes' scratch Buffer, by Node's decoder.
-  const rawText = () => (text ??= flatBytes(bytesNow(), utf8Text));
-  const call: ChatCall = {
-    caller,
-    input: {
-      get body() {
-        if (!parsed) {
-          // A big body is parsed from one-byte text where it can be (latin1-json.ts), else from its
-          // UTF-8 text, in one pass over the pieces. Text decoded for the parse is not kept: only
-          // what asks for the text (rawBody) keeps it.
-          const whole = (flat: Uint8Array) => parseLatin1Json(flat) ?? parseJsonBody(utf8Text(flat));
-          value = text !== undefined ? parseJsonBody(text) : flatBytes(bytesNow(), (flat) => (parse ? parse(flat, whole) : whole(flat)));
-          parsed = true;
-        }
-        return value;
-      },
-      headers: inbound.headers,
-      params,
-      query: inbound.query,
-    },
-    get rawBody() {
-      return rawText();
-    },
-    rawBytes: bytes,
-    callerKey: inbound.credential,
-    release(all) {
-      value = undefined;
-      parsed = false;
-      text = undefined;
-      if (all) held = call.rawBytes = undefined;
-    },
-  };
-  return call;
+    if (!this.#held) throw new Error('The request body was read after it was released.');
+    return this.#held;
+  }
+}
+
+/** A chat call's input: its body parsed when first read (InboundChatCall.parsedBody). */
+class ChatInput implements CallerInput {
+  #call: InboundChatCall;
+
+  constructor(
+    call: InboundChatCall,
+    public headers: Record<string, string>,
+    public params: Record<string, string>,
+    public query: Record<string, string>,
+  ) {
+    this.#call = call;
+  }
+
+  get body(): unknown {
+    return this.#call.parsedBody();
+  }
 }
