@@ -151,7 +151,8 @@ function forwardedAttempt(body: ForwardedBody, i: number, target: UpstreamTarget
   const renamed = model === undefined ? body.bytes : withModelParts(body.bytes, body.top, model);
   const cacheKey = target.options.promptCacheKey;
   const bytes = cacheKey === undefined ? renamed : withLeadingField(renamed, body.open, 'prompt_cache_key', cacheKey);
-  return { request: withTargetHeaders({ ...request, body: bytes }, target.options.headers), warnings, passthrough: true };
+  // (Object.assign, not `{ ...request, body }`: on Node 20 that makes a new hidden class every call.)
+  return { request: withTargetHeaders(Object.assign({}, request, { body: bytes }), target.options.headers), warnings, passthrough: true };
 }
 
 /** The chat flow's plan of a request: its attempts, and the same request planned again without the signatures it carries. */

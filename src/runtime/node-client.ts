@@ -104,13 +104,14 @@ async function nodeRequest(input: string, init: Parameters<FetchLike>[1]): Promi
   const cancel = init.cancel ?? (init.signal ? signalCancel(init.signal) : undefined);
   if (cancel?.aborted) throw cancel.reason;
   return new Promise<Response>((resolve, reject) => {
-    const options: http.RequestOptions = { hostname: url.hostname, port: url.port, path: url.path, auth: url.auth, method: init.method ?? 'GET', headers };
-    // The guarded fetcher checked this address: connect to it, not to a second DNS answer.
     const pinned = init.pinnedAddress;
+    const agent = url.https ? (pinned ? httpsClient().pinned : httpsClient().agent) : pinned ? pinnedHttpAgent : httpAgent;
+    // One literal, not `{ ...options, agent }`: on Node 20 a spread with a property added makes a
+    // new hidden class every call, and Node's client reads the options through megamorphic ICs.
+    const options: http.RequestOptions = { hostname: url.hostname, port: url.port, path: url.path, auth: url.auth, method: init.method ?? 'GET', headers, agent };
+    // The guarded fetcher checked this address: connect to it, not to a second DNS answer.
     if (pinned) options.lookup = (_host, opts, cb) => pinnedLookup(pinned, opts, cb);
-    const req = url.https
-      ? httpsClient().https.request({ ...options, agent: pinned ? httpsClient().pinned : httpsClient().agent })
-      : http.request({ ...options, agent: pinned ? pinnedHttpAgent : httpAgent });
+    const req = url.https ? httpsClient().https.request(options) : http.request(options);
     const onAbort = () => req.destroy(cancel?.reason instanceof Error ? cancel.reason : new Error('aborted'));
     if (init.connectTimeoutMs) {
       const limit = init.connectTimeoutMs;
