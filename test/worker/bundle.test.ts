@@ -15,7 +15,7 @@ import { ROOT, workerBundle, wranglerCompat } from '../support/worker.ts';
  * The bundle's budget, gzipped (docs/performance.md). Cloudflare's own limit is far above it (3 MiB
  * compressed on the free plan); the budget is ours, so that growth is a decision, not an accident.
  */
-const BUDGET_GZIP_BYTES = 175 * 1024;
+const BUDGET_GZIP_BYTES = 185 * 1024;
 
 const NODE_BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
