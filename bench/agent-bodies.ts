@@ -9,8 +9,8 @@
 
 export type Dialect = 'openai' | 'anthropic' | 'gemini' | 'responses';
 
-/** mulberry32: a small seeded PRNG, so every run builds the same bytes. */
-function rng(seed: number): () => number {
+/** mulberry32: a small seeded PRNG, so every run builds the same bytes (the turn memo's tests draw from it too). */
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

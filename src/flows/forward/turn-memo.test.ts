@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ByteParts, jsonBody } from '../../kit/index.ts';
+import { rng } from '../../../bench/agent-bodies.ts';
 import { TurnMemo } from './turn-memo.ts';
-
-/** A seeded PRNG (mulberry32): the same cases every run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TEXTS = ['plain words ', 'quote " and \\ backslash ', 'tab\t nl\n ', 'café naïve 😀 ', '\u2028 \u0001 ', '{"json": [1, 2]} '];
 const text = (r: () => number, n: number) => Array.from({ length: n }, () => TEXTS[Math.floor(r() * TEXTS.length)]).join('');
