@@ -57,6 +57,7 @@ import {
   closeSummary,
   partDelta,
   ResponseFrames,
+  searchPhases,
   summaryDelta,
   type Open,
   type OpenMessage,
@@ -320,8 +321,7 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
     for (const part of this.searches.splice(0)) {
       const item = webSearchItem(part, this.ctx);
       const at = this.added({ id: item['id'], type: 'web_search_call', status: 'in_progress' }, out);
-      const where = { item_id: item['id'], output_index: at };
-      for (const phase of ['in_progress', 'searching', 'completed']) out.push(this.frame(`response.web_search_call.${phase}`, where));
+      searchPhases(item['id'], at, this.f, out);
       this.done(at, item, out);
     }
   }
@@ -340,7 +340,6 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
   private annotate(m: OpenMessage | undefined, added: Array<[number, unknown]>, out: StreamFrame[], shift = 0): void {
     if (m) annotationFrames(m, added, this.f, out, shift);
   }
-
 
   // ---- reasoning ------------------------------------------------------------------------------
 
@@ -390,12 +389,11 @@ export class OpenAIResponsesStreamEncoder implements StreamStep<StreamEvent, Str
       case 'reasoning':
         this.closeReasoning(o, undefined, out);
         break;
-      case 'tool': {
+      case 'tool':
         this.open = undefined;
         argumentsDone(o, this.f, out);
         this.done(o.at, toolCallItem(o.id, o.call, o.args, 'completed'), out);
         break;
-      }
     }
   }
 }

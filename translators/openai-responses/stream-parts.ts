@@ -125,3 +125,9 @@ export function argumentsDone(t: OpenTool, f: ResponseFrames, out: StreamFrame[]
       : f.frame('response.function_call_arguments.done', { ...where, name: t.call.name, arguments: t.args }),
   );
 }
+
+/** A web search item's own events between its `added` and `done`, as the API streams them. */
+export function searchPhases(id: unknown, at: number, f: ResponseFrames, out: StreamFrame[]): void {
+  const where = { item_id: id, output_index: at };
+  for (const phase of ['in_progress', 'searching', 'completed']) out.push(f.frame(`response.web_search_call.${phase}`, where));
+}
