@@ -42,6 +42,8 @@ export interface MemoCaller {
 
 /** What the flows ask of the turn memo (src/flows/forward/turn-memo.ts). */
 export interface TurnMemory {
+  /** Smaller caller bodies are neither kept nor compared with kept ones. */
+  readonly fromBytes: number;
   /** `flat` (the bytes of `body`) parsed for `who`, reusing its last bodies' values where the bytes are the same; `whole` parses as without it. */
   parse(who: MemoCaller, body: Bytes, flat: Uint8Array, conversation: string, whole: (flat: Uint8Array) => unknown): unknown;
   /** Where the last body sent upstream for `who` and `route` is kept, for `jsonBody`. */

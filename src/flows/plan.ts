@@ -119,8 +119,10 @@ export function planChat(deps: FlowDeps, scope: RequestScope, call: ChatCall, re
   return planCall(scope, targets, (t) => {
     const upstream = chatUpstreamOf(deps, t);
     const routed = withSession(t, call.session);
-    // The caller's last body to this upstream and model: what is equal in it is not made again (turn-memo.ts).
-    const target = deps.turnMemo ? { ...routed, sent: deps.turnMemo.sent(call, `${t.upstream.name}\n${t.model}`) } : routed;
+    // The caller's last body to this upstream and model: what is equal in it is not made again
+    // (turn-memo.ts); a small body is made as it is, nothing kept.
+    const memo = deps.turnMemo && (call.rawBytes?.byteLength ?? 0) >= deps.turnMemo.fromBytes ? deps.turnMemo : undefined;
+    const target = memo ? { ...routed, sent: memo.sent(call, `${t.upstream.name}\n${t.model}`) } : routed;
     const sameFraming = !req.stream || (framing === 'sse' && !providerOf(t.upstream).streamParser);
     const same = o.allowPassthrough && upstream.id === call.caller.id && sameFraming && !mayCarrySignatures(call.rawBody);
     if (same) {
