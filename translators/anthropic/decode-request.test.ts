@@ -349,4 +349,25 @@ describe('anthropic decodeRequest: messages the turn memo kept', () => {
     const plain = body();
     expect(decodeRequest(input(plain)).value.messages[1]!.content).not.toBe(decodeRequest(input(plain)).value.messages[1]!.content);
   });
+
+  it('gives a kept message the same frozen canonical message turn after turn', () => {
+    const kept = body();
+    for (const m of kept.messages) deepFreeze(m);
+    const first = decodeRequest(input(kept)).value;
+    const next = decodeRequest(input({ ...kept, messages: [...kept.messages, { role: 'assistant', content: 'done' }] })).value;
+    expect(next.messages.slice(0, 3)).toStrictEqual(first.messages);
+    for (let i = 0; i < 3; i++) expect(next.messages[i]).toBe(first.messages[i]);
+    expect(Object.isFrozen(first.messages[0])).toBe(true);
+  });
+
+  it('merges a kept message with the next same-role one into a new message, leaving the kept one as it was', () => {
+    const kept = body();
+    for (const m of kept.messages) deepFreeze(m);
+    const alone = decodeRequest(input(kept)).value.messages[2]!;
+    const merged = decodeRequest(input({ ...kept, messages: [...kept.messages, { role: 'user', content: 'and b.ts' }] })).value;
+    expect(merged.messages).toHaveLength(3);
+    expect(merged.messages[2]!.content.map((p) => p.type)).toEqual(['tool-result', 'text']);
+    expect(alone.content.map((p) => p.type)).toEqual(['tool-result']);
+    expect(decodeRequest(input(kept)).value.messages[2]).toBe(alone);
+  });
 });

@@ -90,18 +90,18 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
       system.push(...decodeSystem(m.content, `${path}.content`, warnings));
       return;
     }
-    const content = contentOf(m, `${path}.content`, warnings);
+    const message = messageOf(m, m.role, `${path}.content`, warnings);
     const last = at === compacted.messages.length - 1;
-    if (content.length === 0 && !(last && m.role === 'assistant')) {
+    if (message.content.length === 0 && !(last && m.role === 'assistant')) {
       throw invalid(
         path,
         'all messages must have non-empty content except for the optional final assistant message',
       );
     }
     const prev = messages[messages.length - 1];
-    // Consecutive same-role turns are one turn, as the API documents.
-    if (prev && prev.role === m.role) prev.content = [...prev.content, ...content];
-    else messages.push({ role: m.role, content });
+    // Consecutive same-role turns are one turn, as the API documents (a new message: either may be kept).
+    if (prev && prev.role === m.role) messages[messages.length - 1] = { ...prev, content: [...prev.content, ...message.content] };
+    else messages.push(message);
   });
 
   const req: ChatRequest = { model: body.model, system, messages, stream: body.stream === true };
@@ -160,22 +160,25 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
 
 /**
  * Messages the turn memo kept (frozen whole: an agent's earlier turns, the same objects from one
- * turn to the next) with their decoded content: a function of the content alone when it warns of
- * nothing (the path only names what is refused), so it is decoded once. Kept frozen in turn.
+ * turn to the next) with their canonical message: a function of the message alone when decoding
+ * it warns of nothing (the path only names what is refused), so it is decoded once, and kept
+ * frozen in turn: the same canonical message object turn after turn, which an upstream encoder
+ * may key its own work on (translators/openai-chat/encode-messages.ts).
  */
-const decodedContents = new WeakMap<object, Part[]>();
+const decodedMessages = new WeakMap<object, Message>();
 
-function contentOf(m: { content: unknown }, path: string, warnings: Warning[]): Part[] {
+/** `role`: `m.role` (a part of `m`, so of what is kept). */
+function messageOf(m: { content: unknown }, role: Message['role'], path: string, warnings: Warning[]): Message {
   const whole = isFrozenWhole(m);
-  const kept = whole ? decodedContents.get(m) : undefined;
+  const kept = whole ? decodedMessages.get(m) : undefined;
   if (kept) return kept;
   const before = warnings.length;
-  const content = decodeContent(m.content, path, warnings);
+  const message: Message = { role, content: decodeContent(m.content, path, warnings) };
   if (whole && warnings.length === before) {
-    deepFreeze(content);
-    decodedContents.set(m, content);
+    deepFreeze(message);
+    decodedMessages.set(m, message);
   }
-  return content;
+  return message;
 }
 
 function decodeSystem(system: unknown, path: string, warnings: Warning[]): Part[] {
