@@ -23,8 +23,11 @@ const dialectAt = (url: string): Dialect => (url.includes('/chat/completions') ?
 /** A proxy whose upstream answers every dialect, recording each body it was sent. */
 function proxy(limits: Record<string, number>) {
   const sent: Uint8Array[] = [];
+  const base = responsesE2eConfig('http://upstream.test', { keys: [KEY_A, KEY_B], limits });
+  // OpenAI Chat hosts with knobs that change how a message encodes (text joined, reasoning replayed, ids mapped).
+  const hosts = Object.fromEntries(['deepseek', 'mistral'].map((provider) => [provider, { dialect: 'openai', provider, baseUrl: 'http://upstream.test/v1', apiKey: `sk-${provider}`, retry: { attempts: 1 } }]));
   const app = createApp({
-    config: parseConfig(responsesE2eConfig('http://upstream.test', { keys: [KEY_A, KEY_B], limits })),
+    config: parseConfig({ ...base, upstreams: { ...base.upstreams, ...hosts }, models: { ...base.models, 'to-deepseek': { upstream: 'deepseek', model: 'deepseek-chat' }, 'to-mistral': { upstream: 'mistral', model: 'mistral-large' } } }),
     fetch: async (url: string, init: RequestInit) => {
       const body = init.body as Uint8Array | string;
       sent.push(typeof body === 'string' ? new TextEncoder().encode(body) : new Uint8Array(body));
@@ -36,9 +39,8 @@ function proxy(limits: Record<string, number>) {
   return { app, sent };
 }
 
-function request(caller: Dialect, upstream: Dialect, c: Conversation, stream: boolean, key: string) {
-  const model = ROUTE[upstream];
-  const body = JSON.stringify(render(caller, c, model, stream));
+function request(caller: Dialect, upstream: Dialect, c: Conversation, stream: boolean, key: string, model = ROUTE[upstream], edit = (b: Record<string, unknown>) => b) {
+  const body = JSON.stringify(edit(render(caller, c, model, stream) as Record<string, unknown>));
   const auth: Record<string, string> = caller === 'anthropic' ? { 'x-api-key': key, 'anthropic-version': '2023-06-01' } : caller === 'gemini' ? { 'x-goog-api-key': key } : { authorization: `Bearer ${key}` };
   const path = caller === 'openai' ? '/v1/chat/completions' : caller === 'anthropic' ? '/v1/messages' : caller === 'responses' ? '/v1/responses' : `/v1beta/models/${model}:${stream ? 'streamGenerateContent?alt=sse' : 'generateContent'}`;
   return { path, init: { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body } };
@@ -84,4 +86,35 @@ describe('the turn memo: the same upstream bytes as a full translation', () => {
       });
     }
   }
+});
+
+describe('the turn memo: the same upstream bytes to OpenAI Chat hosts that encode a message otherwise', () => {
+  const on = proxy({ turnMemoBytes: 32 * 1024 * 1024, turnMemoFromBytes: 0 });
+  const off = proxy({ turnMemoBytes: 0 });
+  // Two text parts in every assistant turn: DeepSeek takes them as one string, the others as parts.
+  const twoTexts = (b: Record<string, unknown>) => ({
+    ...b,
+    messages: (b['messages'] as { role: string; content: unknown[] }[]).map((m) => (m.role === 'assistant' ? { ...m, content: [m.content[0], { type: 'text', text: 'then:' }, ...m.content.slice(1)] } : m)),
+  });
+  it('anthropic → openai, deepseek and mistral in turn, one caller, the same kept messages', async () => {
+    const a = turns(23);
+    const seen = new Map<string, unknown>();
+    for (let i = 0; i < a.length; i++) {
+      for (const model of ['to-openai', 'to-deepseek', 'to-mistral']) {
+        const r = request('anthropic', 'openai', a[i]!, i % 2 === 1, KEY_A, model, twoTexts);
+        for (const p of [on, off]) {
+          const res = await p.app.request(r.path, r.init);
+          expect(res.status, await res.clone().text()).toBe(200);
+          await res.arrayBuffer();
+        }
+        const [x, y] = [on.sent.at(-1)!, off.sent.at(-1)!];
+        expect(Buffer.from(x).equals(Buffer.from(y)), `turn ${i} ${model}`).toBe(true);
+        seen.set(model, (JSON.parse(Buffer.from(x).toString()) as { messages: unknown[] }).messages[2]);
+      }
+    }
+    // The hosts' knobs were in play: the same message went out three ways.
+    expect(seen.get('to-openai')).toMatchObject({ content: [{ text: expect.any(String) }, { text: 'then:' }], tool_calls: [{ id: expect.stringMatching(/_/) }] });
+    expect(seen.get('to-deepseek')).toMatchObject({ content: expect.stringMatching(/\n\nthen:$/) });
+    expect(seen.get('to-mistral')).toMatchObject({ tool_calls: [{ id: expect.stringMatching(/^[a-zA-Z0-9]{9}$/) }] });
+  });
 });

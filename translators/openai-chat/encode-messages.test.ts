@@ -5,7 +5,9 @@
 import { describe, expect, test } from 'vitest';
 import type { ChatRequest, Message, Part, Warning } from '../../src/canonical/index.ts';
 import type { UpstreamOptions } from '../types.ts';
+import { deepFreeze } from '../../src/kit/index.ts';
 import { encodeMessages } from './encode-messages.ts';
+import { alphanumericIds } from './host-quirks.ts';
 
 function encode(messages: Message[], system: ChatRequest['system'] = [], options: UpstreamOptions = {}) {
   const warnings: Warning[] = [];
@@ -104,4 +106,58 @@ test('Mistral: every id sent fits its rule, even a result whose call is no longe
   );
   expect(out[0]!['tool_call_id']).toMatch(/^[A-Za-z0-9]{9}$/);
   expect(out[1]!['tool_calls'][0].id).toMatch(/^[A-Za-z0-9]{9}$/);
+});
+
+describe('messages frozen whole (an Anthropic caller\'s kept turns)', () => {
+  const history = (): Message[] => [
+    { role: 'user', content: [{ type: 'text', text: 'read a.ts' }, { type: 'text', text: 'and b.ts' }] },
+    { role: 'assistant', content: [{ type: 'reasoning', text: 'look' }, { type: 'text', text: 'reading' }, call] },
+    { role: 'user', content: [{ type: 'tool-result', callId: 'call_1', content: [{ type: 'text', text: 'x' }, image] }] },
+  ];
+  const frozen = () => {
+    const messages = history();
+    for (const m of messages) deepFreeze(m);
+    return messages;
+  };
+
+  test('are encoded once: the same frozen wire messages each time, as an unfrozen history encodes', () => {
+    const messages = frozen();
+    const first = encode(messages.slice(0, 2));
+    const again = encode(messages.slice(0, 2));
+    expect(first.out).toStrictEqual(encode(history().slice(0, 2)).out);
+    expect(first.warnings).toEqual([]);
+    again.out.forEach((w, i) => expect(w).toBe(first.out[i]));
+    expect(Object.isFrozen(first.out[1]!['tool_calls'][0])).toBe(true);
+    // Unfrozen: encoded each time.
+    const plain = history();
+    expect(encode(plain).out[0]).not.toBe(encode(plain).out[0]);
+  });
+
+  test('are encoded anew for other host knobs: text as one string, reasoning replayed', () => {
+    const messages = frozen().slice(0, 2);
+    for (const options of [{}, { textContent: 'string' }, { replayReasoning: true }, { textContent: 'string', replayReasoning: true }, {}] as UpstreamOptions[]) {
+      expect(encode(messages, [], options).out).toStrictEqual(encode(history().slice(0, 2), [], options).out);
+    }
+  });
+
+  test('are encoded anew, and their warnings reported, when encoding them warns', () => {
+    const messages = frozen();
+    const first = encode(messages);
+    const again = encode([{ role: 'user', content: [{ type: 'text', text: 'hi' }] }, ...messages]);
+    expect(first.warnings).toEqual([{ code: 'approximated', path: 'messages[2].content[0].content[1]', detail: 'moved to a user message' }]);
+    expect(again.warnings).toEqual([{ code: 'approximated', path: 'messages[3].content[0].content[1]', detail: 'moved to a user message' }]);
+    expect(again.out.at(-1)).not.toBe(first.out.at(-1));
+  });
+
+  test('are encoded anew when tool-call ids are mapped (the mapping depends on every id of the request)', () => {
+    const options: UpstreamOptions = { toolCallIds: 'alphanumeric-9' };
+    const [user, assistant] = frozen();
+    // A valid id that is what `call_1` hashes to: with it in the request, `call_1` maps to another one.
+    const taken = alphanumericIds(['call_1'])('call_1');
+    const other: Message = { role: 'user', content: [{ type: 'tool-result', callId: taken, content: [{ type: 'text', text: 'r' }] }] };
+    for (const messages of [[user!, assistant!], [other, user!, assistant!]]) {
+      const plain = messages.map((m) => structuredClone(m));
+      expect(encode(messages, [], options).out).toStrictEqual(encode(plain, [], options).out);
+    }
+  });
 });

@@ -8,6 +8,7 @@ import {
   type ToolResultPart,
   type Warning,
 } from '../../src/canonical/index.ts';
+import { deepFreeze, isFrozenWhole } from '../../src/kit/index.ts';
 import type { UpstreamOptions } from '../types.ts';
 import { alphanumericIds, joinTexts } from './host-quirks.ts';
 import { audioFormatOf, toDataUrl } from './media.ts';
@@ -24,6 +25,8 @@ interface Encoding {
   warnings: Warning[];
   options: UpstreamOptions;
   id: (id: string) => string;
+  /** What a message's encoding depends on besides the message (`keepKeyOf`); none: nothing kept. */
+  keepKey?: string;
 }
 
 /**
@@ -191,11 +194,48 @@ function toolCallIds(req: ChatRequest): string[] {
   return ids;
 }
 
+/**
+ * What one message's wire messages depend on besides the message: the host's knobs that
+ * `encodeUser` and `encodeAssistant` read (`textContent`, `replayReasoning`). Undefined, so that
+ * nothing is kept, when its tool-call ids are mapped: that mapping depends on every id of the
+ * request (a hash that collides with another id is salted again).
+ */
+function keepKeyOf(options: UpstreamOptions): string | undefined {
+  if (options.toolCallIds === 'alphanumeric-9') return undefined;
+  return `${options.textContent === 'string' ? 'string' : 'parts'}${options.replayReasoning ? '+reasoning' : ''}`;
+}
+
+/**
+ * The wire messages of canonical messages frozen whole (an Anthropic caller's kept turns decode
+ * to the same frozen message turn after turn: translators/anthropic/decode-request.ts), by the
+ * knobs they were made with. A message's wire messages are a function of the message and those
+ * knobs when encoding it warns of nothing (`at` only names what is reported or refused), so an
+ * unchanged message is encoded once and the body sent upstream holds the same objects as last
+ * turn (src/kit/json-body.ts reuses their text by identity). Kept frozen, so never changed.
+ */
+const encodedMessages = new WeakMap<object, Map<string, readonly OpenAIChatWireMessage[]>>();
+
+function encodeMessage(m: Message, at: string, e: Encoding): readonly OpenAIChatWireMessage[] {
+  const key = e.keepKey;
+  const byKey = key !== undefined && isFrozenWhole(m) ? (encodedMessages.get(m) ?? new Map()) : undefined;
+  const kept = byKey?.get(key!);
+  if (kept) return kept;
+  const before = e.warnings.length;
+  const wire = m.role === 'user' ? encodeUser(m, at, e) : [encodeAssistant(m, at, e)];
+  if (byKey && e.warnings.length === before) {
+    deepFreeze(wire);
+    byKey.set(key!, wire);
+    encodedMessages.set(m, byKey);
+  }
+  return wire;
+}
+
 export function encodeMessages(req: ChatRequest, warnings: Warning[], options: UpstreamOptions = {}): OpenAIChatWireMessage[] {
   const e: Encoding = {
     warnings,
     options,
     id: options.toolCallIds === 'alphanumeric-9' ? alphanumericIds(toolCallIds(req)) : (id) => id,
+    keepKey: keepKeyOf(options),
   };
   const out: OpenAIChatWireMessage[] = [];
   const systemTexts: string[] = [];
@@ -204,10 +244,6 @@ export function encodeMessages(req: ChatRequest, warnings: Warning[], options: U
     else warnings.push({ code: 'dropped', path: `system[${j}]`, detail: part.type, lossy: true });
   });
   if (systemTexts.length > 0) out.push({ role: 'system', content: textContent(systemTexts, e) });
-  req.messages.forEach((m, i) => {
-    const at = `messages[${i}]`;
-    if (m.role === 'user') out.push(...encodeUser(m, at, e));
-    else out.push(encodeAssistant(m, at, e));
-  });
+  req.messages.forEach((m, i) => out.push(...encodeMessage(m, `messages[${i}]`, e)));
   return out;
 }
