@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest, Part, Warning } from '../../src/canonical/index.ts';
+import { deepFreeze } from '../../src/kit/index.ts';
 import { encodeInput } from './encode-input.ts';
 
 const withToolResult = (content: Part[]): ChatRequest => ({
@@ -192,5 +193,44 @@ describe('encodeInput: parts as input items', () => {
     expect(two.instructions).toBeUndefined();
     expect(two.input[0]).toEqual({ type: 'message', role: 'system', content: [{ type: 'input_text', text: 'A' }, { type: 'input_text', text: 'B' }] });
     expect('instructions' in run([{ role: 'user', content: [] }])).toBe(false);
+  });
+});
+
+describe("encodeInput: messages frozen whole (an Anthropic caller's kept turns)", () => {
+  const history = (): ChatRequest['messages'] => [
+    { role: 'user', content: [{ type: 'text', text: 'read a.ts' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'reading' }, { type: 'tool-call', id: 'call_1', name: 'read', arguments: '{}' }] },
+    { role: 'user', content: [{ type: 'tool-result', callId: 'call_1', content: [{ type: 'text', text: 'export {}' }] }, { type: 'text', text: 'go on' }] },
+  ];
+  const encode = (messages: ChatRequest['messages']) => {
+    const warnings: Warning[] = [];
+    return { input: encodeInput({ model: 'm', system: [], messages, stream: false }, warnings).input, warnings };
+  };
+  const frozen = () => {
+    const messages = history();
+    for (const m of messages) deepFreeze(m);
+    return messages;
+  };
+
+  it('are encoded once: the same frozen items each time, as an unfrozen history encodes', () => {
+    const messages = frozen();
+    const first = encode(messages);
+    const next = encode([...messages, { role: 'assistant', content: [{ type: 'text', text: 'done' }] }]);
+    expect(first.input).toStrictEqual(encode(history()).input);
+    expect(first.warnings).toEqual([]);
+    first.input.forEach((item, i) => expect(next.input[i]).toBe(item));
+    expect(Object.isFrozen(first.input[3])).toBe(true);
+    const plain = history();
+    expect(encode(plain).input[0]).not.toBe(encode(plain).input[0]);
+  });
+
+  it('are encoded anew, and their warnings reported, when encoding them warns', () => {
+    const signed: ChatRequest['messages'][number] = { role: 'assistant', content: [{ type: 'text', text: 'ok', signature: { origin: 'anthropic', value: 'sig' } }] };
+    deepFreeze(signed);
+    const first = encode([signed]);
+    const again = encode([{ role: 'user', content: [{ type: 'text', text: 'hi' }] }, signed]);
+    expect(first.warnings).toEqual([{ code: 'signature-not-replayed', path: 'messages[0].content[0]' }]);
+    expect(again.warnings).toEqual([{ code: 'signature-not-replayed', path: 'messages[1].content[0]' }]);
+    expect(again.input[1]).not.toBe(first.input[0]);
   });
 });

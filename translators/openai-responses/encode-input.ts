@@ -15,10 +15,12 @@ import {
   ownWebSearch,
   ProxyError,
   type ChatRequest,
+  type Message,
   type Part,
   type ToolResultPart,
   type Warning,
 } from '../../src/canonical/index.ts';
+import { deepFreeze, isFrozenWhole } from '../../src/kit/index.ts';
 import type { Wire } from './encode-settings.ts';
 
 function dataUrl(mediaType: string, data: string): string {
@@ -168,6 +170,34 @@ function assistantItems(content: readonly Part[], at: string, warnings: Warning[
   return items;
 }
 
+/**
+ * The input items of canonical messages frozen whole (an Anthropic caller's kept turns decode to
+ * the same frozen message turn after turn: translators/anthropic/decode-request.ts). A message's
+ * items are a function of the message alone when encoding it warns of nothing (`at` only names
+ * what is reported or refused; no host knob, no other message is read), so an unchanged message
+ * is encoded once and the body sent upstream holds the same objects as last turn
+ * (src/kit/json-body.ts reuses their text by identity). Kept frozen, so never changed.
+ */
+const encodedMessages = new WeakMap<object, readonly Wire[]>();
+
+function messageItems(m: Message, at: string, warnings: Warning[]): readonly Wire[] {
+  const whole = isFrozenWhole(m);
+  const kept = whole ? encodedMessages.get(m) : undefined;
+  if (kept) return kept;
+  const before = warnings.length;
+  const items: Wire[] =
+    m.sealed?.dialect === 'openai-responses'
+      ? [{ type: 'compaction', encrypted_content: m.sealed.data }]
+      : m.role === 'user'
+        ? userItems(m.content, at, warnings)
+        : assistantItems(m.content, at, warnings);
+  if (whole && warnings.length === before) {
+    deepFreeze(items);
+    encodedMessages.set(m, items);
+  }
+  return items;
+}
+
 export function encodeInput(req: ChatRequest, warnings: Warning[]): { instructions?: string; input: Wire[] } {
   const texts: string[] = [];
   req.system.forEach((p, j) => {
@@ -178,11 +208,7 @@ export function encodeInput(req: ChatRequest, warnings: Warning[]): { instructio
   let instructions: string | undefined;
   if (texts.length === 1) instructions = texts[0];
   else if (texts.length > 1) input.push({ type: 'message', role: 'system', content: texts.map((text) => ({ type: 'input_text', text })) });
-  req.messages.forEach((m, i) => {
-    const at = `messages[${i}]`;
-    if (m.sealed?.dialect === 'openai-responses') return void input.push({ type: 'compaction', encrypted_content: m.sealed.data });
-    input.push(...(m.role === 'user' ? userItems(m.content, at, warnings) : assistantItems(m.content, at, warnings)));
-  });
+  req.messages.forEach((m, i) => input.push(...messageItems(m, `messages[${i}]`, warnings)));
   return { ...(instructions !== undefined ? { instructions } : {}), input };
 }
 
