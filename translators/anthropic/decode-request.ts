@@ -163,7 +163,8 @@ export function decodeRequest(input: CallerInput): Converted<ChatRequest> {
  * turn to the next) with their canonical message: a function of the message alone when decoding
  * it warns of nothing (the path only names what is refused), so it is decoded once, and kept
  * frozen in turn: the same canonical message object turn after turn, which an upstream encoder
- * may key its own work on (translators/openai-chat/encode-messages.ts).
+ * may key its own work on (translators/openai-chat/encode-messages.ts,
+ * translators/openai-responses/encode-input.ts).
  */
 const decodedMessages = new WeakMap<object, Message>();
 
