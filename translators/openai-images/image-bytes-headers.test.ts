@@ -114,6 +114,20 @@ describe('JPEG', () => {
     expect(sniffImage(bytes([0xff, 0xd8], APP0, [0x00], SOF0.slice(1)))).toEqual({ mediaType: 'image/jpeg' });
   });
 
+  it('takes no size from a frame header whose length is shorter than its own length field', () => {
+    for (const length of [0, 1]) {
+      const sof = [0xff, 0xc0, 0x00, length, 8, 0x01, 0xe0, 0x02, 0x80, 3];
+      expect(sniffImage(bytes([0xff, 0xd8], APP0, sof)), String(length)).toEqual({ mediaType: 'image/jpeg' });
+    }
+  });
+
+  it('skips segments below the frame-header range (0xff02–0xffbf) as the tables they are', () => {
+    for (const marker of [0x02, 0x80, 0xbf]) {
+      const segment = [0xff, marker, 0x00, 0x08, 0, 0x7f, 0x7f, 0x7f, 0x7f, 0];
+      expect(sniffImage(jpegWith(APP0, segment)), marker.toString(16)).toEqual(JPEG_640x480);
+    }
+  });
+
   it('gives no size from a frame header cut short', () => {
     const full = jpeg(640, 480);
     const sofAt = full.indexOf(0xc0) - 1;
