@@ -111,7 +111,7 @@ describe('anthropic stream encoder: cited text held with a hosted web tool', () 
       { type: 'text-start' },
       { type: 'text-delta', text: 'One. ' },
       { type: 'text-delta', text: 'Two.' },
-      { type: 'usage', usage: { inputTokens: 1, outputTokens: 2 } },
+      { type: 'usage', usage: { inputTokens: 1, outputTokens: 2, totalTokens: 3 } },
       { type: 'text-end' },
       cite('https://a', 5, 9),
       { type: 'finish', reason: { unified: 'stop' } },
@@ -158,7 +158,7 @@ describe('anthropic stream encoder: cited text held with a hosted web tool', () 
 
 describe('anthropic stream encoder: what the proxy did to the context', () => {
   it('a compaction made before the turn is the first block, its summary in one delta', () => {
-    const data = run({ ...plain, compacted: { summary: 'S', origin: 'openai', model: 'gpt' } }, [{ type: 'text-delta', text: 'hi' }]);
+    const data = run({ ...plain, compacted: { summary: 'S', origin: 'openai', model: 'gpt', created: 0 } }, [{ type: 'text-delta', text: 'hi' }]);
     expect(short(data)).toEqual(['message_start', 'start0:compaction', 'delta0:compaction_delta:', 'stop0', 'start1:text', 'delta1:text_delta:hi', 'stop1', 'message_delta', 'message_stop']);
     expect(data[1]!.content_block).toEqual({ type: 'compaction', content: null, encrypted_content: null });
     expect(data[2]!.delta).toMatchObject({ type: 'compaction_delta', content: 'S' });
