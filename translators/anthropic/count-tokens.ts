@@ -39,7 +39,8 @@ export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget): Ups
 
 /** `input_tokens`, or `inputTokens` where the count was asked as `invoke-model` (Bedrock CountTokens). */
 export function decodeCountTokens(body: unknown): number {
-  const o = body && typeof body === 'object' ? (body as { input_tokens?: unknown; inputTokens?: unknown }) : undefined;
+  // Any other value has neither field (a string's or a number's properties are undefined too).
+  const o = body as { input_tokens?: unknown; inputTokens?: unknown } | null | undefined;
   const n = o?.input_tokens ?? o?.inputTokens;
   if (typeof n !== 'number' || !Number.isFinite(n)) {
     throw new ProxyError('upstream', 'Anthropic count_tokens response has no input_tokens');
