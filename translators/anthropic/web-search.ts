@@ -27,7 +27,8 @@ import { DIRECT_CALLER, type AnthropicResponseBlock } from './wire.ts';
 type Block = Record<string, unknown>;
 const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
 
-const VENDOR_OF: Partial<Record<DialectId, Vendor>> = { 'openai-chat': 'openai', 'openai-responses': 'openai', gemini: 'gemini', 'gemini-interactions': 'gemini' };
+/** The vendor of a dialect's search; Gemini's dialects, and a part of no known dialect, are Gemini's. */
+const VENDOR_OF: Partial<Record<DialectId, Vendor>> = { 'openai-chat': 'openai', 'openai-responses': 'openai' };
 
 /** Whether a `server_tool_use` block is a web search or fetch this file reads. */
 export const isWebToolUse = (b: Block): boolean => b.type === 'server_tool_use' && (b.name === 'web_search' || b.name === 'web_fetch');
@@ -66,7 +67,7 @@ function carrier(origin: Vendor, value: string): string {
   return encodeSignature({ origin, value } satisfies Signature);
 }
 
-const originOf = (part: { raw?: { dialect: DialectId } }): Vendor => VENDOR_OF[part.raw?.dialect ?? 'gemini'] ?? 'gemini';
+const originOf = (part: { raw?: { dialect: DialectId } }): Vendor => (part.raw && VENDOR_OF[part.raw.dialect]) ?? 'gemini';
 
 /** A tool-use id Anthropic's SDKs show as a server tool's (`srvtoolu_…`). */
 const serverToolId = (id: string) => (id.startsWith('srvtoolu_') ? id : `srvtoolu_${id.replace(/[^A-Za-z0-9_-]/g, '') || '0'}`);
