@@ -64,3 +64,80 @@ describe('a compaction block brought back', () => {
     expect(fromLastCompaction(failed)).toEqual({ messages: failed });
   });
 });
+
+describe('context_management edits: each check', () => {
+  const one = (edit: unknown) => decodeContextEdits({ edits: [edit] });
+  const COUNT = "Input should be an object with 'type'";
+
+  it('context_management itself must be an object, edits a list', () => {
+    for (const raw of [null, 'x', [], 3]) expect(() => decodeContextEdits(raw)).toThrow('context_management: Input should be an object');
+    expect(() => decodeContextEdits({ edits: {} })).toThrow('context_management.edits: Input should be a valid list');
+    expect(decodeContextEdits({ edits: null })).toEqual([]);
+    expect(() => decodeContextEdits({ edits: [{ type: 'clear_thinking_20251015' }, 'x'] })).toThrow('context_management.edits.1: Input should be an object');
+    expect(() => one(['x'])).toThrow('context_management.edits.0: Input should be an object');
+    expect(() => one({ type: 'x' })).toThrow("context_management.edits.0.type: Input should be 'clear_tool_uses_20250919', 'clear_thinking_20251015' or 'compact_20260112'");
+  });
+
+  it('a count is an object of an allowed type with a non-negative integer value; the message names the types', () => {
+    expect(() => one({ type: 'clear_tool_uses_20250919', trigger: { type: 'thinking_turns', value: 1 } })).toThrow(
+      "context_management.edits.0.trigger: Input should be an object with 'type' 'input_tokens' or 'tool_uses' and a non-negative integer 'value'",
+    );
+    for (const trigger of [5, [], { type: 'input_tokens' }, { type: 'input_tokens', value: '5' }, { type: 'input_tokens', value: 1.5 }, { type: 'input_tokens', value: -1 }]) {
+      expect(() => one({ type: 'clear_tool_uses_20250919', trigger })).toThrow(`context_management.edits.0.trigger: ${COUNT}`);
+    }
+    expect(() => one({ type: 'clear_tool_uses_20250919', keep: { type: 'input_tokens', value: 1 } })).toThrow(/edits\.0\.keep: Input should be an object with 'type' 'tool_uses' and/);
+    expect(() => one({ type: 'clear_tool_uses_20250919', clear_at_least: { type: 'tool_uses', value: 1 } })).toThrow(/edits\.0\.clear_at_least: Input should be an object with 'type' 'input_tokens' and/);
+    expect(() => one({ type: 'clear_thinking_20251015', keep: { type: 'tool_uses', value: 1 } })).toThrow(/edits\.0\.keep: Input should be an object with 'type' 'thinking_turns' and/);
+    expect(() => one({ type: 'compact_20260112', trigger: { type: 'tool_uses', value: 1 } })).toThrow(/edits\.0\.trigger: /);
+    expect(one({ type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 0 }, keep: null })).toEqual([{ type: 'clear-tool-uses', trigger: { unit: 'input-tokens', value: 0 } }]);
+  });
+
+  it('clear_tool_inputs: a boolean or a list of names; exclude_tools: a list of names', () => {
+    expect(one({ type: 'clear_tool_uses_20250919', clear_tool_inputs: true, exclude_tools: [] })).toEqual([{ type: 'clear-tool-uses', clearToolInputs: true, excludeTools: [] }]);
+    expect(one({ type: 'clear_tool_uses_20250919', clear_tool_inputs: false })).toEqual([{ type: 'clear-tool-uses', clearToolInputs: false }]);
+    for (const bad of ['bash', [1], ['a', 2], {}]) {
+      expect(() => one({ type: 'clear_tool_uses_20250919', clear_tool_inputs: bad })).toThrow('context_management.edits.0.clear_tool_inputs: Input should be a boolean or a list of tool names');
+    }
+    for (const bad of [true, ['a', 2], {}]) {
+      expect(() => one({ type: 'clear_tool_uses_20250919', exclude_tools: bad })).toThrow('context_management.edits.0.exclude_tools: Input should be a list of tool names');
+    }
+  });
+
+  it('clear_thinking keeps all (either spelling), a count, or its default', () => {
+    expect(one({ type: 'clear_thinking_20251015', keep: { type: 'all' } })).toEqual([{ type: 'clear-thinking', keep: 'all' }]);
+    expect(one({ type: 'clear_thinking_20251015' })).toEqual([{ type: 'clear-thinking' }]);
+    expect(() => one({ type: 'clear_thinking_20251015', keep: 'some' })).toThrow(/edits\.0\.keep/);
+  });
+
+  it('compact: blank instructions are none; pause only when true', () => {
+    expect(one({ type: 'compact_20260112', instructions: '  ', pause_after_compaction: true })).toEqual([{ type: 'compact', pause: true }]);
+    expect(one({ type: 'compact_20260112', instructions: 7, pause_after_compaction: 'yes' })).toEqual([{ type: 'compact' }]);
+  });
+});
+
+describe('compaction blocks', () => {
+  it('the block the proxy writes: its summary, and our carrier of it', async () => {
+    const { compactionBlock } = await import('./context-management.ts');
+    const { decodeCompaction } = await import('../../src/canonical/index.ts');
+    const block = compactionBlock({ summary: 'S', origin: 'gemini', model: 'g', created: 0 });
+    expect(block).toMatchObject({ type: 'compaction', content: 'S' });
+    expect(decodeCompaction(block.encrypted_content as string)).toMatchObject({ summary: 'S', origin: 'gemini' });
+  });
+
+  it('the last compaction in its message wins; an empty content falls back to the carrier; no compaction, all messages', async () => {
+    const { fromLastCompaction } = await import('./context-management.ts');
+    const { encodeCompaction } = await import('../../src/canonical/index.ts');
+    const msgs = [
+      { role: 'assistant', content: [{ type: 'compaction', content: 'A' }, null, { type: 'compaction', content: '', encrypted_content: encodeCompaction({ summary: 'B', origin: 'openai' }) }] },
+    ];
+    expect(fromLastCompaction(msgs)).toEqual({ summary: 'B', messages: [] });
+    const plain = [{ role: 'user', content: 'q' }, { role: 'assistant', content: [{ type: 'text', text: 'a' }, null] }];
+    const out = fromLastCompaction(plain);
+    expect(out).toEqual({ messages: plain });
+    expect(out.messages).not.toBe(plain);
+    const junk = [{ role: 'assistant', content: [{ type: 'compaction', content: 3, encrypted_content: 'not ours' }] }];
+    expect(fromLastCompaction(junk)).toEqual({ messages: junk });
+    const later = [{ role: 'assistant', content: [{ type: 'compaction', content: 'A' }, 'x', { type: 'compaction', content: null }, { type: 'text', text: 't' }] }];
+    expect(fromLastCompaction(later)).toEqual({ summary: 'A', messages: [{ role: 'assistant', content: ['x', { type: 'text', text: 't' }] }] });
+  });
+});

@@ -86,14 +86,16 @@ export function encodeAppliedEdits(applied: readonly AppliedEdit[]): { applied_e
 export function fromLastCompaction<M extends { role: string; content: unknown }>(messages: readonly M[]): { summary?: string; messages: M[] } {
   for (let i = messages.length - 1; i >= 0; i--) {
     const content = messages[i]!.content;
+    // Stryker disable next-line ConditionalExpression: a string's characters are no compaction blocks either
     if (!Array.isArray(content)) continue;
+    // Stryker disable next-line ArithmeticOperator: an index past the end is an undefined block, skipped
     for (let j = content.length - 1; j >= 0; j--) {
       const b = content[j] as Record<string, unknown> | null;
       if (!b || typeof b !== 'object' || b.type !== 'compaction') continue;
       const carried = typeof b.encrypted_content === 'string' ? decodeCompaction(b.encrypted_content) : undefined;
       const summary = typeof b.content === 'string' && b.content !== '' ? b.content : carried?.summary;
       if (summary === undefined) continue;
-      const after = content.slice(j + 1).filter((x) => !(x && typeof x === 'object' && (x as { type?: unknown }).type === 'compaction'));
+      const after = content.slice(j + 1).filter((x) => (x as { type?: unknown } | null | undefined)?.type !== 'compaction');
       const rest = after.length > 0 ? [{ ...messages[i]!, content: after }] : [];
       return { summary, messages: [...rest, ...messages.slice(i + 1)] };
     }

@@ -26,6 +26,7 @@ export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget): Ups
     };
   }
   const fields: Record<string, unknown> = {};
+  // Stryker disable next-line ConditionalExpression: an undefined field is left out of the JSON body all the same
   for (const key of COUNT_FIELDS) if (full[key] !== undefined) fields[key] = full[key];
   const [body, headers] = forHost(fields, upstreamHeaders(target, undefined, betas), target, true);
   return {
@@ -39,12 +40,14 @@ export function encodeCountTokens(req: ChatRequest, target: UpstreamTarget): Ups
 
 /** `input_tokens`, or `inputTokens` where the count was asked as `invoke-model` (Bedrock CountTokens). */
 export function decodeCountTokens(body: unknown): number {
-  const o = body && typeof body === 'object' ? (body as { input_tokens?: unknown; inputTokens?: unknown }) : undefined;
+  // Any other value has neither field (a string's or a number's properties are undefined too).
+  const o = body as { input_tokens?: unknown; inputTokens?: unknown } | null | undefined;
   const n = o?.input_tokens ?? o?.inputTokens;
-  if (typeof n !== 'number' || !Number.isFinite(n)) {
+  // False for anything but a finite number.
+  if (!Number.isFinite(n)) {
     throw new ProxyError('upstream', 'Anthropic count_tokens response has no input_tokens');
   }
-  return n;
+  return n as number;
 }
 
 export function encodeCountTokensResponse(inputTokens: number): unknown {

@@ -69,5 +69,6 @@ export function callerBetas(req: ChatRequest): { betas: string[]; query: string 
   const fields = req.extras?.dialect === 'anthropic' ? req.extras.fields : undefined;
   const raw = fields?.[BETA_EXTRA];
   const betas = Array.isArray(raw) ? raw.filter((b): b is string => typeof b === 'string') : [];
+  // Stryker disable next-line OptionalChaining: with no fields there are no betas, and the query is not read
   return { betas, query: betas.length && fields?.[BETA_QUERY_EXTRA] === 'true' ? '?beta=true' : '' };
 }

@@ -27,7 +27,8 @@ import { DIRECT_CALLER, type AnthropicResponseBlock } from './wire.ts';
 type Block = Record<string, unknown>;
 const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
 
-const VENDOR_OF: Partial<Record<DialectId, Vendor>> = { 'openai-chat': 'openai', 'openai-responses': 'openai', gemini: 'gemini', 'gemini-interactions': 'gemini' };
+/** The vendor of a dialect's search; Gemini's dialects, and a part of no known dialect, are Gemini's. */
+const VENDOR_OF: Partial<Record<DialectId, Vendor>> = { 'openai-chat': 'openai', 'openai-responses': 'openai' };
 
 /** Whether a `server_tool_use` block is a web search or fetch this file reads. */
 export const isWebToolUse = (b: Block): boolean => b.type === 'server_tool_use' && (b.name === 'web_search' || b.name === 'web_fetch');
@@ -66,7 +67,7 @@ function carrier(origin: Vendor, value: string): string {
   return encodeSignature({ origin, value } satisfies Signature);
 }
 
-const originOf = (part: { raw?: { dialect: DialectId } }): Vendor => VENDOR_OF[part.raw?.dialect ?? 'gemini'] ?? 'gemini';
+const originOf = (part: { raw?: { dialect: DialectId } }): Vendor => (part.raw && VENDOR_OF[part.raw.dialect]) ?? 'gemini';
 
 /** A tool-use id Anthropic's SDKs show as a server tool's (`srvtoolu_…`). */
 const serverToolId = (id: string) => (id.startsWith('srvtoolu_') ? id : `srvtoolu_${id.replace(/[^A-Za-z0-9_-]/g, '') || '0'}`);
@@ -95,9 +96,11 @@ export function encodeWebSearch(part: WebSearchPart): AnthropicResponseBlock[] {
   return [use, resultBlock(part, id, originOf(part))];
 }
 
-/** A citation of another vendor as Anthropic's `web_search_result_location`, if it names a page. */
-function location(c: Citation, citedText: string): Block | undefined {
-  if (!c.url) return undefined;
+/** A citation of a page. */
+type PageCitation = Citation & { url: string };
+
+/** A citation of another vendor's page as Anthropic's `web_search_result_location`. */
+function location(c: PageCitation, citedText: string): Block {
   const origin = originOf(c);
   return { type: 'web_search_result_location', url: c.url, title: c.title ?? null, cited_text: c.quote ?? citedText, encrypted_index: carrier(origin, c.url) };
 }
@@ -109,7 +112,8 @@ function location(c: Citation, citedText: string): Block | undefined {
  */
 export function citedTextBlocks(p: TextPart): Array<{ type: 'text'; text: string; citations: unknown[] | null }> {
   const own = encodeCitations(p.citations);
-  const foreign = (p.citations ?? []).filter((c) => c.raw?.dialect !== 'anthropic' && c.url);
+  // With no citation of Anthropic's own (else `own`), every one naming a page is another vendor's.
+  const foreign = (p.citations ?? []).filter((c): c is PageCitation => !!c.url);
   if (own || foreign.length === 0) return [{ type: 'text', text: p.text, citations: own }];
   const whole = foreign.filter((c) => !c.span);
   const spans = foreign.filter((c) => c.span && c.span.end > c.span.start);
@@ -124,7 +128,7 @@ export function citedTextBlocks(p: TextPart): Array<{ type: 'text'; text: string
     const [start, end] = [edges[i]!, edges[i + 1]!];
     const text = p.text.slice(start, end);
     const covering = [...spans.filter((c) => c.span!.start <= start && c.span!.end >= end), ...(blocks.length === 0 ? whole : [])];
-    const cites = covering.map((c) => location(c, text)).filter((b): b is Block => b !== undefined);
+    const cites = covering.map((c) => location(c, text));
     blocks.push({ type: 'text', text, citations: cites.length ? cites : null });
   }
   return blocks;

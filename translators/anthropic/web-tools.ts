@@ -12,8 +12,8 @@ export const WEB_FETCH_BETA = 'web-fetch-2025-09-10';
 
 /** The neutral web tool an Anthropic tool definition is, if it is one. */
 export function decodeWebTool(raw: Record<string, unknown>): WebTool | undefined {
-  const type = typeof raw.type === 'string' ? raw.type : '';
-  const kind = /^web_search_\d+$/.test(type) ? 'search' : /^web_fetch_\d+$/.test(type) ? 'fetch' : undefined;
+  const type = raw.type;
+  const kind = typeof type !== 'string' ? undefined : /^web_search_\d+$/.test(type) ? 'search' : /^web_fetch_\d+$/.test(type) ? 'fetch' : undefined;
   if (!kind) return undefined;
   const web: WebTool = { kind };
   if (typeof raw.max_uses === 'number') web.maxUses = raw.max_uses;
@@ -52,5 +52,5 @@ export function encodeWebTool(web: WebTool, path: string, warnings: Warning[]): 
 
 /** The betas a request needs for the web tools written from another dialect's (a fetch's beta). */
 export function webToolBetas(nativeTools: readonly { dialect: string; web?: WebTool }[] | undefined): string[] {
-  return (nativeTools ?? []).some((t) => t.dialect !== 'anthropic' && t.web?.kind === 'fetch') ? [WEB_FETCH_BETA] : [];
+  return nativeTools?.some((t) => t.dialect !== 'anthropic' && t.web?.kind === 'fetch') ? [WEB_FETCH_BETA] : [];
 }
