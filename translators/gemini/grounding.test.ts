@@ -70,6 +70,14 @@ describe('groundedStretches: groundingSupports as byte stretches with their page
     expect(groundedStretches(meta)).toStrictEqual([{ start: 0, end: 4, citations: [{ url: UEFA }, { url: BBC }] }]);
   });
 
+  it('a uri, title or segment text that is no string is none', () => {
+    const meta = {
+      groundingChunks: [{ web: { uri: 7 } }, { web: { uri: UEFA, title: 8 } }],
+      groundingSupports: [{ segment: { startIndex: 0, endIndex: 4, text: 9 }, groundingChunkIndices: [0, 1] }],
+    };
+    expect(groundedStretches(meta)).toStrictEqual([{ start: 0, end: 4, citations: [{ url: UEFA }] }]);
+  });
+
   it('no supports, or supports and chunks that are no arrays: nothing', () => {
     expect(groundedStretches({})).toEqual([]);
     expect(groundedStretches({ groundingSupports: 'x' })).toEqual([]);
