@@ -19,7 +19,7 @@
  * - A stream that ends before every candidate had its `finishReason` (and without a
  *   `promptFeedback.blockReason`) is incomplete: `finish()` reports an `error`.
  */
-import { incompleteStream, ProxyError, type ChatRequest, type SseEvent, type StreamEvent, type StreamStep, type Usage, type Signature, type Part } from '../../src/canonical/index.ts';
+import { incompleteStream, ProxyError, type ChatRequest, type SseEvent, type StreamEvent, type StreamStep, type Usage, type Signature, type WebSearchPart } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { proxyErrorOf, parseGeminiError } from './errors.ts';
 import { codeFence, outputFence } from './decode-contents.ts';
@@ -164,7 +164,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
       return;
     }
 
-    const finishing: Array<{ index: number; raw: string | undefined; message?: string }> = [];
+    const finishing: Array<{ index: number; raw: string; message?: string }> = [];
     candidates.forEach((c, position) => {
       const index = typeof c.index === 'number' ? c.index : position;
       const state = this.state(index);
@@ -189,9 +189,8 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
       const reason = decodeFinishReason(f.raw, state.calls > 0);
       if (reason.unified === 'error') {
         // MALFORMED_FUNCTION_CALL and kin: the model failed, so the stream fails (never a clean stop).
-        const raw = reason.raw ?? 'error';
         const detail = f.message ?? 'the model produced an invalid response.';
-        this.fail(new ProxyError('upstream', `Upstream stopped with ${raw}: ${detail}`, { code: raw }), out, true);
+        this.fail(new ProxyError('upstream', `Upstream stopped with ${f.raw}: ${detail}`, { code: f.raw }), out, true);
         return;
       }
       out.push({ type: 'finish', ...(f.index ? { choice: f.index } : {}), reason });
@@ -212,10 +211,10 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
   /** A finishing candidate's searches and pages read, once (grounding.ts); its citations need the whole text. */
   private ground(index: number, state: ChoiceState, out: StreamEvent[]): void {
     if (!state.grounding || state.finished) return;
-    const found: Part[] = [];
+    const found: WebSearchPart[] = [];
     decodeGrounding(state.grounding, found, `gemini_${this.turn}_${index}`);
     state.grounding = undefined;
-    for (const part of found) if (part.type === 'web-search') out.push({ type: 'web-search', ...(index ? { choice: index } : {}), part });
+    for (const part of found) out.push({ type: 'web-search', ...(index ? { choice: index } : {}), part });
   }
 
   private emitUsage(out: StreamEvent[]): void {
@@ -242,8 +241,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
 
   private openBlock(index: number, state: ChoiceState, kind: 'text' | 'reasoning', out: StreamEvent[]): void {
     if (state.open === kind) return;
-    this.closeBlock(index, state, out);
-    this.endStreamingCall(index, state, out);
+    this.closeBlock(index, state, out); // (a streamed call was ended by the part itself)
     out.push({ type: kind === 'text' ? 'text-start' : 'reasoning-start', ...(index ? { choice: index } : {}) });
     state.open = kind;
   }
