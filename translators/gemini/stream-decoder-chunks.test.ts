@@ -232,4 +232,32 @@ describe('gemini stream decoder: candidates and parts', () => {
       { type: 'finish', reason: { unified: 'tool-calls', raw: 'STOP' } },
     ]);
   });
+
+  it('candidates that are no list, or hold a non-object, and an event of no chunks are not GenerateContentResponses', () => {
+    for (const bad of ['{"candidates":"x"}', '{"candidates":[{},5]}', '{"candidates":{"content":{}}}', '[]']) {
+      expect(run([bad])).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream', message: 'Gemini sent a stream chunk that is not a GenerateContentResponse', raw: bad }) }]);
+    }
+  });
+
+  it('parts that are no list say nothing, and the candidate still finishes', () => {
+    expect(run([chunk(cand([], { content: { role: 'model', parts: { text: 'a' } }, finishReason: 'STOP' }))]).slice(1)).toEqual([{ type: 'finish', reason: { unified: 'stop', raw: 'STOP' } }]);
+  });
+
+  it('an empty thoughtSignature is no signature: the block stays open', () => {
+    expect(run([chunk(cand([{ text: 'a', thoughtSignature: '' }, { text: 'b' }], { finishReason: 'STOP' }))]).slice(1)).toEqual([
+      { type: 'text-start' },
+      { type: 'text-delta', text: 'a' },
+      { type: 'text-delta', text: 'b' },
+      { type: 'text-end' },
+      { type: 'finish', reason: { unified: 'stop', raw: 'STOP' } },
+    ]);
+  });
+
+  it('a finish message that is no string gives the fixed detail', () => {
+    expect(run([chunk(cand([], { finishReason: 'MALFORMED_FUNCTION_CALL', finishMessage: 5 }))]).at(-1)).toMatchObject({
+      type: 'error',
+      error: { message: 'Upstream stopped with MALFORMED_FUNCTION_CALL: the model produced an invalid response.' },
+      upstreamFrame: true,
+    });
+  });
 });
