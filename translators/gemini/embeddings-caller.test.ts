@@ -50,6 +50,7 @@ describe('Gemini embeddings caller: decoding', () => {
     ['an empty text', 'embedContent', { content: content('') }, `* ${E}.content.parts: the text to embed must not be empty.`, `${E}.content.parts`],
     ['an unknown task', 'embedContent', { content: content('a'), taskType: 'SOMETHING' }, `* ${E}.task_type: invalid value "SOMETHING".`, `${E}.taskType`],
     ['a task that is no string', 'embedContent', { content: content('a'), taskType: 5 }, `* ${E}.task_type: invalid value 5.`, `${E}.taskType`],
+    ['a task named like an object property', 'embedContent', { content: content('a'), taskType: 'constructor' }, `* ${E}.task_type: invalid value "constructor".`, `${E}.taskType`],
     ['a task in a list', 'embedContent', { content: content('a'), taskType: ['RETRIEVAL_QUERY'] }, `* ${E}.task_type: invalid value ["RETRIEVAL_QUERY"].`, `${E}.taskType`],
     ['a negative size', 'embedContent', { content: content('a'), outputDimensionality: -1 }, `* ${E}.output_dimensionality: must be a positive integer.`, `${E}.outputDimensionality`],
     ['a zero size', 'embedContent', { content: content('a'), outputDimensionality: 0 }, `* ${E}.output_dimensionality: must be a positive integer.`, `${E}.outputDimensionality`],

@@ -45,7 +45,7 @@ function itemOf(raw: unknown, path: string, model: string, warnings: Warning[]):
   }
   const input: EmbeddingInput = { type: 'text', text: textOf(r.content, `${path}.content`, warnings) };
   if (r.taskType !== undefined && r.taskType !== null && r.taskType !== 'TASK_TYPE_UNSPECIFIED') {
-    const task = typeof r.taskType === 'string' ? TASK_OF[r.taskType] : undefined;
+    const task = typeof r.taskType === 'string' && Object.hasOwn(TASK_OF, r.taskType) ? TASK_OF[r.taskType] : undefined;
     if (!task) throw invalid(`* ${path}.task_type: invalid value ${JSON.stringify(r.taskType)}.`, `${path}.taskType`);
     input.task = task;
   }
