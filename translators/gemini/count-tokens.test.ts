@@ -57,4 +57,22 @@ describe('gemini countTokens request', () => {
   it('an answer that is not a count says so', () => {
     expect(() => gemini.decodeCountTokens!({ totalTokens: '3' })).toThrow(expect.objectContaining({ kind: 'upstream', message: 'The Gemini countTokens answer has no totalTokens.' }));
   });
+
+  it('every field a countTokens answer may carry is a count of 0 when totalTokens is left out', () => {
+    for (const field of ['cachedContentTokenCount', 'promptTokensDetails', 'cacheTokensDetails', 'totalBillableCharacters']) {
+      expect(gemini.decodeCountTokens!({ [field]: field.endsWith('Details') ? [] : 0 }), field).toBe(0);
+    }
+    expect(gemini.decodeCountTokens!({ totalTokens: 0, totalBillableCharacters: 4 })).toBe(0);
+  });
+
+  it('a count that is not finite, or a field beside the known ones, is the upstream’s 502', () => {
+    for (const bad of [{ totalTokens: Number.NaN }, { totalTokens: Number.POSITIVE_INFINITY }, { cacheTokensDetails: [], extra: 1 }, { totalTokens: undefined, other: 0 }]) {
+      expect(() => gemini.decodeCountTokens!(bad)).toThrow(expect.objectContaining({ kind: 'upstream', status: 502, message: 'The Gemini countTokens answer has no totalTokens.' }));
+    }
+  });
+
+  it('a body option other than direct (Bedrock’s invoke-model) keeps the wrapper', () => {
+    const http = gemini.encodeCountTokens!(req, target({ countTokensBody: 'invoke-model' }), testContext());
+    expect(Object.keys(JSON.parse(http.body as string))).toEqual(['generateContentRequest']);
+  });
 });

@@ -41,7 +41,7 @@ export function decodeCountTokens(body: unknown): number {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw wrongCountShape();
   const o = body as Record<string, unknown>;
   const n = o.totalTokens;
-  if (typeof n === 'number' && Number.isFinite(n)) return n;
+  if (Number.isFinite(n)) return n as number;
   if (n !== undefined || Object.keys(o).some((k) => !COUNT_TOKENS_FIELDS.has(k))) throw wrongCountShape();
   return 0;
 }

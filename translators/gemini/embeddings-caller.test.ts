@@ -39,22 +39,97 @@ describe('Gemini embeddings caller: decoding', () => {
     expect(d.warnings).toEqual([{ code: 'approximated', path: 'EmbedContentRequest.content.parts', detail: 'joined' }]);
   });
 
-  it.each<[string, unknown, string]>([
-    ['embedContent', {}, 'no content'],
-    ['embedContent', { content: { parts: [] } }, 'no parts'],
-    ['embedContent', { content: content('') }, 'empty text'],
-    ['embedContent', { content: { parts: [{ inlineData: { mimeType: 'image/png', data: 'AA==' } }] } }, 'not text'],
-    ['embedContent', { content: content('a'), taskType: 'SOMETHING' }, 'unknown task'],
-    ['embedContent', { content: content('a'), outputDimensionality: -1 }, 'bad size'],
-    ['embedContent', { content: content('a'), title: 5 }, 'bad title'],
-    ['batchEmbedContents', { requests: [] }, 'empty batch'],
-    ['batchEmbedContents', {}, 'no requests'],
-    ['batchEmbedContents', { requests: [{ model: 'models/other', content: content('a') }] }, 'another model'],
-    ['batchEmbedContents', { requests: [{ content: content('a'), outputDimensionality: 4 }, { content: content('b') }] }, 'sizes differ'],
-    ['batchEmbedContents', { requests: Array(MAX_BATCH + 1).fill({ content: content('a') }) }, 'over 100'],
-    ['batchEmbedContents', [1], 'not an object'],
-  ])('%s %j (%s) is a 400', (method, body) => {
-    expect(refusal(method, body).status).toBe(400);
+  const E = 'EmbedContentRequest';
+  const B = 'BatchEmbedContentsRequest.requests';
+  it.each<[string, string, unknown, string, string]>([
+    ['no content', 'embedContent', {}, `* ${E}.content.parts: contents.parts must not be empty.`, `${E}.content.parts`],
+    ['a content that is no object', 'embedContent', { content: 'hi' }, `* ${E}.content.parts: contents.parts must not be empty.`, `${E}.content.parts`],
+    ['null content', 'embedContent', { content: null }, `* ${E}.content.parts: contents.parts must not be empty.`, `${E}.content.parts`],
+    ['parts that are no list', 'embedContent', { content: { parts: { text: 'a' } } }, `* ${E}.content.parts: contents.parts must not be empty.`, `${E}.content.parts`],
+    ['no parts', 'embedContent', { content: { parts: [] } }, `* ${E}.content.parts: contents.parts must not be empty.`, `${E}.content.parts`],
+    ['an empty text', 'embedContent', { content: content('') }, `* ${E}.content.parts: the text to embed must not be empty.`, `${E}.content.parts`],
+    ['an unknown task', 'embedContent', { content: content('a'), taskType: 'SOMETHING' }, `* ${E}.task_type: invalid value "SOMETHING".`, `${E}.taskType`],
+    ['a task that is no string', 'embedContent', { content: content('a'), taskType: 5 }, `* ${E}.task_type: invalid value 5.`, `${E}.taskType`],
+    ['a task named like an object property', 'embedContent', { content: content('a'), taskType: 'constructor' }, `* ${E}.task_type: invalid value "constructor".`, `${E}.taskType`],
+    ['a task in a list', 'embedContent', { content: content('a'), taskType: ['RETRIEVAL_QUERY'] }, `* ${E}.task_type: invalid value ["RETRIEVAL_QUERY"].`, `${E}.taskType`],
+    ['a negative size', 'embedContent', { content: content('a'), outputDimensionality: -1 }, `* ${E}.output_dimensionality: must be a positive integer.`, `${E}.outputDimensionality`],
+    ['a zero size', 'embedContent', { content: content('a'), outputDimensionality: 0 }, `* ${E}.output_dimensionality: must be a positive integer.`, `${E}.outputDimensionality`],
+    ['a fractional size', 'embedContent', { content: content('a'), outputDimensionality: 1.5 }, `* ${E}.output_dimensionality: must be a positive integer.`, `${E}.outputDimensionality`],
+    ['a size as a string', 'embedContent', { content: content('a'), outputDimensionality: '8' }, `* ${E}.output_dimensionality: must be a positive integer.`, `${E}.outputDimensionality`],
+    ['a title that is no string', 'embedContent', { content: content('a'), title: 5 }, `* ${E}.title: must be a string.`, `${E}.title`],
+    ['another model', 'embedContent', { model: 'models/other', content: content('a') }, `* ${E}.model: the model of every request must be models/gemini-embedding-001, the model of the URL.`, `${E}.model`],
+    ['an empty batch', 'batchEmbedContents', { requests: [] }, '* BatchEmbedContentsRequest.requests: must not be empty.', 'requests'],
+    ['no requests', 'batchEmbedContents', {}, '* BatchEmbedContentsRequest.requests: must not be empty.', 'requests'],
+    ['requests that are no list', 'batchEmbedContents', { requests: { content: content('a') } }, '* BatchEmbedContentsRequest.requests: must not be empty.', 'requests'],
+    ['a request of another model', 'batchEmbedContents', { requests: [{ content: content('a') }, { model: 'models/other', content: content('a') }] }, `* ${B}[1].model: the model of every request must be models/gemini-embedding-001, the model of the URL.`, `${B}[1].model`],
+    ['a model that is no string', 'batchEmbedContents', { requests: [{ model: 7, content: content('a') }] }, `* ${B}[0].model: the model of every request must be models/gemini-embedding-001, the model of the URL.`, `${B}[0].model`],
+    ['a request that is null', 'batchEmbedContents', { requests: [{ content: content('a') }, null] }, `* ${B}[1]: must be an object.`, `${B}[1]`],
+    ['a request that is a list', 'batchEmbedContents', { requests: [[{ content: content('a') }]] }, `* ${B}[0]: must be an object.`, `${B}[0]`],
+    ['a request that is a string', 'batchEmbedContents', { requests: ['a'] }, `* ${B}[0]: must be an object.`, `${B}[0]`],
+    ['an empty text in a batch', 'batchEmbedContents', { requests: [{ content: content('a') }, { content: content('') }] }, `* ${B}[1].content.parts: the text to embed must not be empty.`, `${B}[1].content.parts`],
+    ['sizes that differ', 'batchEmbedContents', { requests: [{ content: content('a'), outputDimensionality: 4 }, { content: content('b') }] }, '* BatchEmbedContentsRequest.requests: every request must ask the same outputDimensionality through this proxy.', 'requests'],
+    ['over 100 requests', 'batchEmbedContents', { requests: Array(MAX_BATCH + 1).fill({ content: content('a') }) }, '* BatchEmbedContentsRequest.requests: at most 100 requests are allowed per batch.', 'requests'],
+    ['a body that is a list', 'batchEmbedContents', [1], 'The request body must be a JSON object.', 'body'],
+    ['a body that is null', 'embedContent', null, 'The request body must be a JSON object.', 'body'],
+    ['a body that is a string', 'embedContent', 'hi', 'The request body must be a JSON object.', 'body'],
+  ])('%s is a 400 that names the field', (_why, method, body, message, param) => {
+    const e = refusal(method, body);
+    expect({ kind: e.kind, status: e.status, message: e.message, param: e.param, code: e.code }).toEqual({ kind: 'invalid-request', status: 400, message, param, code: 'INVALID_ARGUMENT' });
+  });
+
+  it('a part that is not text is unsupported, named by its index', () => {
+    for (const part of [{ inlineData: { mimeType: 'image/png', data: 'AA==' } }, null, { text: 5 }]) {
+      const e = refusal('embedContent', { content: { parts: [{ text: 'a' }, part] } });
+      expect({ kind: e.kind, status: e.status, message: e.message, param: e.param, code: e.code }).toEqual({
+        kind: 'unsupported',
+        status: 400,
+        message: `* ${E}.content.parts[1]: only text parts can be embedded through this proxy.`,
+        param: `${E}.content.parts[1]`,
+        code: 'INVALID_ARGUMENT',
+      });
+    }
+  });
+
+  it('no model, or `models/` alone, is a 400 on the model', () => {
+    for (const model of [undefined, '', 'models/']) {
+      const params: Record<string, string> = { method: 'embedContent', ...(model !== undefined && { model }) };
+      const e = (() => {
+        try {
+          decodeEmbeddingRequest({ body: { content: content('a') }, headers: {}, params, query: {} });
+        } catch (err) {
+          return err as ProxyError;
+        }
+        throw new Error('expected a 400');
+      })();
+      expect({ kind: e.kind, message: e.message, param: e.param, code: e.code }).toEqual({ kind: 'invalid-request', message: '* model: required.', param: 'model', code: 'INVALID_ARGUMENT' });
+    }
+  });
+
+  it('one text part: no warning; no task, title or size when they are null, unspecified or absent', () => {
+    for (const extra of [{}, { taskType: null, title: null, outputDimensionality: null }, { taskType: 'TASK_TYPE_UNSPECIFIED' }]) {
+      const d = decodeEmbeddingRequest(input('embedContent', { content: content('hi'), ...extra }));
+      expect(d).toStrictEqual({ value: { model: 'gemini-embedding-001', inputs: [{ type: 'text', text: 'hi' }], encoding: 'float' }, warnings: [] });
+    }
+  });
+
+  it('a request’s model may be named bare or as models/…; a size of 1 is fine; the same size in every request is the size', () => {
+    const d = decodeEmbeddingRequest(
+      input('batchEmbedContents', {
+        requests: [
+          { model: 'gemini-embedding-001', content: content('a'), outputDimensionality: 1, taskType: 'CODE_RETRIEVAL_QUERY' },
+          { model: 'models/gemini-embedding-001', content: content('b'), outputDimensionality: 1, title: '' },
+        ],
+      }),
+    );
+    expect(d).toEqual({
+      value: { model: 'gemini-embedding-001', inputs: [{ type: 'text', text: 'a', task: 'code-query' }, { type: 'text', text: 'b', title: '' }], encoding: 'float', dimensions: 1 },
+      warnings: [],
+    });
+  });
+
+  it('the URL’s model may carry its models/ prefix; another method than batchEmbedContents is one content', () => {
+    const d = decodeEmbeddingRequest(input('embedContent', { content: content('a', 'b', 'c'), requests: [{ content: content('x') }] }, 'models/gemini-embedding-001'));
+    expect(d.value).toEqual({ model: 'gemini-embedding-001', inputs: [{ type: 'text', text: 'a\nb\nc' }], encoding: 'float' });
   });
 
   it(`${MAX_BATCH} requests are fine`, () => {
@@ -68,6 +143,13 @@ describe('Gemini embeddings caller: encoding', () => {
     const res = { vectors: [{ type: 'base64' as const, base64: 'AACAPw==' }] };
     expect(encodeEmbeddingResponse(res, req, input('embedContent', {}))).toEqual({ embedding: { values: [1] } });
     expect(encodeEmbeddingResponse({ vectors: [{ type: 'floats', values: [1] }, { type: 'floats', values: [2] }] }, req, input('batchEmbedContents', {}))).toEqual({ embeddings: [{ values: [1] }, { values: [2] }] });
+    expect(encodeEmbeddingResponse({ vectors: [{ type: 'floats', values: [1] }, { type: 'floats', values: [2] }] }, req, input('embedContent', {}))).toEqual({ embedding: { values: [1] } });
+  });
+
+  it('base64 that is not float32 bytes is the upstream’s fault', () => {
+    expect(() => encodeEmbeddingResponse({ vectors: [{ type: 'base64', base64: 'AAA=' }] }, req, input('embedContent', {}))).toThrow(
+      expect.objectContaining({ kind: 'upstream', message: 'Upstream returned an embedding in base64 that is not float32 bytes.' }),
+    );
   });
 });
 

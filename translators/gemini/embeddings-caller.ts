@@ -23,8 +23,9 @@ interface Item {
 }
 
 function textOf(content: unknown, path: string, warnings: Warning[]): string {
-  const parts = (content as { parts?: unknown } | null)?.parts;
-  if (typeof content !== 'object' || content === null || !Array.isArray(parts) || parts.length === 0) throw invalid(`* ${path}.parts: contents.parts must not be empty.`, `${path}.parts`);
+  // (A content that is no object has no parts list either.)
+  const parts = (content as { parts?: unknown } | null | undefined)?.parts;
+  if (!Array.isArray(parts) || parts.length === 0) throw invalid(`* ${path}.parts: contents.parts must not be empty.`, `${path}.parts`);
   const texts = parts.map((p: unknown, i) => {
     const text = (p as { text?: unknown } | null)?.text;
     if (typeof text !== 'string') throw new ProxyError('unsupported', `* ${path}.parts[${i}]: only text parts can be embedded through this proxy.`, { param: `${path}.parts[${i}]`, code: 'INVALID_ARGUMENT' });
@@ -44,7 +45,7 @@ function itemOf(raw: unknown, path: string, model: string, warnings: Warning[]):
   }
   const input: EmbeddingInput = { type: 'text', text: textOf(r.content, `${path}.content`, warnings) };
   if (r.taskType !== undefined && r.taskType !== null && r.taskType !== 'TASK_TYPE_UNSPECIFIED') {
-    const task = typeof r.taskType === 'string' ? TASK_OF[r.taskType] : undefined;
+    const task = typeof r.taskType === 'string' && Object.hasOwn(TASK_OF, r.taskType) ? TASK_OF[r.taskType] : undefined;
     if (!task) throw invalid(`* ${path}.task_type: invalid value ${JSON.stringify(r.taskType)}.`, `${path}.taskType`);
     input.task = task;
   }
@@ -53,7 +54,7 @@ function itemOf(raw: unknown, path: string, model: string, warnings: Warning[]):
     input.title = r.title;
   }
   const d = r.outputDimensionality;
-  if (d !== undefined && d !== null && (typeof d !== 'number' || !Number.isInteger(d) || d < 1)) throw invalid(`* ${path}.output_dimensionality: must be a positive integer.`, `${path}.outputDimensionality`);
+  if (d !== undefined && d !== null && !(Number.isInteger(d) && (d as number) >= 1)) throw invalid(`* ${path}.output_dimensionality: must be a positive integer.`, `${path}.outputDimensionality`);
   return { input, ...(typeof d === 'number' && { dimensions: d }) };
 }
 

@@ -40,12 +40,13 @@ export const geminiEmbeddings: EmbeddingUpstream = {
   encodeEmbeddingRequest(req, target): Converted<UpstreamHttpRequest> {
     const texts = textOnly(req, target);
     const model = `models/${modelName(target.model)}`;
+    // A title or size not asked for is undefined here, and JSON leaves it out.
     const requests = req.inputs.map((input, i) => ({
       model,
       content: { parts: [{ text: texts[i] }] },
       ...(input.task && { taskType: TASK_TYPE[input.task] }),
-      ...(input.title !== undefined && { title: input.title }),
-      ...(req.dimensions !== undefined && { outputDimensionality: req.dimensions }),
+      title: input.title,
+      outputDimensionality: req.dimensions,
     }));
     const warnings = req.user !== undefined ? [{ code: 'dropped' as const, path: 'user' }] : [];
     return { value: request(methodPath(target, 'batchEmbedContents'), target, { requests }), warnings };
@@ -67,11 +68,8 @@ export const vertexEmbeddings: EmbeddingUpstream = {
   batchSize: (model) => (ONE_A_CALL.test(model) ? 1 : 250),
   encodeEmbeddingRequest(req, target): Converted<UpstreamHttpRequest> {
     const texts = textOnly(req, target);
-    const instances = req.inputs.map((input, i) => ({
-      content: texts[i],
-      ...(input.task && { task_type: TASK_TYPE[input.task] }),
-      ...(input.title !== undefined && { title: input.title }),
-    }));
+    // (A title not asked for is undefined here, and JSON leaves it out.)
+    const instances = req.inputs.map((input, i) => ({ content: texts[i], ...(input.task && { task_type: TASK_TYPE[input.task] }), title: input.title }));
     const body = { instances, ...(req.dimensions !== undefined && { parameters: { outputDimensionality: req.dimensions } }) };
     const warnings = req.user !== undefined ? [{ code: 'dropped' as const, path: 'user' }] : [];
     return { value: request(methodPath(target, 'predict'), target, body), warnings };

@@ -131,3 +131,50 @@ describe('compileSchema: unions, enums, bounds and formats', () => {
     expect(compileSchema(schema, 'p')).toEqual({ value, warnings });
   });
 });
+
+describe('compileSchema: types, enums and keywords one by one', () => {
+  const cases: Case[] = [
+    ['true and an absent schema allow anything', obj({ a: true, b: undefined }), OBJ({ a: {}, b: {} }), []],
+    ['false, a number or a list is no schema', obj({ a: false, b: 3, c: [] }), OBJ({ a: {}, b: {}, c: {} }), [
+      { code: 'dropped', path: 'p.properties.a', detail: 'not-a-schema' },
+      { code: 'dropped', path: 'p.properties.b', detail: 'not-a-schema' },
+      { code: 'dropped', path: 'p.properties.c', detail: 'not-a-schema' },
+    ]],
+    ['a type in capitals is known; an unknown type is dropped, lower-cased in the warning', { type: 'OBJECT', properties: { a: { type: 'Date' }, b: { type: 'BOOLEAN' } } }, OBJ({ a: {}, b: { type: 'BOOLEAN' } }), [{ code: 'dropped', path: 'p.properties.a.type', detail: 'date' }]],
+    ['a type list: entries that are no strings skipped, unknown ones dropped, one left is the type', { type: [5, 'integer', 'uuid'] }, { type: 'INTEGER' }, [{ code: 'dropped', path: 'p.type', detail: 'uuid' }]],
+    ['a type list of only null is nullable without a type', { type: ['null'] }, { nullable: true }, []],
+    ['type null alone is nullable', { type: 'null', description: 'nothing' }, { description: 'nothing', nullable: true }, []],
+    ['nullable: true is kept once, nullable: false dropped silently', obj({ a: { type: 'string', nullable: true }, b: { type: 'string', nullable: false } }), OBJ({ a: { type: 'STRING', nullable: true }, b: { type: 'STRING' } }), []],
+    ['an enum with null: nullable, the null left out, STRING inferred', { enum: ['a', null, 'b'] }, { type: 'STRING', enum: ['a', 'b'], nullable: true }, []],
+    ['an enum of numbers is dropped (Gemini enums are strings); the type stays', { type: 'integer', enum: [1, 2] }, { type: 'INTEGER' }, [{ code: 'dropped', path: 'p.enum' }]],
+    ['a const number is dropped under its own name', { type: 'number', const: 3 }, { type: 'NUMBER' }, [{ code: 'dropped', path: 'p.const' }]],
+    ['const null is nullable, with no enum', { const: null }, { nullable: true }, []],
+    ['const wins over enum', { enum: ['a', 'b'], const: 'b' }, { type: 'STRING', enum: ['b'] }, [{ code: 'approximated', path: 'p.const', detail: 'enum' }]],
+    ['an enum that is no list is ignored', { type: 'string', enum: 'a' }, { type: 'STRING' }, []],
+    ['properties without a type make an OBJECT, items an ARRAY', { properties: { a: { items: { type: 'string' } } } }, OBJ({ a: { type: 'ARRAY', items: { type: 'STRING' } } }), []],
+    ['items that are no schema object still make an ARRAY, with no items', { items: true }, { type: 'ARRAY' }, []],
+    ['tuple items: the first one, approximated; an empty tuple none', obj({ t: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] }, e: { type: 'array', items: [] } }), OBJ({ t: { type: 'ARRAY', items: { type: 'STRING' } }, e: { type: 'ARRAY' } }), [
+      { code: 'approximated', path: 'p.properties.t.items', detail: 'tuple' },
+      { code: 'approximated', path: 'p.properties.e.items', detail: 'tuple' },
+    ]],
+    ['exclusive bounds become inclusive ones, unless the inclusive one is given', obj({ a: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 9 }, b: { type: 'number', minimum: 1, exclusiveMinimum: 0, maximum: 5, exclusiveMaximum: 9 } }), OBJ({ a: { type: 'NUMBER', minimum: 0, maximum: 9 }, b: { type: 'NUMBER', minimum: 1, maximum: 5 } }), [
+      { code: 'approximated', path: 'p.properties.a.exclusiveMinimum', detail: 'minimum' },
+      { code: 'approximated', path: 'p.properties.a.exclusiveMaximum', detail: 'maximum' },
+      { code: 'dropped', path: 'p.properties.b.exclusiveMinimum' },
+      { code: 'dropped', path: 'p.properties.b.exclusiveMaximum' },
+    ]],
+    ['every kept keyword is copied as it is', { type: 'array', title: 't', description: 'd', minItems: 1, maxItems: 3, example: [1], default: [], items: { type: 'string', minLength: 1, maxLength: 2, pattern: '^a', format: 'enum' } }, { type: 'ARRAY', title: 't', description: 'd', minItems: 1, maxItems: 3, example: [1], default: [], items: { type: 'STRING', minLength: 1, maxLength: 2, pattern: '^a', format: 'enum' } }, []],
+    ['object bounds and property ordering are kept', obj({ a: { type: 'integer', minimum: 0, maximum: 1 } }, { minProperties: 1, maxProperties: 2, propertyOrdering: ['a'] }), OBJ({ a: { type: 'INTEGER', minimum: 0, maximum: 1 } }, { minProperties: 1, maxProperties: 2, propertyOrdering: ['a'] }), []],
+    ['a keyword set to undefined is no keyword', { type: 'string', foo: undefined, description: undefined }, { type: 'STRING' }, []],
+    ['required names that are no strings are dropped; repeated ones sent once', obj({ a: { type: 'string' } }, { required: ['a', 3, 'a'] }), OBJ({ a: { type: 'STRING' } }, { required: ['a'] }), [{ code: 'dropped', path: 'p.required', detail: 'unknown-property' }]],
+    ['required that is no list is ignored', obj({ a: { type: 'string' } }, { required: 'a' }), OBJ({ a: { type: 'STRING' } }), []],
+    ['required of a single anyOf branch is checked in the branch, and kept by the schema', { anyOf: [obj({ a: { type: 'string' } }, { required: ['a', 'b'] }), { type: 'null' }] }, OBJ({ a: { type: 'STRING' } }, { required: ['a'], nullable: true }), [{ code: 'dropped', path: 'p.anyOf[0].required', detail: 'unknown-property' }]],
+    ['an anyOf with null and two branches: nullable anyOf', { anyOf: [{ type: 'string' }, { enum: [null] }, { type: 'integer' }] }, { anyOf: [{ type: 'STRING' }, { type: 'INTEGER' }], nullable: true }, []],
+    ['anyOf and oneOf that are no lists are ignored', { type: 'string', anyOf: {}, oneOf: 'x' }, { type: 'STRING' }, []],
+    ['one allOf branch: merged without a warning', { allOf: [{ type: 'string', maxLength: 4 }] }, { type: 'STRING', maxLength: 4 }, []],
+    ['allOf that is no list is ignored', { type: 'string', allOf: { type: 'number' } }, { type: 'STRING' }, []],
+  ];
+  it.each(cases)('%s', (_label, schema, value, warnings) => {
+    expect(compileSchema(schema, 'p')).toStrictEqual({ value, warnings });
+  });
+});

@@ -232,4 +232,78 @@ describe('gemini stream decoder: candidates and parts', () => {
       { type: 'finish', reason: { unified: 'tool-calls', raw: 'STOP' } },
     ]);
   });
+
+  it('candidates that are no list, or hold a non-object, and an event of no chunks are not GenerateContentResponses', () => {
+    for (const bad of ['{"candidates":"x"}', '{"candidates":[{},5]}', '{"candidates":{"content":{}}}', '[]']) {
+      expect(run([bad])).toEqual([{ type: 'error', error: expect.objectContaining({ kind: 'upstream', message: 'Gemini sent a stream chunk that is not a GenerateContentResponse', raw: bad }) }]);
+    }
+  });
+
+  it('parts that are no list say nothing, and the candidate still finishes', () => {
+    expect(run([chunk(cand([], { content: { role: 'model', parts: { text: 'a' } }, finishReason: 'STOP' }))]).slice(1)).toEqual([{ type: 'finish', reason: { unified: 'stop', raw: 'STOP' } }]);
+  });
+
+  it('an empty thoughtSignature is no signature: the block stays open', () => {
+    expect(run([chunk(cand([{ text: 'a', thoughtSignature: '' }, { text: 'b' }], { finishReason: 'STOP' }))]).slice(1)).toEqual([
+      { type: 'text-start' },
+      { type: 'text-delta', text: 'a' },
+      { type: 'text-delta', text: 'b' },
+      { type: 'text-end' },
+      { type: 'finish', reason: { unified: 'stop', raw: 'STOP' } },
+    ]);
+  });
+
+  it('a finish message that is no string gives the fixed detail', () => {
+    expect(run([chunk(cand([], { finishReason: 'MALFORMED_FUNCTION_CALL', finishMessage: 5 }))]).at(-1)).toMatchObject({
+      type: 'error',
+      error: { message: 'Upstream stopped with MALFORMED_FUNCTION_CALL: the model produced an invalid response.' },
+      upstreamFrame: true,
+    });
+  });
 });
+
+describe('gemini stream decoder: fields of the wrong type, other choices, a second finish', () => {
+  it('an incomplete stream reports its early end once, however often it is finished', () => {
+    const d = gemini.createStreamDecoder(req, testContext());
+    d.push({ data: JSON.stringify(chunk(cand([{ text: 'a' }]))) } as SseEvent);
+    expect(d.finish().map((e) => e.type)).toEqual(['text-end', 'error']);
+    expect(d.finish()).toEqual([]);
+  });
+
+  it('a thoughtSignature, text or call id that is no string is none', () => {
+    const events = run([chunk(cand([{ text: 'a', thoughtSignature: 5 }, { text: 7 }, { text: 'b' }, { functionCall: { id: 9, name: 'f', args: {} } }], { finishReason: 'STOP' }))]);
+    expect(events.slice(1)).toEqual([
+      { type: 'text-start' },
+      { type: 'text-delta', text: 'a' },
+      { type: 'text-delta', text: 'b' },
+      { type: 'text-end' },
+      { type: 'tool-call-start', index: 0, id: 'call_1_0', name: 'f' },
+      { type: 'tool-call-delta', index: 0, argumentsDelta: '{}' },
+      { type: 'tool-call-end', index: 0 },
+      { type: 'finish', reason: { unified: 'tool-calls', raw: 'STOP' } },
+    ]);
+  });
+
+  it('a part with no stream event and no signature says nothing', () => {
+    expect(run([chunk(cand([{ inlineData: { mimeType: 'image/png', data: 'AA==' } }, { fileData: { fileUri: 'gs://b/f' } }], { finishReason: 'STOP' }))]).slice(1)).toEqual([
+      { type: 'finish', reason: { unified: 'stop', raw: 'STOP' } },
+    ]);
+  });
+
+  it("a second candidate's streamed call and lone signature name its choice", () => {
+    const events = run([
+      chunk(cand([], { index: 0 }), cand([{ thoughtSignature: 'S' }, { functionCall: { name: 'f', willContinue: true, partialArgs: [{ jsonPath: '$.a', numberValue: 1 }] } }], { index: 1 })),
+      chunk(cand([], { index: 0, finishReason: 'STOP' }), cand([{ functionCall: {} }], { index: 1, finishReason: 'STOP' })),
+    ]);
+    expect(events.slice(1)).toEqual([
+      { type: 'reasoning-start', choice: 1 },
+      { type: 'reasoning-end', choice: 1, signature: { origin: 'gemini', value: 'S' } },
+      { type: 'tool-call-start', choice: 1, index: 0, id: 'call_1_c1_0', name: 'f' },
+      { type: 'tool-call-delta', choice: 1, index: 0, argumentsDelta: '{"a":1}' },
+      { type: 'tool-call-end', choice: 1, index: 0 },
+      { type: 'finish', reason: { unified: 'stop', raw: 'STOP' } },
+      { type: 'finish', choice: 1, reason: { unified: 'tool-calls', raw: 'STOP' } },
+    ]);
+  });
+});
+

@@ -19,7 +19,7 @@
  * - A stream that ends before every candidate had its `finishReason` (and without a
  *   `promptFeedback.blockReason`) is incomplete: `finish()` reports an `error`.
  */
-import { incompleteStream, ProxyError, type ChatRequest, type SseEvent, type StreamEvent, type StreamStep, type Usage, type Signature, type Part } from '../../src/canonical/index.ts';
+import { incompleteStream, ProxyError, type ChatRequest, type SseEvent, type StreamEvent, type StreamStep, type Usage, type Signature, type WebSearchPart } from '../../src/canonical/index.ts';
 import type { TranslateContext } from '../types.ts';
 import { proxyErrorOf, parseGeminiError } from './errors.ts';
 import { codeFence, outputFence } from './decode-contents.ts';
@@ -44,7 +44,7 @@ interface ChoiceState {
   grounding?: Record<string, unknown>;
   /** The bytes of answer text said before the latest text block, and that block's text (for the supports' segments). */
   said: number;
-  block?: string;
+  block: string;
 }
 
 function unexpected(raw: string): ProxyError {
@@ -122,7 +122,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
   private state(index: number): ChoiceState {
     let s = this.choices.get(index);
     if (!s) {
-      s = { open: undefined, last: undefined, calls: 0, streaming: undefined, finished: false, said: 0 };
+      s = { open: undefined, last: undefined, calls: 0, streaming: undefined, finished: false, said: 0, block: '' };
       this.choices.set(index, s);
     }
     return s;
@@ -164,10 +164,11 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
       return;
     }
 
-    const finishing: Array<{ index: number; raw: string | undefined; message?: string }> = [];
+    const finishing: Array<{ index: number; raw: string; message?: string }> = [];
     candidates.forEach((c, position) => {
       const index = typeof c.index === 'number' ? c.index : position;
       const state = this.state(index);
+      // Stryker disable next-line ArrayDeclaration: an element there is no object, and parts that are no object are skipped
       const parts = isRecord(c.content) && Array.isArray(c.content.parts) ? (c.content.parts as GeminiPart[]) : [];
       for (const part of parts) if (isRecord(part)) this.part(index, state, part, out);
       const logprobs = decodeLogprobs(c.logprobsResult);
@@ -189,9 +190,8 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
       const reason = decodeFinishReason(f.raw, state.calls > 0);
       if (reason.unified === 'error') {
         // MALFORMED_FUNCTION_CALL and kin: the model failed, so the stream fails (never a clean stop).
-        const raw = reason.raw ?? 'error';
         const detail = f.message ?? 'the model produced an invalid response.';
-        this.fail(new ProxyError('upstream', `Upstream stopped with ${raw}: ${detail}`, { code: raw }), out, true);
+        this.fail(new ProxyError('upstream', `Upstream stopped with ${f.raw}: ${detail}`, { code: f.raw }), out, true);
         return;
       }
       out.push({ type: 'finish', ...(f.index ? { choice: f.index } : {}), reason });
@@ -201,7 +201,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
   /** The supports of a finishing candidate that fall in its latest text block, as its citations (before it ends). */
   private cite(index: number, state: ChoiceState, out: StreamEvent[]): void {
     const meta = state.grounding?.groundingMetadata;
-    if (!isRecord(meta) || state.block === undefined || state.open === 'reasoning' || state.finished) return;
+    if (!isRecord(meta) || state.open === 'reasoning' || state.finished) return;
     const end = state.said + utf8Length(state.block);
     for (const stretch of groundedStretches(meta)) {
       if (stretch.start < state.said || stretch.start >= end) continue; // an earlier block's: it has ended
@@ -212,13 +212,14 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
   /** A finishing candidate's searches and pages read, once (grounding.ts); its citations need the whole text. */
   private ground(index: number, state: ChoiceState, out: StreamEvent[]): void {
     if (!state.grounding || state.finished) return;
-    const found: Part[] = [];
+    const found: WebSearchPart[] = [];
     decodeGrounding(state.grounding, found, `gemini_${this.turn}_${index}`);
     state.grounding = undefined;
-    for (const part of found) if (part.type === 'web-search') out.push({ type: 'web-search', ...(index ? { choice: index } : {}), part });
+    for (const part of found) out.push({ type: 'web-search', ...(index ? { choice: index } : {}), part });
   }
 
   private emitUsage(out: StreamEvent[]): void {
+    // Stryker disable next-line ConditionalExpression: with no usage the key is undefined, as usageSent is until a usage is sent
     if (!this.usage) return;
     const key = JSON.stringify(this.usage);
     if (key === this.usageSent) return;
@@ -242,8 +243,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
 
   private openBlock(index: number, state: ChoiceState, kind: 'text' | 'reasoning', out: StreamEvent[]): void {
     if (state.open === kind) return;
-    this.closeBlock(index, state, out);
-    this.endStreamingCall(index, state, out);
+    this.closeBlock(index, state, out); // (a streamed call was ended by the part itself)
     out.push({ type: kind === 'text' ? 'text-start' : 'reasoning-start', ...(index ? { choice: index } : {}) });
     state.open = kind;
   }
@@ -288,8 +288,10 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
       return;
     }
     const kind = part.thought === true ? 'reasoning' : 'text';
-    if (kind === 'text' && state.open !== 'text') {
-      if (state.block !== undefined) state.said += utf8Length(state.block);
+    // A part that opens a block ends the latest text block (a thought's text is no answer text:
+    // the block it leaves empty adds no bytes).
+    if (state.open !== 'text') {
+      state.said += utf8Length(state.block);
       state.block = '';
     }
     this.openBlock(index, state, kind, out);
@@ -318,6 +320,7 @@ export class GeminiStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
     const choice = index ? { choice: index } : {};
     this.closeBlock(index, state, out);
     const name = typeof fc.name === 'string' ? fc.name : undefined;
+    // Stryker disable next-line ArrayDeclaration: an element there has no jsonPath, which applyPartials skips
     const partial = Array.isArray(fc.partialArgs) ? (fc.partialArgs as Json[]) : [];
 
     if (name) {
