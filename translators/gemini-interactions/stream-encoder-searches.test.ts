@@ -126,4 +126,20 @@ describe('Interactions stream encoder: citations', () => {
     ]);
     expect(out.map((d) => d.type)).toEqual(['text', 'thought_signature']);
   });
+
+  it('a refusal written in the same output step counts in the offsets of the citations after it', () => {
+    const out = deltas([
+      start,
+      { type: 'refusal-start' },
+      { type: 'refusal-delta', text: 'No. ' },
+      { type: 'refusal-end' },
+      { type: 'text-start' },
+      { type: 'text-delta', text: 'ab' },
+      { type: 'citation', citation: { url: 'https://a.org', span: { start: 0, end: 1 } } },
+      { type: 'text-end' },
+      finish,
+    ]);
+    expect(out.map((d) => d.type)).toEqual(['text', 'text', 'text_annotation_delta']);
+    expect(out[2]!.annotations[0]).toMatchObject({ start_index: 4, end_index: 5 });
+  });
 });
