@@ -149,3 +149,37 @@ describe('Interactions decodeResponse: the less common bodies', () => {
     expect(raw(undefined)).toBe('');
   });
 });
+
+describe('Interactions decodeResponse: search steps among the others', () => {
+  const call = (id: string, type = 'google_search_call') => ({ type, id, arguments: type === 'google_search_call' ? { queries: ['q'] } : { urls: ['https://r.org'] } });
+  const text = (t: string, url?: string) => ({ type: 'model_output', content: [{ type: 'text', text: t, ...(url ? { annotations: [{ type: 'url_citation', url }] } : {}) }] });
+
+  it('a search stands where its result step is; a step that is not an object gives nothing', () => {
+    const parts = content([null, call('g'), text('a'), { type: 'google_search_result', call_id: 'g', result: [] }, text('b')]);
+    expect(parts.map((p) => p.type)).toEqual(['text', 'web-search', 'text']);
+  });
+
+  it('every search without pages of its own gets the pages all text parts cite; a page read keeps its own', () => {
+    const parts = content([
+      { type: 'user_input', content: [{ type: 'text', text: 'q' }] },
+      call('g1'),
+      { type: 'google_search_result', call_id: 'g1', result: [] },
+      call('u1', 'url_context_call'),
+      { type: 'url_context_result', call_id: 'u1', result: [{ url: 'https://r.org', status: 'success' }] },
+      text('a', 'https://a.org'),
+      call('g2'),
+      text('b', 'https://b.org'),
+    ]);
+    expect(parts.map((p) => p.type)).toEqual(['web-search', 'web-search', 'text', 'text', 'web-search']);
+    expect(parts.flatMap((p) => (p.type === 'web-search' ? [[p.id, p.results.map((r) => r.url)]] : []))).toEqual([
+      ['g1', ['https://a.org', 'https://b.org']],
+      ['u1', ['https://r.org']],
+      ['g2', ['https://a.org', 'https://b.org']],
+    ]);
+  });
+
+  it('a text content without annotations has no citations', () => {
+    expect(content([text('plain')])).toEqual([{ type: 'text', text: 'plain' }]);
+    expect(content([{ type: 'model_output', content: [{ type: 'text', text: 'x', annotations: [] }] }])).toEqual([{ type: 'text', text: 'x' }]);
+  });
+});
