@@ -40,4 +40,19 @@ describe('encodePassthrough: the edges', () => {
   it('a body that is not an object is forwarded as it came, not streaming', () => {
     expect(encodePassthrough(caller(null), 'null', target)).toEqual({ method: 'POST', path: '/v1beta/interactions', headers: { 'content-type': 'application/json', 'x-goog-api-key': 'AIza-test' }, body: 'null', stream: false });
   });
+
+  it('GET without a query has no `?`; only stream=true streams it; the caller’s other headers are not forwarded', () => {
+    const get = encodePassthrough(caller(undefined, { params: { method: 'retrieve', id: 'v1_a' }, headers: { 'x-custom': '1', authorization: 'Bearer c' } }), '', target);
+    expect(get).toEqual({ method: 'GET', path: '/v1beta/interactions/v1_a', headers: { 'x-goog-api-key': 'AIza-test' }, stream: false });
+    const notStreamed = encodePassthrough(caller(undefined, { params: { method: 'retrieve', id: 'v1_a' }, query: { stream: 'false' } }), '', target);
+    expect(notStreamed).toMatchObject({ path: '/v1beta/interactions/v1_a?stream=false', stream: false });
+    expect(notStreamed.headers).not.toHaveProperty('accept');
+  });
+
+  it('a create body streams only for stream: true; a body without a model gets the upstream’s', () => {
+    const out = encodePassthrough(caller({ model: target.model, stream: 'true' }), 'RAW', target);
+    expect(out).toMatchObject({ body: 'RAW', stream: false });
+    expect(out.headers).not.toHaveProperty('accept');
+    expect(JSON.parse(encodePassthrough(caller({ input: 'hi' }), '{"input":"hi"}', target).body as string)).toEqual({ input: 'hi', model: target.model });
+  });
 });
