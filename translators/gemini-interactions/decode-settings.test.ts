@@ -75,6 +75,16 @@ describe('generation_config and function tools: what canonical has no home for r
   });
 });
 
+describe('hosted tools → canonical', () => {
+  it('Google Search and URL context are also web tools (a search, a page read); the other built-ins are not', () => {
+    expect(decode({ tools: [{ type: 'google_search' }, { type: 'url_context' }, { type: 'code_execution' }] }).nativeTools).toStrictEqual([
+      { dialect: 'gemini', definition: { googleSearch: {} }, path: 'tools[0]', web: { kind: 'search' } },
+      { dialect: 'gemini', definition: { urlContext: {} }, path: 'tools[1]', web: { kind: 'fetch' } },
+      { dialect: 'gemini', definition: { codeExecution: {} }, path: 'tools[2]' },
+    ]);
+  });
+});
+
 describe('decodeRequest: the whole request’s fields', () => {
   it('a plain request carries no extras; background false and null fields are nothing; stream asks for usage', () => {
     const plain = decode({ background: false, previous_interaction_id: null, agent: null, agent_config: null, stream: true, system_instruction: '' });

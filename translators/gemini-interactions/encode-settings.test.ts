@@ -26,6 +26,21 @@ describe('encodeTools: hosted tools from generateContent, functions with their o
     expect(run(encodeTools, { nativeTools: [tool] })).toEqual({ out: [], warnings: [warning] });
   });
 
+  it('another vendor’s web search or page read: Google Search or URL context here, its options it has no place for reported at its path', () => {
+    const { out, warnings } = run(encodeTools, { nativeTools: [
+      { dialect: 'anthropic', definition: { type: 'web_search_20250305' }, path: 'tools[0]', web: { kind: 'search', maxUses: 3, allowedDomains: ['a.org'] } },
+      { dialect: 'openai-responses', definition: { type: 'web_fetch' }, web: { kind: 'fetch' } },
+      { dialect: 'anthropic', definition: { type: 'bash' }, path: 'tools[2]' },
+    ] });
+    expect(out).toEqual([{ type: 'google_search' }, { type: 'url_context' }]);
+    expect(warnings).toEqual([
+      { code: 'dropped', path: 'tools[0].maxUses' },
+      { code: 'dropped', path: 'tools[0].allowedDomains', lossy: true },
+      { code: 'dropped', path: 'tools[2]', detail: 'bash', lossy: true },
+    ]);
+    expect(run(encodeTools, { nativeTools: [{ dialect: 'anthropic', definition: {}, web: { kind: 'search', maxUses: 1 } }] }).warnings).toEqual([{ code: 'dropped', path: 'nativeTools[0].maxUses' }]);
+  });
+
   it('a function keeps this dialect’s extras; strict has no place and is reported', () => {
     const { out, warnings } = run(encodeTools, {
       tools: [{ name: 'f', description: 'd', parameters: { type: 'object' }, strict: true, extras: { dialect: 'gemini-interactions', fields: { behavior: 'NON_BLOCKING' } } }, { name: 'g' }],
@@ -43,6 +58,7 @@ describe('encodeToolChoice and generation_config', () => {
     [{ type: 'tool', name: 'f' }, { allowed_tools: { mode: 'any', tools: ['f'] } }],
     [{ type: 'allowed', names: ['a', 'b'], mode: 'required' }, { allowed_tools: { mode: 'any', tools: ['a', 'b'] } }],
     [{ type: 'allowed', names: ['a'], mode: 'auto' }, { allowed_tools: { mode: 'validated', tools: ['a'] } }],
+    [{ type: 'web', kind: 'search' }, 'auto'],
   ])('%j → %j', (choice, wire) => {
     expect(encodeToolChoice(choice)).toEqual(wire);
   });
@@ -61,6 +77,11 @@ describe('encodeToolChoice and generation_config', () => {
     [{ budgetTokens: -1, includeThoughts: false }, { thinking_summaries: 'none' }, []],
   ])('reasoning %j → %j', (reasoning, gc, warnings) => {
     expect(run(encodeGenerationConfig, { reasoning })).toEqual({ out: gc, warnings });
+  });
+
+  it('calls that may not run in parallel cannot be asked for: reported by the canonical name; allowed is fine', () => {
+    expect(run(encodeGenerationConfig, { parallelToolCalls: false }).warnings).toEqual([{ code: 'dropped', path: 'parallelToolCalls' }]);
+    expect(run(encodeGenerationConfig, { parallelToolCalls: true }).warnings).toEqual([]);
   });
 
   it('several candidates cannot be asked for: reported; one is fine', () => {
