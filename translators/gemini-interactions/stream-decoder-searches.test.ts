@@ -35,7 +35,7 @@ describe('Interactions stream decoder: citations in model_output steps', () => {
       ] }),
       stepStop(0),
     ]);
-    expect(events.filter((e) => e.type === 'citation')).toEqual([
+    expect(events.filter((e) => e.type === 'citation')).toStrictEqual([
       { type: 'citation', citation: { url: 'https://a.org', span: { start: 5, end: 6 }, raw: { dialect: 'gemini-interactions', value: cite('https://a.org', 0, 1) } } },
       { type: 'citation', citation: { url: 'https://b.org', raw: { dialect: 'gemini-interactions', value: { type: 'url_citation', url: 'https://b.org' } } } },
     ]);
@@ -95,7 +95,7 @@ describe('Interactions stream decoder: search steps', () => {
       stepStop(1),
     ]);
     expect(events.map((e) => e.type)).toEqual(['web-search']);
-    expect(searchOf(events)[0]).toEqual({
+    expect(searchOf(events)[0]).toStrictEqual({
       type: 'web-search',
       id: 'u',
       kind: 'fetch',

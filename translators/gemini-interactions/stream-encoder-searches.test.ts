@@ -28,7 +28,7 @@ function deltas(events: StreamEvent[]): Array<Record<string, any>> {
 
 describe('Interactions stream encoder: searches between the other steps', () => {
   it('a search during text stops the output step; text after it opens another', () => {
-    expect(steps([start, { type: 'text-start' }, { type: 'text-delta', text: 'a' }, search, { type: 'text-delta', text: 'b' }, { type: 'text-end' }, finish])).toEqual([
+    expect(steps([start, { type: 'text-start' }, { type: 'text-delta', text: 'a' }, search, { type: 'text-delta', text: 'b' }, { type: 'text-end' }, finish])).toStrictEqual([
       'step.start 0 model_output',
       'step.delta 0 text',
       'step.stop 0',
@@ -53,7 +53,7 @@ describe('Interactions stream encoder: searches between the other steps', () => 
       { type: 'tool-call-delta', index: 1, argumentsDelta: '{}' },
       { type: 'tool-call-end', index: 1 },
       finish,
-    ])).toEqual([
+    ])).toStrictEqual([
       'step.start 0 function_call',
       'step.delta 0 arguments_delta',
       'step.stop 0',
@@ -68,7 +68,7 @@ describe('Interactions stream encoder: searches between the other steps', () => 
   });
 
   it('the end of a call not open leaves a waiting search waiting; a call that never ends has the search after it at the finish', () => {
-    expect(steps([start, { type: 'tool-call-start', index: 0, id: 'a', name: 'f' }, search, { type: 'tool-call-end', index: 5 }, finish])).toEqual([
+    expect(steps([start, { type: 'tool-call-start', index: 0, id: 'a', name: 'f' }, search, { type: 'tool-call-end', index: 5 }, finish])).toStrictEqual([
       'step.start 0 function_call',
       'step.stop 0',
       'step.start 1 google_search_call',
@@ -94,8 +94,8 @@ describe('Interactions stream encoder: citations', () => {
       { type: 'citation', citation: { url: 'https://b.org' } },
       finish,
     ]);
-    expect(out.map((d) => d.type)).toEqual(['text', 'text', 'text_annotation_delta']);
-    expect(out[2]!.annotations).toEqual([{ type: 'url_citation', url: 'https://a.org', title: 'https://a.org', start_index: bytes('Hi. '), end_index: bytes('Hi. Café') }]);
+    expect(out.map((d) => d.type)).toStrictEqual(['text', 'text', 'text_annotation_delta']);
+    expect(out[2]!.annotations).toStrictEqual([{ type: 'url_citation', url: 'https://a.org', title: 'https://a.org', start_index: bytes('Hi. '), end_index: bytes('Hi. Café') }]);
   });
 
   it('a new output step counts its text from zero', () => {
@@ -112,7 +112,7 @@ describe('Interactions stream encoder: citations', () => {
       { type: 'text-end' },
       finish,
     ]);
-    expect(out.at(-1)).toEqual({ type: 'text_annotation_delta', annotations: [{ type: 'url_citation', url: 'https://a.org', title: 'https://a.org', start_index: 1, end_index: 2 }] });
+    expect(out.at(-1)).toStrictEqual({ type: 'text_annotation_delta', annotations: [{ type: 'url_citation', url: 'https://a.org', title: 'https://a.org', start_index: 1, end_index: 2 }] });
   });
 
   it('a whole-block citation after a signed text-end: its output step already stopped, it is dropped', () => {
@@ -124,7 +124,7 @@ describe('Interactions stream encoder: citations', () => {
       { type: 'citation', citation: { url: 'https://a.org' } },
       finish,
     ]);
-    expect(out.map((d) => d.type)).toEqual(['text', 'thought_signature']);
+    expect(out.map((d) => d.type)).toStrictEqual(['text', 'thought_signature']);
   });
 
   it('a refusal written in the same output step counts in the offsets of the citations after it', () => {
@@ -139,7 +139,7 @@ describe('Interactions stream encoder: citations', () => {
       { type: 'text-end' },
       finish,
     ]);
-    expect(out.map((d) => d.type)).toEqual(['text', 'text', 'text_annotation_delta']);
+    expect(out.map((d) => d.type)).toStrictEqual(['text', 'text', 'text_annotation_delta']);
     expect(out[2]!.annotations[0]).toMatchObject({ start_index: 4, end_index: 5 });
   });
 });
