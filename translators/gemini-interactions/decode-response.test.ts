@@ -183,3 +183,54 @@ describe('Interactions decodeResponse: search steps among the others', () => {
     expect(content([{ type: 'model_output', content: [{ type: 'text', text: 'x', annotations: [] }] }])).toEqual([{ type: 'text', text: 'x' }]);
   });
 });
+
+describe('Interactions decodeResponse: steps and contents of the wrong shape are left out', () => {
+  it('contents that are not contents give no part, the others theirs', () => {
+    expect(content([{ type: 'model_output', content: [{ type: 'text' }, 'junk', { type: 'sticker', data: 'AA==' }, { type: 'text', text: 'ok' }] }])).toStrictEqual([{ type: 'text', text: 'ok' }]);
+  });
+
+  it('summary entries that are not contents add no text', () => {
+    expect(content([{ type: 'thought', summary: [{ type: 'text', text: 'a' }, { type: 'bogus' }, 7, { type: 'text', text: 'b' }] }])).toStrictEqual([{ type: 'reasoning', text: 'a\n\nb' }]);
+  });
+
+  it('a thought, an output or a call whose fields have the wrong types gives nothing', () => {
+    expect(content([
+      { type: 'thought', signature: 5, summary: [{ type: 'text', text: 'x' }] },
+      { type: 'model_output', content: 'not a list' },
+      { type: 'function_call', name: 'f', arguments: {} },
+      { type: 'function_call', id: 'c', name: 'f', arguments: [1] },
+      { type: 'model_output', content: [{ type: 'text', text: 'kept' }] },
+    ])).toStrictEqual([{ type: 'text', text: 'kept' }]);
+  });
+
+  it('a signed thought as the last step keeps its signature; a call after no thought has none', () => {
+    expect(content([{ type: 'function_call', id: 'c', name: 'f' }, { type: 'thought', signature: 'EqLast' }])).toStrictEqual([
+      { type: 'tool-call', id: 'c', name: 'f', arguments: '{}' },
+      { type: 'reasoning', text: '', signature: { origin: 'gemini', value: 'EqLast' } },
+    ]);
+  });
+
+  it('a signed thought before a text, then a call: the signature stays on the thought, not on the call', () => {
+    expect(content([{ type: 'thought', signature: 'EqT' }, { type: 'model_output', content: [{ type: 'text', text: 't' }] }, { type: 'function_call', id: 'c', name: 'f' }])).toStrictEqual([
+      { type: 'reasoning', text: '', signature: { origin: 'gemini', value: 'EqT' } },
+      { type: 'text', text: 't' },
+      { type: 'tool-call', id: 'c', name: 'f', arguments: '{}' },
+    ]);
+  });
+
+  it('an Interaction with an id but no status is one; completed with a call finishes for tool calls, without one it stops', () => {
+    expect(decode({ id: 'v1_only', steps: [] })).toMatchObject({ id: 'v1_only', choices: [{ finishReason: { unified: 'stop', raw: 'completed' } }] });
+    expect(decode({ id: 'v1_c', status: 'completed', steps: [{ type: 'function_call', id: 'c', name: 'f' }] }).choices[0]!.finishReason).toEqual({ unified: 'tool-calls', raw: 'completed' });
+    expect(decode({ id: 'v1_c', status: 'completed', steps: [{ type: 'thought', signature: 'S' }, { type: 'model_output', content: [{ type: 'text', text: 'x' }] }] }).choices[0]!.finishReason).toEqual({ unified: 'stop', raw: 'completed' });
+  });
+
+  it('a search given the pages the answer cites', () => {
+    const parts = content([
+      { type: 'google_search_call', id: 'g', arguments: { queries: ['q'] } },
+      { type: 'google_search_result', call_id: 'g', result: [{ search_suggestions: '<div/>' }] },
+      { type: 'model_output', content: [{ type: 'text', text: 'Yes.', annotations: [{ type: 'url_citation', url: 'https://a.org', title: 'A', start_index: 0, end_index: 3 }] }] },
+    ]);
+    expect(parts[0]).toMatchObject({ type: 'web-search', id: 'g', results: [{ url: 'https://a.org', title: 'A' }] });
+    expect(parts[1]).toMatchObject({ type: 'text', text: 'Yes.', citations: [{ url: 'https://a.org', title: 'A', span: { start: 0, end: 3 } }] });
+  });
+});
