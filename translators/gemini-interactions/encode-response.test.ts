@@ -207,3 +207,26 @@ describe('Interactions encodeResponse: searches and annotations', () => {
     expect(out.steps.map((s: { type: string }) => s.type)).toEqual(['google_search_call', 'google_search_result']);
   });
 });
+
+describe('Interactions encodeResponse: what each step leaves out', () => {
+  it('an unsigned thought shown as a summary has no signature field; one not shown is no step', () => {
+    expect(encode(response([{ type: 'reasoning', text: 'why' }, { type: 'text', text: 'a' }]), summaries).steps).toStrictEqual([
+      { type: 'thought', summary: [{ type: 'text', text: 'why' }] },
+      { type: 'model_output', content: [{ type: 'text', text: 'a' }] },
+    ]);
+    expect(encode(response([{ type: 'reasoning', text: 'why' }, { type: 'text', text: 'a' }])).steps).toStrictEqual([{ type: 'model_output', content: [{ type: 'text', text: 'a' }] }]);
+  });
+
+  it('unsigned text after signed text in the same output keeps the signature for the thought after it', () => {
+    expect(encode(response([{ type: 'text', text: 'a', signature: { origin: 'gemini', value: 'S' } }, { type: 'text', text: 'b' }])).steps).toStrictEqual([
+      { type: 'model_output', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+      { type: 'thought', signature: 'S' },
+    ]);
+  });
+
+  it('a file as the first part opens the output as a document', () => {
+    expect(encode(response([{ type: 'file', source: { type: 'url', url: 'https://a.org/x.pdf', mediaType: 'application/pdf' } }, { type: 'text', text: 't' }])).steps).toStrictEqual([
+      { type: 'model_output', content: [{ type: 'document', uri: 'https://a.org/x.pdf', mime_type: 'application/pdf' }, { type: 'text', text: 't' }] },
+    ]);
+  });
+});
