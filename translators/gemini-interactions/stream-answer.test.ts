@@ -71,4 +71,17 @@ describe('the Interaction a stream told, rebuilt for the store', () => {
     const answer = collect(frame('interaction.completed', { interaction: { id: 'x', status: 'completed' } })) as { steps: unknown[] };
     expect(answer.steps).toEqual([{ type: 'thought', summary: [{ type: 'text', text: 'a' }, { type: 'image', data: 'AA==', mime_type: 'image/png' }] }]);
   });
+
+  it('a search step keeps what its deltas carry (arguments, results, signature), as Google streamed it', () => {
+    const collect = collectInteraction();
+    collect(frame('step.start', { index: 0, step: { type: 'google_search_call', id: 'gs1', arguments: {} } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'google_search_call', arguments: { queries: ['euro 2024'] }, signature: 'EqCall' } }));
+    collect(frame('step.start', { index: 1, step: { type: 'google_search_result', call_id: 'gs1', result: [] } }));
+    collect(frame('step.delta', { index: 1, delta: { type: 'google_search_result', result: [{ search_suggestions: '<div/>' }], signature: 'EqResult' } }));
+    const answer = collect(frame('interaction.completed', { interaction: { id: 'x', status: 'completed' } })) as { steps: unknown[] };
+    expect(answer.steps).toStrictEqual([
+      { type: 'google_search_call', id: 'gs1', arguments: { queries: ['euro 2024'] }, signature: 'EqCall' },
+      { type: 'google_search_result', call_id: 'gs1', result: [{ search_suggestions: '<div/>' }], signature: 'EqResult' },
+    ]);
+  });
 });
