@@ -21,6 +21,7 @@ describe('decodeInput: the less common inputs', () => {
     ['audio/x-wav', { format: 'wav' }],
     ['Audio/OGG; codecs=opus', { format: 'ogg' }],
     ['audio', {}],
+    ['audio/vnd.x-custom', { format: 'vnd.x-custom' }],
   ])('audio %s', (mime, format) => {
     expect(decode({ type: 'audio', data: 'AA==', mime_type: mime })).toEqual([{ role: 'user', content: [{ type: 'audio', source: { type: 'base64', mediaType: mime, data: 'AA==' }, ...format }] }]);
   });
@@ -145,5 +146,34 @@ describe('decodeInput: thought steps', () => {
   it('a signature carrier alone: that vendor\'s signature, the summary its text; anything else Gemini\'s raw value', () => {
     expect(thought(encodeSignature({ origin: 'anthropic', value: 'x' }), [{ type: 'text', text: 's' }])).toEqual({ type: 'reasoning', text: 's', signature: { origin: 'anthropic', value: 'x' } });
     expect(thought('EqRaw', [{ type: 'text', text: 's' }])).toEqual({ type: 'reasoning', text: 's', signature: { origin: 'gemini', value: 'EqRaw' } });
+  });
+});
+
+describe('decodeInput: messages and what the errors name', () => {
+  it('each user_input is its own user message; consecutive results one', () => {
+    expect(decode([
+      { type: 'user_input', content: [{ type: 'text', text: 'a' }] },
+      { type: 'user_input', content: [{ type: 'text', text: 'b' }] },
+      { type: 'function_result', call_id: 'c1', name: null, result: 'r1' },
+      { type: 'function_result', call_id: 'c2', result: 'r2' },
+    ])).toStrictEqual([
+      { role: 'user', content: [{ type: 'text', text: 'a' }] },
+      { role: 'user', content: [{ type: 'text', text: 'b' }] },
+      { role: 'user', content: [{ type: 'tool-result', callId: 'c1', content: [{ type: 'text', text: 'r1' }] }, { type: 'tool-result', callId: 'c2', content: [{ type: 'text', text: 'r2' }] }] },
+    ]);
+  });
+
+  it('another vendor\'s signed thought before a call keeps its signature; the call gets none', () => {
+    const signature = { origin: 'anthropic' as const, value: 'Sig' };
+    expect(decode([{ type: 'thought', signature: encodeReasoning({ text: 'mine', signature }) }, { type: 'function_call', id: 'c', name: 'f' }])).toStrictEqual([
+      { role: 'assistant', content: [{ type: 'reasoning', text: 'mine', signature }, { type: 'tool-call', id: 'c', name: 'f', arguments: '{}' }] },
+    ]);
+  });
+
+  it.each([
+    [[{ type: 'thought', summary: [{ type: 'image' }] }], 'input[0].summary[0].data'],
+    [[{ type: 'function_result', call_id: 'c', result: [{ type: 'audio' }] }], 'input[0].result[0].data'],
+  ])('a bad content inside a step is named by its path: %j', (input, param) => {
+    expect(failure({ model: 'm', input }).param).toBe(param);
   });
 });

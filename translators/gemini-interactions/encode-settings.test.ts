@@ -13,9 +13,11 @@ describe('encodeTools: hosted tools from generateContent, functions with their o
     ['options snake_cased', { dialect: 'gemini', definition: { googleSearch: { timeRangeFilter: { startTime: 'a' } } } }, { time_range_filter: { startTime: 'a' }, type: 'google_search' }],
     ['options that are not an object are left out', { dialect: 'gemini', definition: { codeExecution: true } }, { type: 'code_execution' }],
     ['a list as options is left out', { dialect: 'gemini', definition: { urlContext: [1] } }, { type: 'url_context' }],
+    ['a string as options is left out', { dialect: 'gemini', definition: { urlContext: 'ab' } }, { type: 'url_context' }],
+    ['null as options is left out', { dialect: 'gemini', definition: { codeExecution: null } }, { type: 'code_execution' }],
     ['an Interactions tool as it came', { dialect: 'gemini-interactions', definition: { type: 'mcp_server', url: 'https://x' } }, { type: 'mcp_server', url: 'https://x' }],
   ])('%s', (_name, tool, expected) => {
-    expect(run(encodeTools, { nativeTools: [tool] })).toEqual({ out: [expected], warnings: [] });
+    expect(run(encodeTools, { nativeTools: [tool] })).toStrictEqual({ out: [expected], warnings: [] });
   });
 
   it.each<[string, NativeTool, Warning]>([
@@ -100,5 +102,17 @@ describe('encodeResponseFormat', () => {
     [{ responseFormat: { type: 'json-schema', schema: { type: 'object' } } }, { type: 'text', mime_type: 'application/json', schema: { type: 'object' } }],
   ])('%j → %j', (over, wire) => {
     expect(encodeResponseFormat({ ...base, ...over })).toEqual(wire);
+  });
+});
+
+describe('encode-settings: what is not set is not written', () => {
+  it('a function without description or parameters has neither; an empty stop list is none', () => {
+    expect(run(encodeTools, { tools: [{ name: 'g' }] }).out).toStrictEqual([{ type: 'function', name: 'g' }]);
+    expect(run(encodeGenerationConfig, { stop: [] }).out).toStrictEqual({});
+    expect(run(encodeGenerationConfig, { stop: ['END'] }).out).toStrictEqual({ stop_sequences: ['END'] });
+  });
+
+  it('JSON mode has no schema field', () => {
+    expect(encodeResponseFormat({ ...base, responseFormat: { type: 'json' } })).toStrictEqual({ type: 'text', mime_type: 'application/json' });
   });
 });
