@@ -122,6 +122,7 @@ export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateCo
     }
     const parts = partsOfStep(step) ?? [];
     const next = output[i + 1] as { type?: unknown } | null | undefined;
+    // Stryker disable next-line ConditionalExpression: only a reasoning part of a step carries a signature, which the check after this needs
     const thought = parts[0]?.type === 'reasoning' ? parts[0] : undefined;
     if (thought?.signature && next?.type === 'function_call') {
       // Gemini's signature of the thought just before a call goes on the call (as decode-input.ts does).
@@ -129,6 +130,7 @@ export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateCo
       if (thought.text) content.push({ type: 'reasoning', text: thought.text });
       return;
     }
+    // Stryker disable next-line ConditionalExpression: callSignature is set only for the function_call step right after it, whose one part is the call
     for (const p of parts) content.push(p.type === 'tool-call' && callSignature ? { ...p, signature: callSignature } : p);
     callSignature = undefined;
   });
@@ -136,6 +138,7 @@ export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateCo
   // A search's pages are the ones the answer cites (its result step names none).
   const cited = citationsOf(content);
   content.forEach((p, i) => {
+    // Stryker disable next-line ConditionalExpression: withCitedPages gives any other part back as it is
     if (p.type === 'web-search') content[i] = withCitedPages(p, cited);
   });
   const res: ChatResponse = {

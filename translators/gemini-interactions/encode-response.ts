@@ -116,6 +116,7 @@ export function stepsOf(given: readonly Part[], summaries: boolean): AnyStep[] {
         // Stryker disable next-line ConditionalExpression: a refusal has no citations, which encodeAnnotations gives no annotation too
         const annotations = p.type === 'text' ? encodeAnnotations(p.citations, p.text) : [];
         (output ??= []).push({ type: 'text', text: p.text, ...(annotations.length > 0 ? { annotations } : {}) });
+        // Stryker disable next-line ConditionalExpression: a refusal has no signature
         if (p.type === 'text' && p.signature) textSignature = p.signature;
         break;
       }
