@@ -13,6 +13,7 @@ export class StepAnnotations {
   /** Where the open text block began in it, once it said something; the block that ended last. */
   private block: number | undefined;
   private ended: { start: number; end: number } | undefined;
+  // Stryker disable next-line ArrayDeclaration: what waits is only read through encodeAnnotations, which gives nothing for an entry without a url
   private waiting: Citation[] = [];
 
   /** A new output step. */
@@ -20,6 +21,7 @@ export class StepAnnotations {
     this.said = '';
     this.block = undefined;
     this.ended = undefined;
+    // Stryker disable next-line ArrayDeclaration: what waits is only read through encodeAnnotations, which gives nothing for an entry without a url
     this.waiting = [];
   }
 
@@ -27,6 +29,7 @@ export class StepAnnotations {
   start(): void {
     this.block = undefined;
     this.ended = undefined;
+    // Stryker disable next-line ArrayDeclaration: what waits is only read through encodeAnnotations, which gives nothing for an entry without a url
     this.waiting = [];
   }
 
@@ -39,7 +42,8 @@ export class StepAnnotations {
   cite(c: Citation): unknown[] {
     const range = this.block !== undefined ? { start: this.block, end: this.said.length } : this.ended;
     if (!range || (this.block !== undefined && !c.span)) {
-      if (this.block !== undefined || !this.ended) this.waiting.push(c);
+      // (Either the block is open or none has ended: it waits for the open or the next block's end.)
+      this.waiting.push(c);
       return [];
     }
     return this.annotate([c], range);

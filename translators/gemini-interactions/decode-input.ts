@@ -107,14 +107,13 @@ function resultParts(result: string | unknown[] | Record<string, unknown>, at: s
 /** Whether `input` is a list of contents (one user turn) rather than a list of steps. */
 function isContentList(list: readonly unknown[]): boolean {
   const first = list[0];
-  return isRecord(first) && typeof first['type'] === 'string' && CONTENT_TYPES.has(first['type']);
+  return isRecord(first) && CONTENT_TYPES.has(first['type'] as string);
 }
 
 export function decodeInput(input: unknown, warnings: Warning[]): Message[] {
-  if (input === undefined || input === null) return [];
+  if (input == null) return [];
   if (typeof input === 'string') return [{ role: 'user', content: [{ type: 'text', text: input }] }];
   if (!Array.isArray(input)) return [{ role: 'user', content: [decodeContent(input, 'input')] }];
-  if (input.length === 0) return [];
   if (isContentList(input)) return [{ role: 'user', content: contents(input, 'input') }];
   return decodeSteps(input, warnings);
 }

@@ -19,9 +19,10 @@ function fails(body: unknown): ProxyError {
 }
 
 describe('decodeRequest: the stateless function-calling turn (docs streaming guide)', () => {
-  const { value: req, warnings } = decode(fixtureJson('gemini-interactions', 'function-calling-stateless.request.json'));
+  const stateless = () => decode(fixtureJson('gemini-interactions', 'function-calling-stateless.request.json'));
 
   it('steps become messages: the user turn, the model turn (thought + call), the results', () => {
+    const { value: req, warnings } = stateless();
     expect(req.model).toBe('gemini-3-flash-preview');
     expect(req.system).toEqual([{ type: 'text', text: 'You are a weather assistant. Answer in one sentence.' }]);
     expect(req.messages.map((m) => [m.role, m.content.map((p) => p.type)])).toEqual([
@@ -33,6 +34,7 @@ describe('decodeRequest: the stateless function-calling turn (docs streaming gui
   });
 
   it('the raw Gemini signature of the thought before a call goes on the call (as generateContent has it); the summary stays thought text', () => {
+    const { value: req } = stateless();
     const [thought, call] = req.messages[1]!.content;
     expect(thought).toEqual({ type: 'reasoning', text: '**Checking the weather**\nI should call get_weather for Paris.' });
     expect(call).toEqual({
@@ -63,6 +65,7 @@ describe('decodeRequest: the stateless function-calling turn (docs streaming gui
   });
 
   it('an object result is its JSON text, paired by call_id, with the name', () => {
+    const { value: req } = stateless();
     expect(req.messages[2]!.content[0]).toEqual({
       type: 'tool-result',
       callId: 'fc_7k2m9q',
@@ -72,6 +75,7 @@ describe('decodeRequest: the stateless function-calling turn (docs streaming gui
   });
 
   it('function tools with their JSON Schema; Google Search a Gemini built-in at tools[1]', () => {
+    const { value: req } = stateless();
     expect(req.tools).toEqual([
       {
         name: 'get_weather',
@@ -83,6 +87,7 @@ describe('decodeRequest: the stateless function-calling turn (docs streaming gui
   });
 
   it('generation_config: thinking level and summaries, tool choice, max tokens; store is a hint', () => {
+    const { value: req } = stateless();
     expect(req.reasoning).toEqual({ effort: 'low', includeThoughts: true });
     expect(req.toolChoice).toEqual({ type: 'auto' });
     expect(req.maxOutputTokens).toBe(1024);
@@ -92,9 +97,10 @@ describe('decodeRequest: the stateless function-calling turn (docs streaming gui
 });
 
 describe('decodeRequest: a content list with structured output (one user turn)', () => {
-  const { value: req } = decode(fixtureJson('gemini-interactions', 'structured-output-image.request.json'));
+  const structured = () => decode(fixtureJson('gemini-interactions', 'structured-output-image.request.json'));
 
   it('is one user message: text, an inline image, a document by uri', () => {
+    const { value: req } = structured();
     expect(req.messages).toHaveLength(1);
     const [text, image, doc] = req.messages[0]!.content;
     expect(text).toEqual({ type: 'text', text: 'List the fruits in this picture.' });
@@ -103,6 +109,7 @@ describe('decodeRequest: a content list with structured output (one user turn)',
   });
 
   it('response_format with a schema is canonical structured output; sampling and stream read', () => {
+    const { value: req } = structured();
     expect(req.responseFormat).toEqual({ type: 'json-schema', schema: expect.objectContaining({ required: ['fruits'] }) });
     expect(req).toMatchObject({ temperature: 0.2, seed: 7, stop: ['END'], stream: true, streamUsage: true });
     expect(req.extras).toBeUndefined();
@@ -269,5 +276,11 @@ describe('decodeRequest: errors name the parameter', () => {
 
   it('a body that is not an object', () => {
     expect(fails([1]).param).toBe('body');
+  });
+
+  it('an empty list with a null reference is still no conversation; a continuation may send an empty list', () => {
+    const err = fails({ ...base, input: [], previous_interaction_id: null });
+    expect([err.param, err.message]).toEqual(['input', "Invalid value at 'input': expected a non-empty value, got an empty list (only a continuation, by 'previous_interaction_id', may leave it out)."]);
+    expect(decode({ ...base, input: [], previous_interaction_id: 'v1_a' }).value.messages).toEqual([]);
   });
 });

@@ -149,3 +149,88 @@ describe('Interactions decodeResponse: the less common bodies', () => {
     expect(raw(undefined)).toBe('');
   });
 });
+
+describe('Interactions decodeResponse: search steps among the others', () => {
+  const call = (id: string, type = 'google_search_call') => ({ type, id, arguments: type === 'google_search_call' ? { queries: ['q'] } : { urls: ['https://r.org'] } });
+  const text = (t: string, url?: string) => ({ type: 'model_output', content: [{ type: 'text', text: t, ...(url ? { annotations: [{ type: 'url_citation', url }] } : {}) }] });
+
+  it('a search stands where its result step is; a step that is not an object gives nothing', () => {
+    const parts = content([null, call('g'), text('a'), { type: 'google_search_result', call_id: 'g', result: [] }, text('b')]);
+    expect(parts.map((p) => p.type)).toEqual(['text', 'web-search', 'text']);
+  });
+
+  it('every search without pages of its own gets the pages all text parts cite; a page read keeps its own', () => {
+    const parts = content([
+      { type: 'user_input', content: [{ type: 'text', text: 'q' }] },
+      call('g1'),
+      { type: 'google_search_result', call_id: 'g1', result: [] },
+      call('u1', 'url_context_call'),
+      { type: 'url_context_result', call_id: 'u1', result: [{ url: 'https://r.org', status: 'success' }] },
+      text('a', 'https://a.org'),
+      call('g2'),
+      text('b', 'https://b.org'),
+    ]);
+    expect(parts.map((p) => p.type)).toEqual(['web-search', 'web-search', 'text', 'text', 'web-search']);
+    expect(parts.flatMap((p) => (p.type === 'web-search' ? [[p.id, p.results.map((r) => r.url)]] : []))).toEqual([
+      ['g1', ['https://a.org', 'https://b.org']],
+      ['u1', ['https://r.org']],
+      ['g2', ['https://a.org', 'https://b.org']],
+    ]);
+  });
+
+  it('a text content without annotations has no citations', () => {
+    expect(content([text('plain')])).toEqual([{ type: 'text', text: 'plain' }]);
+    expect(content([{ type: 'model_output', content: [{ type: 'text', text: 'x', annotations: [] }] }])).toEqual([{ type: 'text', text: 'x' }]);
+  });
+});
+
+describe('Interactions decodeResponse: steps and contents of the wrong shape are left out', () => {
+  it('contents that are not contents give no part, the others theirs', () => {
+    expect(content([{ type: 'model_output', content: [{ type: 'text' }, 'junk', { type: 'sticker', data: 'AA==' }, { type: 'text', text: 'ok' }] }])).toStrictEqual([{ type: 'text', text: 'ok' }]);
+  });
+
+  it('summary entries that are not contents add no text', () => {
+    expect(content([{ type: 'thought', summary: [{ type: 'text', text: 'a' }, { type: 'bogus' }, 7, { type: 'text', text: 'b' }] }])).toStrictEqual([{ type: 'reasoning', text: 'a\n\nb' }]);
+  });
+
+  it('a thought, an output or a call whose fields have the wrong types gives nothing', () => {
+    expect(content([
+      { type: 'thought', signature: 5, summary: [{ type: 'text', text: 'x' }] },
+      { type: 'model_output', content: 'not a list' },
+      { type: 'function_call', name: 'f', arguments: {} },
+      { type: 'function_call', id: 'c', name: 'f', arguments: [1] },
+      { type: 'model_output', content: [{ type: 'text', text: 'kept' }] },
+    ])).toStrictEqual([{ type: 'text', text: 'kept' }]);
+  });
+
+  it('a signed thought as the last step keeps its signature; a call after no thought has none', () => {
+    expect(content([{ type: 'function_call', id: 'c', name: 'f' }, { type: 'thought', signature: 'EqLast' }])).toStrictEqual([
+      { type: 'tool-call', id: 'c', name: 'f', arguments: '{}' },
+      { type: 'reasoning', text: '', signature: { origin: 'gemini', value: 'EqLast' } },
+    ]);
+  });
+
+  it('a signed thought before a text, then a call: the signature stays on the thought, not on the call', () => {
+    expect(content([{ type: 'thought', signature: 'EqT' }, { type: 'model_output', content: [{ type: 'text', text: 't' }] }, { type: 'function_call', id: 'c', name: 'f' }])).toStrictEqual([
+      { type: 'reasoning', text: '', signature: { origin: 'gemini', value: 'EqT' } },
+      { type: 'text', text: 't' },
+      { type: 'tool-call', id: 'c', name: 'f', arguments: '{}' },
+    ]);
+  });
+
+  it('an Interaction with an id but no status is one; completed with a call finishes for tool calls, without one it stops', () => {
+    expect(decode({ id: 'v1_only', steps: [] })).toMatchObject({ id: 'v1_only', choices: [{ finishReason: { unified: 'stop', raw: 'completed' } }] });
+    expect(decode({ id: 'v1_c', status: 'completed', steps: [{ type: 'function_call', id: 'c', name: 'f' }] }).choices[0]!.finishReason).toEqual({ unified: 'tool-calls', raw: 'completed' });
+    expect(decode({ id: 'v1_c', status: 'completed', steps: [{ type: 'thought', signature: 'S' }, { type: 'model_output', content: [{ type: 'text', text: 'x' }] }] }).choices[0]!.finishReason).toEqual({ unified: 'stop', raw: 'completed' });
+  });
+
+  it('a search given the pages the answer cites', () => {
+    const parts = content([
+      { type: 'google_search_call', id: 'g', arguments: { queries: ['q'] } },
+      { type: 'google_search_result', call_id: 'g', result: [{ search_suggestions: '<div/>' }] },
+      { type: 'model_output', content: [{ type: 'text', text: 'Yes.', annotations: [{ type: 'url_citation', url: 'https://a.org', title: 'A', start_index: 0, end_index: 3 }] }] },
+    ]);
+    expect(parts[0]).toMatchObject({ type: 'web-search', id: 'g', results: [{ url: 'https://a.org', title: 'A' }] });
+    expect(parts[1]).toMatchObject({ type: 'text', text: 'Yes.', citations: [{ url: 'https://a.org', title: 'A', span: { start: 0, end: 3 } }] });
+  });
+});

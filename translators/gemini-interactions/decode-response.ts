@@ -1,7 +1,7 @@
 /**
  * Upstream side: an `Interaction` → canonical `ChatResponse`. A POST answers with this turn's
  * output steps only; a GET (and, in an older wording of the docs, a POST) shows the user's input
- * first: leading `user_input` steps are skipped. Steps in order: `thought` → a reasoning part
+ * first: its `user_input` steps give no part. Steps in order: `thought` → a reasoning part
  * (summary texts joined, the raw `signature` as a Gemini signature), `model_output` → text and
  * media parts, `function_call` → a tool call (arguments as JSON text, paired with its result by
  * `id`; the signature of a thought right before it goes on the call, generateContent's place for
@@ -57,6 +57,7 @@ export function partOfContent(raw: unknown): Part | undefined {
 /** The text of a thought's summary contents, joined. */
 export function summaryText(summary: readonly unknown[] | null | undefined): string {
   let text = '';
+  // Stryker disable next-line ArrayDeclaration: a list of anything but contents gives no text either
   for (const c of summary ?? []) {
     const p = partOfContent(c);
     if (p?.type === 'text') text += text ? `\n\n${p.text}` : p.text;
@@ -66,7 +67,7 @@ export function summaryText(summary: readonly unknown[] | null | undefined): str
 
 /** Canonical parts of one output step; undefined for steps with no canonical part. */
 export function partsOfStep(step: unknown): Part[] | undefined {
-  const type = step && typeof step === 'object' ? (step as { type?: unknown }).type : undefined;
+  const type = isJsonObject(step) ? step['type'] : undefined;
   switch (type) {
     case 'thought': {
       const t = v.safeParse(ThoughtStepSchema, step);
@@ -107,12 +108,10 @@ export function unixSeconds(iso: string | null | undefined): number | undefined 
 export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateContext): ChatResponse {
   const r = parseInteraction(body);
   if (r.status === 'failed') throw errorOfFailedInteraction(r.errors, JSON.stringify(body));
+  // (A GET's leading `user_input` steps give no part: partsOfStep knows no such step.)
   // Stryker disable next-line ArrayDeclaration: a list of anything but steps gives no part either
-  const steps = r.steps ?? [];
-  let first = 0;
-  while (first < steps.length && (steps[first] as { type?: unknown } | null)?.type === 'user_input') first++;
+  const output = r.steps ?? [];
   const content: Part[] = [];
-  const output = steps.slice(first);
   let callSignature: Signature | undefined;
   const searches = new SearchPairs();
   output.forEach((step, i) => {
@@ -123,6 +122,7 @@ export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateCo
     }
     const parts = partsOfStep(step) ?? [];
     const next = output[i + 1] as { type?: unknown } | null | undefined;
+    // Stryker disable next-line ConditionalExpression: only a reasoning part of a step carries a signature, which the check after this needs
     const thought = parts[0]?.type === 'reasoning' ? parts[0] : undefined;
     if (thought?.signature && next?.type === 'function_call') {
       // Gemini's signature of the thought just before a call goes on the call (as decode-input.ts does).
@@ -130,6 +130,7 @@ export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateCo
       if (thought.text) content.push({ type: 'reasoning', text: thought.text });
       return;
     }
+    // Stryker disable next-line ConditionalExpression: callSignature is set only for the function_call step right after it, whose one part is the call
     for (const p of parts) content.push(p.type === 'tool-call' && callSignature ? { ...p, signature: callSignature } : p);
     callSignature = undefined;
   });
@@ -137,6 +138,7 @@ export function decodeResponse(body: unknown, req: ChatRequest, ctx: TranslateCo
   // A search's pages are the ones the answer cites (its result step names none).
   const cited = citationsOf(content);
   content.forEach((p, i) => {
+    // Stryker disable next-line ConditionalExpression: withCitedPages gives any other part back as it is
     if (p.type === 'web-search') content[i] = withCitedPages(p, cited);
   });
   const res: ChatResponse = {

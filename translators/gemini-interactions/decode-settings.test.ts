@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProxyError } from '../../src/canonical/index.ts';
 import { decodeRequest } from './decode-request.ts';
-import { decodeResponseFormat, decodeToolChoice } from './decode-settings.ts';
+import { decodeGenerationConfig, decodeResponseFormat, decodeToolChoice } from './decode-settings.ts';
 
 const decode = (body: Record<string, unknown>) => decodeRequest({ body: { model: 'm', input: 'x', ...body }, headers: {}, params: {}, query: {} }).value;
 const schema = { type: 'object', properties: { a: { type: 'string' } } };
@@ -75,6 +75,16 @@ describe('generation_config and function tools: what canonical has no home for r
   });
 });
 
+describe('hosted tools → canonical', () => {
+  it('Google Search and URL context are also web tools (a search, a page read); the other built-ins are not', () => {
+    expect(decode({ tools: [{ type: 'google_search' }, { type: 'url_context' }, { type: 'code_execution' }] }).nativeTools).toStrictEqual([
+      { dialect: 'gemini', definition: { googleSearch: {} }, path: 'tools[0]', web: { kind: 'search' } },
+      { dialect: 'gemini', definition: { urlContext: {} }, path: 'tools[1]', web: { kind: 'fetch' } },
+      { dialect: 'gemini', definition: { codeExecution: {} }, path: 'tools[2]' },
+    ]);
+  });
+});
+
 describe('decodeRequest: the whole request’s fields', () => {
   it('a plain request carries no extras; background false and null fields are nothing; stream asks for usage', () => {
     const plain = decode({ background: false, previous_interaction_id: null, agent: null, agent_config: null, stream: true, system_instruction: '' });
@@ -90,5 +100,29 @@ describe('decodeRequest: the whole request’s fields', () => {
 
   it('a kept response_format with no other field makes extras without hints', () => {
     expect(decode({ response_format: { type: 'video' } }).extras).toEqual({ dialect: 'gemini-interactions', fields: { response_format: { type: 'video' } } });
+  });
+});
+
+describe('what a request does not set stays unset', () => {
+  it('only hosted tools: no function list; only functions: no hosted list; a function without description or parameters has neither', () => {
+    const hosted = decode({ tools: [{ type: 'google_search' }] });
+    expect(hosted).not.toHaveProperty('tools');
+    const fns = decode({ tools: [{ type: 'function', name: 'g' }] });
+    expect(fns).not.toHaveProperty('nativeTools');
+    expect(fns.tools).toStrictEqual([{ name: 'g' }]);
+    expect(decode({ tools: [{ type: 'function', name: 'g', description: null, parameters: null }] }).tools).toStrictEqual([{ name: 'g' }]);
+  });
+
+  it('a generation_config of one setting sets that one alone (no reasoning without a thinking field)', () => {
+    expect(decodeGenerationConfig({ temperature: 0.5 })).toStrictEqual({ temperature: 0.5, extras: {} });
+    expect(decodeGenerationConfig({ thinking_summaries: 'none' })).toStrictEqual({ reasoning: { includeThoughts: false }, extras: {} });
+    expect(decodeGenerationConfig({ thinking_level: 'low', max_output_tokens: null })).toStrictEqual({ reasoning: { effort: 'low' }, extras: {} });
+    expect(decode({ generation_config: { seed: 1 } })).not.toHaveProperty('reasoning');
+  });
+
+  it('a list format of text alone sets no modalities; a text entry of another type no format', () => {
+    expect(decodeResponseFormat([{ type: 'text', mime_type: 'application/json' }])).toStrictEqual({ responseFormat: { type: 'json' } });
+    expect(decodeResponseFormat([{ type: 'text', mime_type: 'text/csv' }, { type: 'image' }])).toStrictEqual({ modalities: ['text', 'image'], raw: [{ type: 'text', mime_type: 'text/csv' }, { type: 'image' }] });
+    expect(decode({ response_format: [{ type: 'text' }] })).not.toHaveProperty('modalities');
   });
 });

@@ -68,7 +68,7 @@ export function decodeToolChoice(raw: unknown): ToolChoice | undefined {
   if (typeof c === 'string') {
     return c === 'any' ? { type: 'required' } : c === 'none' ? { type: 'none' } : { type: 'auto' };
   }
-  const mode = c.allowed_tools.mode ?? 'auto';
+  const mode = c.allowed_tools.mode; // none given: as 'auto' (neither 'none' nor 'any')
   const names = c.allowed_tools.tools ?? [];
   if (mode === 'none') return { type: 'none' };
   if (names.length === 0) return mode === 'any' ? { type: 'required' } : { type: 'auto' };

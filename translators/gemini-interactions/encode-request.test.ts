@@ -342,6 +342,11 @@ describe('encodeRequest: this dialect’s own fields', () => {
     expect(encoded(req()).body['store']).toBe(false);
   });
 
+  it('only the request streams or not: a stream among the extras is not sent; model is the upstream\'s', () => {
+    expect(encoded(req({ extras: mine({ stream: true, model: 'caller-alias' }) })).body).toStrictEqual({ model: 'gemini-3-flash-preview', input: [{ type: 'user_input', content: [{ type: 'text', text: 'Hi' }] }], store: false });
+    expect(encoded(req({ stream: true, extras: mine({ stream: false }) })).body['stream']).toBe(true);
+  });
+
   it('cache hints have no place here and are reported', () => {
     const { warnings } = encoded(req({ messages: [{ role: 'user', content: [{ type: 'text', text: 'Hi', cache: {} }] }] }));
     expect(warnings).toEqual([{ code: 'dropped', path: 'cache_control' }]);

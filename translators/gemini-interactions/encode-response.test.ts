@@ -180,3 +180,53 @@ describe('Interactions encodeResponse: the less common answers', () => {
     expect(prev({ dialect: 'openai-responses', fields: { previous_interaction_id: 'v1_o' } } as ChatRequest['extras'])).toBeUndefined();
   });
 });
+
+describe('Interactions encodeResponse: searches and annotations', () => {
+  const search: Part = { type: 'web-search', id: 'srvtoolu_1', kind: 'search', queries: ['q'], results: [], raw: { dialect: 'anthropic', value: [] } };
+
+  it('a search between texts closes the output before it (and the text’s signature after it); text after it is another output', () => {
+    const out = encode(response([{ type: 'text', text: 'a', signature: { origin: 'gemini', value: 'S' } }, search, { type: 'text', text: 'b' }]));
+    expect(out.steps.map((s: { type: string }) => s.type)).toEqual(['model_output', 'thought', 'google_search_call', 'google_search_result', 'model_output']);
+    expect(out.steps[1]).toEqual({ type: 'thought', signature: 'S' });
+    expect(out.steps[4]).toEqual({ type: 'model_output', content: [{ type: 'text', text: 'b' }] });
+  });
+
+  it('this API’s own annotations go back as they were; text without citations and refusals carry none', () => {
+    const own = { type: 'url_citation', url: 'https://a.org', title: 'A', start_index: 0, end_index: 1 };
+    const out = encode(response([
+      { type: 'text', text: 'x', citations: [{ url: 'https://a.org', raw: { dialect: 'gemini-interactions', value: own } }] },
+      { type: 'text', text: 'y', citations: [] },
+      { type: 'refusal', text: 'no' },
+    ]));
+    expect(out.steps).toEqual([{ type: 'model_output', content: [{ type: 'text', text: 'x', annotations: [own] }, { type: 'text', text: 'y' }, { type: 'text', text: 'no' }] }]);
+  });
+
+  it('a search alone is its steps, and a search answer with no call is completed', () => {
+    const out = encode(response([search]));
+    expect(out.status).toBe('completed');
+    expect(out.steps.map((s: { type: string }) => s.type)).toEqual(['google_search_call', 'google_search_result']);
+  });
+});
+
+describe('Interactions encodeResponse: what each step leaves out', () => {
+  it('an unsigned thought shown as a summary has no signature field; one not shown is no step', () => {
+    expect(encode(response([{ type: 'reasoning', text: 'why' }, { type: 'text', text: 'a' }]), summaries).steps).toStrictEqual([
+      { type: 'thought', summary: [{ type: 'text', text: 'why' }] },
+      { type: 'model_output', content: [{ type: 'text', text: 'a' }] },
+    ]);
+    expect(encode(response([{ type: 'reasoning', text: 'why' }, { type: 'text', text: 'a' }])).steps).toStrictEqual([{ type: 'model_output', content: [{ type: 'text', text: 'a' }] }]);
+  });
+
+  it('unsigned text after signed text in the same output keeps the signature for the thought after it', () => {
+    expect(encode(response([{ type: 'text', text: 'a', signature: { origin: 'gemini', value: 'S' } }, { type: 'text', text: 'b' }])).steps).toStrictEqual([
+      { type: 'model_output', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+      { type: 'thought', signature: 'S' },
+    ]);
+  });
+
+  it('a file as the first part opens the output as a document', () => {
+    expect(encode(response([{ type: 'file', source: { type: 'url', url: 'https://a.org/x.pdf', mediaType: 'application/pdf' } }, { type: 'text', text: 't' }])).steps).toStrictEqual([
+      { type: 'model_output', content: [{ type: 'document', uri: 'https://a.org/x.pdf', mime_type: 'application/pdf' }, { type: 'text', text: 't' }] },
+    ]);
+  });
+});

@@ -113,8 +113,10 @@ export function stepsOf(given: readonly Part[], summaries: boolean): AnyStep[] {
     switch (p.type) {
       case 'text':
       case 'refusal': {
+        // Stryker disable next-line ConditionalExpression: a refusal has no citations, which encodeAnnotations gives no annotation too
         const annotations = p.type === 'text' ? encodeAnnotations(p.citations, p.text) : [];
         (output ??= []).push({ type: 'text', text: p.text, ...(annotations.length > 0 ? { annotations } : {}) });
+        // Stryker disable next-line ConditionalExpression: a refusal has no signature
         if (p.type === 'text' && p.signature) textSignature = p.signature;
         break;
       }
@@ -156,6 +158,7 @@ export function stepsOf(given: readonly Part[], summaries: boolean): AnyStep[] {
 
 /** The `errors` of a failed Interaction. */
 function errorsOf(reason: FinishReason | undefined): InteractionsEventError[] {
+  // Stryker disable next-line OptionalChaining: only a choice's error finish reason makes the status failed, so it is there
   return [{ code: 'internal', message: `The model's output ended in an error${reason?.raw ? ` (${reason.raw})` : ''}.` }];
 }
 
@@ -176,6 +179,7 @@ export function encodeResponse(res: ChatResponse, req: ChatRequest, ctx: Transla
     created: at,
     updated: at,
     ...(previous ? { previous_interaction_id: previous } : {}),
+    // Stryker disable next-line OptionalChaining: a failed status needs a choice (with no choice it is completed or incomplete)
     ...(status === 'failed' ? { errors: errorsOf(choice?.finishReason) } : {}),
   };
   return interaction;

@@ -13,9 +13,11 @@ describe('encodeTools: hosted tools from generateContent, functions with their o
     ['options snake_cased', { dialect: 'gemini', definition: { googleSearch: { timeRangeFilter: { startTime: 'a' } } } }, { time_range_filter: { startTime: 'a' }, type: 'google_search' }],
     ['options that are not an object are left out', { dialect: 'gemini', definition: { codeExecution: true } }, { type: 'code_execution' }],
     ['a list as options is left out', { dialect: 'gemini', definition: { urlContext: [1] } }, { type: 'url_context' }],
+    ['a string as options is left out', { dialect: 'gemini', definition: { urlContext: 'ab' } }, { type: 'url_context' }],
+    ['null as options is left out', { dialect: 'gemini', definition: { codeExecution: null } }, { type: 'code_execution' }],
     ['an Interactions tool as it came', { dialect: 'gemini-interactions', definition: { type: 'mcp_server', url: 'https://x' } }, { type: 'mcp_server', url: 'https://x' }],
   ])('%s', (_name, tool, expected) => {
-    expect(run(encodeTools, { nativeTools: [tool] })).toEqual({ out: [expected], warnings: [] });
+    expect(run(encodeTools, { nativeTools: [tool] })).toStrictEqual({ out: [expected], warnings: [] });
   });
 
   it.each<[string, NativeTool, Warning]>([
@@ -24,6 +26,21 @@ describe('encodeTools: hosted tools from generateContent, functions with their o
     ['another vendor’s tool, even shaped like a Gemini one', { dialect: 'openai-chat', definition: { googleSearch: {} } }, { code: 'dropped', path: 'nativeTools[0]', detail: 'googleSearch', lossy: true }],
   ])('dropped: %s', (_name, tool, warning) => {
     expect(run(encodeTools, { nativeTools: [tool] })).toEqual({ out: [], warnings: [warning] });
+  });
+
+  it('another vendor’s web search or page read: Google Search or URL context here, its options it has no place for reported at its path', () => {
+    const { out, warnings } = run(encodeTools, { nativeTools: [
+      { dialect: 'anthropic', definition: { type: 'web_search_20250305' }, path: 'tools[0]', web: { kind: 'search', maxUses: 3, allowedDomains: ['a.org'] } },
+      { dialect: 'openai-responses', definition: { type: 'web_fetch' }, web: { kind: 'fetch' } },
+      { dialect: 'anthropic', definition: { type: 'bash' }, path: 'tools[2]' },
+    ] });
+    expect(out).toEqual([{ type: 'google_search' }, { type: 'url_context' }]);
+    expect(warnings).toEqual([
+      { code: 'dropped', path: 'tools[0].maxUses' },
+      { code: 'dropped', path: 'tools[0].allowedDomains', lossy: true },
+      { code: 'dropped', path: 'tools[2]', detail: 'bash', lossy: true },
+    ]);
+    expect(run(encodeTools, { nativeTools: [{ dialect: 'anthropic', definition: {}, web: { kind: 'search', maxUses: 1 } }] }).warnings).toEqual([{ code: 'dropped', path: 'nativeTools[0].maxUses' }]);
   });
 
   it('a function keeps this dialect’s extras; strict has no place and is reported', () => {
@@ -43,6 +60,7 @@ describe('encodeToolChoice and generation_config', () => {
     [{ type: 'tool', name: 'f' }, { allowed_tools: { mode: 'any', tools: ['f'] } }],
     [{ type: 'allowed', names: ['a', 'b'], mode: 'required' }, { allowed_tools: { mode: 'any', tools: ['a', 'b'] } }],
     [{ type: 'allowed', names: ['a'], mode: 'auto' }, { allowed_tools: { mode: 'validated', tools: ['a'] } }],
+    [{ type: 'web', kind: 'search' }, 'auto'],
   ])('%j → %j', (choice, wire) => {
     expect(encodeToolChoice(choice)).toEqual(wire);
   });
@@ -63,6 +81,11 @@ describe('encodeToolChoice and generation_config', () => {
     expect(run(encodeGenerationConfig, { reasoning })).toEqual({ out: gc, warnings });
   });
 
+  it('calls that may not run in parallel cannot be asked for: reported by the canonical name; allowed is fine', () => {
+    expect(run(encodeGenerationConfig, { parallelToolCalls: false }).warnings).toEqual([{ code: 'dropped', path: 'parallelToolCalls' }]);
+    expect(run(encodeGenerationConfig, { parallelToolCalls: true }).warnings).toEqual([]);
+  });
+
   it('several candidates cannot be asked for: reported; one is fine', () => {
     expect(run(encodeGenerationConfig, { candidateCount: 2 }).warnings).toEqual([{ code: 'dropped', path: 'candidateCount', lossy: true }]);
     expect(run(encodeGenerationConfig, { candidateCount: 1 }).warnings).toEqual([]);
@@ -79,5 +102,17 @@ describe('encodeResponseFormat', () => {
     [{ responseFormat: { type: 'json-schema', schema: { type: 'object' } } }, { type: 'text', mime_type: 'application/json', schema: { type: 'object' } }],
   ])('%j → %j', (over, wire) => {
     expect(encodeResponseFormat({ ...base, ...over })).toEqual(wire);
+  });
+});
+
+describe('encode-settings: what is not set is not written', () => {
+  it('a function without description or parameters has neither; an empty stop list is none', () => {
+    expect(run(encodeTools, { tools: [{ name: 'g' }] }).out).toStrictEqual([{ type: 'function', name: 'g' }]);
+    expect(run(encodeGenerationConfig, { stop: [] }).out).toStrictEqual({});
+    expect(run(encodeGenerationConfig, { stop: ['END'] }).out).toStrictEqual({ stop_sequences: ['END'] });
+  });
+
+  it('JSON mode has no schema field', () => {
+    expect(encodeResponseFormat({ ...base, responseFormat: { type: 'json' } })).toStrictEqual({ type: 'text', mime_type: 'application/json' });
   });
 });

@@ -100,7 +100,7 @@ function levelOf(r: ReasoningConfig, warnings: Warning[]): ThinkingLevel | undef
   if (r.effort) return r.effort satisfies ReasoningEffort;
   const b = r.budgetTokens;
   if (b === undefined || b < 0) return undefined;
-  const level = b === 0 ? 'minimal' : (LEVEL_BUDGETS.find(([, max]) => b <= max)?.[0] ?? 'high');
+  const level = LEVEL_BUDGETS.find(([, max]) => b <= max)?.[0] ?? 'high'; // 0 is within minimal's budget
   warnings.push({ code: 'approximated', path: 'reasoning.budgetTokens', detail: `thinking_level=${level}` });
   return level;
 }
@@ -123,7 +123,7 @@ export function encodeGenerationConfig(req: ChatRequest, warnings: Warning[]): G
   for (const [path, value] of [['topK', req.topK], ['presencePenalty', req.presencePenalty], ['frequencyPenalty', req.frequencyPenalty], ['logprobs', req.logprobs || undefined], ['topLogprobs', req.topLogprobs]] as const) {
     if (value !== undefined) warnings.push({ code: 'dropped', path, lossy: true });
   }
-  if (req.candidateCount !== undefined && req.candidateCount > 1) warnings.push({ code: 'dropped', path: 'candidateCount', lossy: true });
+  if ((req.candidateCount ?? 1) > 1) warnings.push({ code: 'dropped', path: 'candidateCount', lossy: true });
   if (req.parallelToolCalls === false) warnings.push({ code: 'dropped', path: 'parallelToolCalls' });
   return gc;
 }

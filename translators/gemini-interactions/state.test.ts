@@ -59,10 +59,10 @@ describe('interactionsState: references', () => {
 });
 
 describe('interactionsState: a continuation rebuilt from the store', () => {
-  const found = keep(turn1, answer1);
+  const found = () => keep(turn1, answer1);
 
   it('the stored input, the stored output steps, then this input; previous_interaction_id gone', () => {
-    const expanded = state.expand({ model: 'claude-sonnet', previous_interaction_id: 'v1_turn1', input: [result] }, found) as Record<string, unknown>;
+    const expanded = state.expand({ model: 'claude-sonnet', previous_interaction_id: 'v1_turn1', input: [result] }, found()) as Record<string, unknown>;
     expect(expanded['previous_interaction_id']).toBeUndefined();
     expect(expanded['input']).toEqual([
       { type: 'user_input', content: [{ type: 'text', text: 'Weather in Paris?' }] },
@@ -72,15 +72,15 @@ describe('interactionsState: a continuation rebuilt from the store', () => {
   });
 
   it('system_instruction, tools and generation_config carry over when omitted (the docs do not resend tools); response_format does not', () => {
-    const expanded = state.expand({ model: 'm', previous_interaction_id: 'v1_turn1', input: [result] }, found) as Record<string, unknown>;
+    const expanded = state.expand({ model: 'm', previous_interaction_id: 'v1_turn1', input: [result] }, found()) as Record<string, unknown>;
     expect(expanded).toMatchObject({ system_instruction: 'Be brief.', tools, generation_config: { thinking_level: 'low' } });
     expect(expanded['response_format']).toBeUndefined();
-    const own = state.expand({ model: 'm', previous_interaction_id: 'v1_turn1', input: 'x', tools: [], system_instruction: 'Other.' }, found) as Record<string, unknown>;
+    const own = state.expand({ model: 'm', previous_interaction_id: 'v1_turn1', input: 'x', tools: [], system_instruction: 'Other.' }, found()) as Record<string, unknown>;
     expect(own).toMatchObject({ tools: [], system_instruction: 'Other.', generation_config: { thinking_level: 'low' } });
   });
 
   it('the rebuilt body decodes: user, assistant (the call, signed by the thought before it), the result, with the tools', () => {
-    const expanded = state.expand({ model: 'm', previous_interaction_id: 'v1_turn1', input: [result] }, found);
+    const expanded = state.expand({ model: 'm', previous_interaction_id: 'v1_turn1', input: [result] }, found());
     const { value } = decodeRequest({ body: expanded, headers: {}, params: {}, query: {} });
     expect(value.messages.map((m) => [m.role, m.content.map((p) => p.type)])).toEqual([
       ['user', ['text']],
@@ -93,9 +93,9 @@ describe('interactionsState: a continuation rebuilt from the store', () => {
   });
 
   it('chains: turn 3 continues turn 2, whose kept input is already the whole history', () => {
-    const body2 = state.expand({ model: 'm', previous_interaction_id: 'v1_turn1', input: [result] }, found);
+    const body2 = state.expand({ model: 'm', previous_interaction_id: 'v1_turn1', input: [result] }, found());
     const answer2 = { id: 'v1_turn2', status: 'completed', steps: [{ type: 'model_output', content: [{ type: 'text', text: '18C in Paris.' }] }] };
-    const store = new Map([...found, ...keep(body2, answer2)]);
+    const store = new Map([...found(), ...keep(body2, answer2)]);
     const body3 = state.expand({ model: 'm', previous_interaction_id: 'v1_turn2', input: 'Thanks' }, store) as { input: unknown[]; tools: unknown };
     expect(body3.input).toHaveLength(6);
     expect(body3.input.at(-1)).toEqual({ type: 'user_input', content: [{ type: 'text', text: 'Thanks' }] });

@@ -71,4 +71,74 @@ describe('the Interaction a stream told, rebuilt for the store', () => {
     const answer = collect(frame('interaction.completed', { interaction: { id: 'x', status: 'completed' } })) as { steps: unknown[] };
     expect(answer.steps).toEqual([{ type: 'thought', summary: [{ type: 'text', text: 'a' }, { type: 'image', data: 'AA==', mime_type: 'image/png' }] }]);
   });
+
+  it('a search step keeps what its deltas carry (arguments, results, signature), as Google streamed it', () => {
+    const collect = collectInteraction();
+    collect(frame('step.start', { index: 0, step: { type: 'google_search_call', id: 'gs1', arguments: {} } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'google_search_call', arguments: { queries: ['euro 2024'] }, signature: 'EqCall' } }));
+    collect(frame('step.start', { index: 1, step: { type: 'google_search_result', call_id: 'gs1', result: [] } }));
+    collect(frame('step.delta', { index: 1, delta: { type: 'google_search_result', result: [{ search_suggestions: '<div/>' }], signature: 'EqResult' } }));
+    const answer = collect(frame('interaction.completed', { interaction: { id: 'x', status: 'completed' } })) as { steps: unknown[] };
+    expect(answer.steps).toStrictEqual([
+      { type: 'google_search_call', id: 'gs1', arguments: { queries: ['euro 2024'] }, signature: 'EqCall' },
+      { type: 'google_search_result', call_id: 'gs1', result: [{ search_suggestions: '<div/>' }], signature: 'EqResult' },
+    ]);
+  });
+
+  it('deltas of the wrong shape change nothing: text, signature or arguments that are not strings, a summary text that is not one', () => {
+    const collect = collectInteraction();
+    collect(frame('step.start', { index: 0, step: { type: 'model_output', content: [{ type: 'text' }] } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'text' } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'text', text: 'a' } }));
+    collect(frame('step.start', { index: 1, step: { type: 'thought', signature: 'S' } }));
+    collect(frame('step.delta', { index: 1, delta: { type: 'thought_signature', signature: 7 } }));
+    collect(frame('step.delta', { index: 1, delta: { type: 'thought_summary', content: { type: 'text', text: 5 } } }));
+    collect(frame('step.delta', { index: 1, delta: { type: 'thought_summary', content: { type: 'image', text: 'alt' } } }));
+    collect(frame('step.start', { index: 2, step: { type: 'function_call', id: 'c', name: 'f', arguments: { kept: true } } }));
+    collect(frame('step.delta', { index: 2, delta: { type: 'arguments_delta', arguments: 3 } }));
+    const answer = collect(frame('interaction.completed', { interaction: { id: 'x', status: 'completed' } })) as { steps: unknown[] };
+    expect(answer.steps).toStrictEqual([
+      { type: 'model_output', content: [{ type: 'text' }, { type: 'text', text: 'a' }] },
+      { type: 'thought', signature: 'S', summary: [{ type: 'text', text: 5 }, { type: 'image', text: 'alt' }] },
+      { type: 'function_call', id: 'c', name: 'f', arguments: { kept: true } },
+    ]);
+  });
+
+  it('text after a media content that has a text field of its own is a new text content', () => {
+    const collect = collectInteraction();
+    collect(frame('step.start', { index: 0, step: { type: 'model_output', content: [{ type: 'document', text: 'caption', uri: 'files/d' }] } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'text', text: 'b' } }));
+    const answer = collect(frame('interaction.completed', { interaction: { id: 'x', status: 'completed' } })) as { steps: unknown[] };
+    expect(answer.steps).toStrictEqual([{ type: 'model_output', content: [{ type: 'document', text: 'caption', uri: 'files/d' }, { type: 'text', text: 'b' }] }]);
+  });
+
+  it('audio, document and video deltas are contents of the step', () => {
+    const collect = collectInteraction();
+    collect(frame('step.start', { index: 0, step: { type: 'model_output' } }));
+    for (const type of ['audio', 'document', 'video']) collect(frame('step.delta', { index: 0, delta: { type, uri: `files/${type}` } }));
+    const answer = collect(frame('interaction.completed', { interaction: { id: 'x', status: 'completed' } })) as { steps: unknown[] };
+    expect(answer.steps).toStrictEqual([{ type: 'model_output', content: [{ type: 'audio', uri: 'files/audio' }, { type: 'document', uri: 'files/document' }, { type: 'video', uri: 'files/video' }] }]);
+  });
+
+  it('steps by their index, none where no step started; a start or delta without a numeric index, or a step that is not an object, is skipped', () => {
+    const collect = collectInteraction();
+    collect(frame('step.start', { index: 1, step: { type: 'model_output', content: [] } }));
+    collect(frame('step.start', { step: { type: 'thought' } }));
+    collect(frame('step.start', { index: 0, step: 'model_output' }));
+    collect(frame('step.delta', { index: '1', delta: { type: 'text', text: 'no' } }));
+    collect(frame('step.delta', { index: 1, delta: 'text' }));
+    collect(frame('step.delta', { index: 1, delta: { type: 'text', text: 'yes' } }));
+    const answer = collect(frame('interaction.completed', { interaction: { id: 'x', status: 'completed' } })) as { steps: unknown[] };
+    expect(answer.steps).toStrictEqual([{ type: 'model_output', content: [{ type: 'text', text: 'yes' }] }]);
+  });
+
+  it('frames whose data is not a JSON object are not read (a leading space, broken JSON); broken arguments are {} even when the start gave none', () => {
+    const collect = collectInteraction();
+    collect({ event: 'step.start', data: ` ${JSON.stringify({ index: 0, step: { type: 'thought' } })}` });
+    collect({ event: 'step.start', data: '{"index":0,' });
+    collect(frame('step.start', { index: 0, step: { type: 'function_call', id: 'c', name: 'f' } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'arguments_delta', arguments: '{"a":' } }));
+    const answer = collect(frame('interaction.completed', { interaction: { id: 'x', status: 'completed' } })) as { steps: unknown[] };
+    expect(answer.steps).toStrictEqual([{ type: 'function_call', id: 'c', name: 'f', arguments: {} }]);
+  });
 });

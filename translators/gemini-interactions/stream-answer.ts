@@ -7,10 +7,12 @@
  * must hold them (a later `previous_interaction_id` rebuilds the history from them, and `GET`
  * shows them), so this collector folds the frames as they pass: a step's `step.start` content
  * first, then each delta appended (text to the last text content, a thought summary to the
- * summary, the signature set, argument fragments concatenated and parsed at the end).
+ * summary, the signature set, argument fragments concatenated and parsed at the end, a search
+ * step's arguments, results and signature folded in).
  */
 import type { StreamFrame } from '../../src/canonical/index.ts';
 import { isJsonObject as isRecord } from '../../src/kit/index.ts';
+import { foldSearchDelta, isSearchStep } from './web-search.ts';
 
 type Wire = Record<string, unknown>;
 
@@ -63,7 +65,9 @@ function applyDelta(step: Wire, delta: Wire, args: Map<Wire, string>): void {
       contentOf(step, 'content').push({ ...delta });
       return;
     default:
-      // Annotations and hosted-tool deltas are not kept: the history the store rebuilds needs none.
+      // A search step's deltas hold its arguments, results and signature: a continuation sends the
+      // step back to Google as it was. Annotations and other hosted-tool deltas are not kept.
+      if (isSearchStep(delta['type'])) foldSearchDelta(step, delta);
       return;
   }
 }

@@ -262,3 +262,29 @@ describe('Interactions stream encoder: less common event orders', () => {
     expect(fwd.finish()).toEqual([]);
   });
 });
+
+describe('Interactions stream encoder: a call signed like the thought just before it', () => {
+  const gem = (value: string) => ({ origin: 'gemini' as const, value });
+  /** The steps written, as `type` or `thought:<signature>`. */
+  const steps = (events: StreamEvent[]): string[] => {
+    const enc = new InteractionsStreamEncoder(req, testContext());
+    const frames = [...events.flatMap((e) => enc.push(e)), ...enc.finish()].filter((f) => f.event === 'step.start' || f.event === 'step.delta').map((f) => JSON.parse(f.data));
+    return frames.flatMap((f) => (f.step ? [f.step.type] : f.delta.type === 'thought_signature' ? [`signature:${f.delta.signature}`] : []));
+  };
+  const thought = (sig: string): StreamEvent[] => [{ type: 'reasoning-start' }, { type: 'reasoning-end', signature: gem(sig) }];
+  const call = (sig?: string): StreamEvent => ({ type: 'tool-call-start', index: 0, id: 'c', name: 'f', ...(sig ? { signature: gem(sig) } : {}) });
+
+  it('right after that thought step: no second thought step', () => {
+    expect(steps([start, ...thought('S'), call('S'), stop])).toEqual(['thought', 'signature:S', 'function_call']);
+  });
+
+  it('another signature, or the same one after another step came between: a thought step of its own', () => {
+    expect(steps([start, ...thought('S'), call('T'), stop])).toEqual(['thought', 'signature:S', 'thought', 'signature:T', 'function_call']);
+    expect(steps([start, ...thought('S'), { type: 'text-delta', text: 'x' }, call('S'), stop])).toEqual(['thought', 'signature:S', 'model_output', 'thought', 'signature:S', 'function_call']);
+  });
+
+  it('after an unsigned thought, or with no signature of its own: as its signature says', () => {
+    expect(steps([start, { type: 'reasoning-start' }, { type: 'reasoning-end' }, call('S'), stop])).toEqual(['thought', 'signature:S', 'function_call']);
+    expect(steps([start, ...thought('S'), call(), stop])).toEqual(['thought', 'signature:S', 'function_call']);
+  });
+});

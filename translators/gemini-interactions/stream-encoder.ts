@@ -108,8 +108,10 @@ export class InteractionsStreamEncoder implements CallerStreamEncoder {
         break;
       case 'text-delta':
       case 'refusal-delta':
-        if (e.text) this.say(e.text, out);
-        if (e.text && e.type === 'text-delta') this.annotations.text(e.text);
+        if (!e.text) break;
+        this.say(e.text, out);
+        // A refusal's text is the step's text too: the offsets of the citations after it count it.
+        this.annotations.text(e.text);
         break;
       case 'text-end':
         this.annotate(this.annotations.end(), out);

@@ -26,10 +26,14 @@ const upstream = frames([
 ]);
 
 describe('Interactions upstream stream: search steps and text annotations', () => {
-  const dec = new InteractionsStreamDecoder(req, testContext());
-  const events: StreamEvent[] = [...parseSse(upstream).flatMap((e) => dec.push(e)), ...dec.finish()];
+  // Decoded inside each test: Stryker credits a test only with the code run inside it.
+  const decode = (): StreamEvent[] => {
+    const dec = new InteractionsStreamDecoder(req, testContext());
+    return [...parseSse(upstream).flatMap((e) => dec.push(e)), ...dec.finish()];
+  };
 
   it('the annotation a citation of the open text block at UTF-16 offsets; the search (its deltas folded in) after the text, its pages the cited ones', () => {
+    const events = decode();
     expect(events.map((e) => e.type)).toEqual(['message-start', 'text-start', 'text-delta', 'text-delta', 'citation', 'text-end', 'web-search', 'usage', 'finish']);
     expect(events[4]).toMatchObject({ citation: { url: 'https://uefa.com/x', span: { start: 'Café ☕ '.length, end: SAID.length } } });
     const search = events[6] as Extract<StreamEvent, { type: 'web-search' }>;
@@ -55,16 +59,20 @@ describe('an Interactions caller\'s stream of another vendor\'s search', () => {
     { type: 'text-end' },
     { type: 'finish', reason: { unified: 'stop' } },
   ];
-  const enc = new InteractionsStreamEncoder(req, testContext());
-  const out = [...events.flatMap((e) => enc.push(e)), ...enc.finish()].filter((f) => f.data !== '[DONE]').map((f) => JSON.parse(f.data));
+  const encode = () => {
+    const enc = new InteractionsStreamEncoder(req, testContext());
+    return [...events.flatMap((e) => enc.push(e)), ...enc.finish()].filter((f) => f.data !== '[DONE]').map((f) => JSON.parse(f.data));
+  };
 
   it('its call and result steps whole, with our carrier as the signature', () => {
+    const out = encode();
     const starts = out.filter((f) => f.event_type === 'step.start').map((f) => f.step);
     expect(starts.map((s) => s.type)).toEqual(['google_search_call', 'google_search_result', 'model_output']);
     expect(decodeSignature(starts[0].signature)).toEqual({ origin: 'anthropic', value: 'srvtoolu_1' });
   });
 
   it('a citation of the whole second block: a text_annotation_delta at byte offsets of the step\'s text, after the block', () => {
+    const out = encode();
     const deltas = out.filter((f) => f.event_type === 'step.delta').map((f) => f.delta);
     expect(deltas.map((d) => d.type)).toEqual(['text', 'text', 'text_annotation_delta']);
     expect(deltas[2].annotations).toEqual([{ type: 'url_citation', url: 'https://uefa.com/x', title: 'UEFA', start_index: bytes('Hi. '), end_index: bytes('Hi. Café won.') }]);

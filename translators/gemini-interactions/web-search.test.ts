@@ -19,19 +19,20 @@ const interaction = {
 };
 
 describe('Interactions upstream: search steps and text annotations', () => {
-  const res = decodeResponse(interaction, req, testContext());
-  const [search, text] = res.choices[0]!.content;
+  const decoded = () => decodeResponse(interaction, req, testContext());
 
   it('the call and its result are one search, its pages the ones the text cites; the steps kept as this dialect wrote them', () => {
+    const [search] = decoded().choices[0]!.content;
     expect(search).toEqual({ type: 'web-search', id: 'gs1', kind: 'search', queries: ['euro 2024 winner'], results: [{ url: 'https://uefa.com/x', title: 'uefa.com' }], raw: { dialect: 'gemini-interactions', value: [call, result] } });
   });
 
   it('url_citation byte offsets become UTF-16 spans of the text', () => {
+    const [, text] = decoded().choices[0]!.content;
     expect(text).toMatchObject({ type: 'text', text: TEXT, citations: [{ url: 'https://uefa.com/x', title: 'uefa.com', span: { start: 0, end: 'Spain won Euro 2024 –'.length } }] });
   });
 
   it('an Interactions caller gets its own steps and annotations back as they were', () => {
-    const out = encodeResponse(res, req, testContext()) as { steps: unknown[] };
+    const out = encodeResponse(decoded(), req, testContext()) as { steps: unknown[] };
     expect(out.steps).toEqual(interaction.steps);
   });
 
@@ -57,9 +58,10 @@ describe('another vendor\'s search for an Interactions caller, and back', () => 
     created: 1,
     choices: [{ index: 0, finishReason: { unified: 'stop' }, content: [foreign, { type: 'text', text: 'Café ☕ rust.', citations: [{ url: 'https://a.org/x', title: 'A', span: { start: 0, end: 6 } }] }] }],
   };
-  const steps = (encodeResponse(answer, req, testContext()) as { steps: Array<Record<string, any>> }).steps;
+  const encoded = () => (encodeResponse(answer, req, testContext()) as { steps: Array<Record<string, any>> }).steps;
 
   it('written as google_search_call + google_search_result with our carrier as the signature, the citation an annotation at byte offsets', () => {
+    const steps = encoded();
     expect(steps.map((s) => s['type'])).toEqual(['google_search_call', 'google_search_result', 'model_output']);
     expect(steps[0]).toMatchObject({ id: 'srvtoolu_1', arguments: { queries: ['rust 2026'] } });
     expect(decodeSignature(steps[0]!['signature'])).toEqual({ origin: 'anthropic', value: 'srvtoolu_1' });
@@ -67,6 +69,7 @@ describe('another vendor\'s search for an Interactions caller, and back', () => 
   });
 
   it('sent back by the caller, it is read as another vendor\'s: never sent to an Interactions upstream as Google\'s own', () => {
+    const steps = encoded();
     const { value, warnings } = decodeRequest({ body: { model: 'm', input: [{ type: 'user_input', content: [{ type: 'text', text: 'q' }] }, ...steps, { type: 'user_input', content: [{ type: 'text', text: 'more' }] }] }, headers: {}, params: {}, query: {} });
     expect(warnings).toEqual([]);
     const part = value.messages[1]!.content[0] as WebSearchPart;
