@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Part, TextPart } from '../../src/canonical/index.ts';
 import { citationsIn, decodeGrounding, encodeGrounding, groundedStretches } from './grounding.ts';
+import { BBC, bytes, CAFE, PAGES, SENTENCE, UEFA } from '../../test/support/gemini-grounding.ts';
 
-const bytes = (s: string) => new TextEncoder().encode(s).length;
-const SENTENCE = 'Spain won Euro 2024, beating England 2–1.'; // the en dash is 3 UTF-8 bytes
-const CAFE = ' Fans filled every café ☕ in Madrid.';
-const UEFA = 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/uefa';
-const BBC = 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/bbc';
-const PAGES = [{ web: { uri: UEFA, title: 'uefa.com' } }, { web: { uri: BBC, title: 'bbc.com' } }];
 const text = (t: string, extra: Partial<TextPart> = {}): TextPart => ({ type: 'text', text: t, ...extra });
 const decoded = (candidate: Record<string, unknown>, content: Part[] = []) => {
   decodeGrounding(candidate, content, 'r_0');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatRequest, SseEvent, StreamEvent } from '../../src/canonical/index.ts';
 import { testContext } from '../../test/support/fixtures.ts';
 import { gemini } from './index.ts';
+import { BBC, bytes, CAFE, PAGES, SENTENCE, UEFA } from '../../test/support/gemini-grounding.ts';
 
 const req: ChatRequest = { model: 'gemini-x', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }], stream: true };
 function run(chunks: unknown[], r = req): StreamEvent[] {
@@ -11,12 +12,6 @@ function run(chunks: unknown[], r = req): StreamEvent[] {
   out.push(...d.finish());
   return out.filter((e) => e.type !== 'message-start');
 }
-const bytes = (s: string) => new TextEncoder().encode(s).length;
-const SENTENCE = 'Spain won Euro 2024, beating England 2–1.'; // the en dash is 3 UTF-8 bytes
-const CAFE = ' Fans filled every café ☕ in Madrid.';
-const UEFA = 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/uefa';
-const BBC = 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/bbc';
-const PAGES = [{ web: { uri: UEFA, title: 'uefa.com' } }, { web: { uri: BBC, title: 'bbc.com' } }];
 const support = (start: number, end: number, ...pages: number[]) => ({ segment: { startIndex: start, endIndex: end }, groundingChunkIndices: pages });
 const meta = (...supports: unknown[]) => ({ webSearchQueries: ['q1'], groundingChunks: PAGES, groundingSupports: supports });
 const cand = (parts: unknown[], extra: Record<string, unknown> = {}) => ({ candidates: [{ content: { role: 'model', parts }, index: 0, ...extra }] });
