@@ -13,4 +13,12 @@ describe('Anthropic citations ⇄ canonical', () => {
     expect(encodeCitations([decodeCitation(web), { url: 'https://b', raw: { dialect: 'openai-chat', value: {} } }])).toEqual([web]);
     expect(encodeCitations([{ url: 'https://b' }])).toBeNull();
   });
+
+  it('what is not a citation object, or fields not of their type, keep only the raw value', () => {
+    for (const c of ['x', 3, undefined]) expect(decodeCitation(c)).toStrictEqual({ raw: { dialect: 'anthropic', value: c } });
+    const odd = { type: 'web_search_result_location', url: 1, title: 2, cited_text: 3 };
+    expect(decodeCitation(odd)).toStrictEqual({ url: undefined, title: undefined, raw: { dialect: 'anthropic', value: odd } });
+    const doc = { type: 'page_location', document_title: 4 };
+    expect(decodeCitation(doc)).toStrictEqual({ title: undefined, raw: { dialect: 'anthropic', value: doc } });
+  });
 });

@@ -89,7 +89,8 @@ describe('context_management edits: each check', () => {
     expect(() => one({ type: 'clear_tool_uses_20250919', clear_at_least: { type: 'tool_uses', value: 1 } })).toThrow(/edits\.0\.clear_at_least: Input should be an object with 'type' 'input_tokens' and/);
     expect(() => one({ type: 'clear_thinking_20251015', keep: { type: 'tool_uses', value: 1 } })).toThrow(/edits\.0\.keep: Input should be an object with 'type' 'thinking_turns' and/);
     expect(() => one({ type: 'compact_20260112', trigger: { type: 'tool_uses', value: 1 } })).toThrow(/edits\.0\.trigger: /);
-    expect(one({ type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 0 }, keep: null })).toEqual([{ type: 'clear-tool-uses', trigger: { unit: 'input-tokens', value: 0 } }]);
+    expect(one({ type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 0 }, keep: null })).toStrictEqual([{ type: 'clear-tool-uses', trigger: { unit: 'input-tokens', value: 0 } }]);
+    expect(one({ type: 'clear_tool_uses_20250919', clear_tool_inputs: null, exclude_tools: null })).toStrictEqual([{ type: 'clear-tool-uses' }]);
   });
 
   it('clear_tool_inputs: a boolean or a list of names; exclude_tools: a list of names', () => {
@@ -137,7 +138,7 @@ describe('compaction blocks', () => {
     expect(out.messages).not.toBe(plain);
     const junk = [{ role: 'assistant', content: [{ type: 'compaction', content: 3, encrypted_content: 'not ours' }] }];
     expect(fromLastCompaction(junk)).toEqual({ messages: junk });
-    const later = [{ role: 'assistant', content: [{ type: 'compaction', content: 'A' }, 'x', { type: 'compaction', content: null }, { type: 'text', text: 't' }] }];
-    expect(fromLastCompaction(later)).toEqual({ summary: 'A', messages: [{ role: 'assistant', content: ['x', { type: 'text', text: 't' }] }] });
+    const later = [{ role: 'assistant', content: [{ type: 'compaction', content: 'A' }, 'x', null, { type: 'compaction', content: null }, { type: 'text', text: 't' }] }];
+    expect(fromLastCompaction(later)).toEqual({ summary: 'A', messages: [{ role: 'assistant', content: ['x', null, { type: 'text', text: 't' }] }] });
   });
 });

@@ -12,10 +12,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
 /** `{type: 'input_tokens' | 'tool_uses' | 'thinking_turns', value: n}` → n, checked. */
 function counted(v: unknown, path: string, types: readonly string[]): { type: string; value: number } | undefined {
   if (v == null) return undefined;
-  if (!isObject(v) || !types.includes(v.type as string) || typeof v.value !== 'number' || !Number.isInteger(v.value) || v.value < 0) {
+  // Number.isInteger is false for anything but a number.
+  if (!isObject(v) || !types.includes(v.type as string) || !Number.isInteger(v.value) || (v.value as number) < 0) {
     throw invalid(path, `Input should be an object with 'type' ${types.map((t) => `'${t}'`).join(' or ')} and a non-negative integer 'value'`);
   }
-  return { type: v.type as string, value: v.value };
+  return { type: v.type as string, value: v.value as number };
 }
 
 /** `context_management.edits` (the context-management-2025-06-27 beta) → canonical edits. */
@@ -90,8 +91,9 @@ export function fromLastCompaction<M extends { role: string; content: unknown }>
     if (!Array.isArray(content)) continue;
     // Stryker disable next-line ArithmeticOperator: an index past the end is an undefined block, skipped
     for (let j = content.length - 1; j >= 0; j--) {
-      const b = content[j] as Record<string, unknown> | null;
-      if (!b || typeof b !== 'object' || b.type !== 'compaction') continue;
+      // A primitive's `type` is undefined, as null's and undefined's (by `?.`).
+      const b = content[j] as Record<string, unknown> | null | undefined;
+      if (b?.type !== 'compaction') continue;
       const carried = typeof b.encrypted_content === 'string' ? decodeCompaction(b.encrypted_content) : undefined;
       const summary = typeof b.content === 'string' && b.content !== '' ? b.content : carried?.summary;
       if (summary === undefined) continue;

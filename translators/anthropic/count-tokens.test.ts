@@ -89,6 +89,14 @@ describe('anthropic upstream: count_tokens', () => {
     expect(encodeCountTokens(base, bedrock).path).toBe('/v1/messages/count_tokens');
   });
 
+  it('invoke-model counts the body of a request that does not stream, whatever the caller asked', () => {
+    const http = encodeCountTokens({ ...base, stream: true }, { ...target, options: { countTokensBody: 'invoke-model' } });
+    const body = JSON.parse(base64ToUtf8(JSON.parse(http.body as string).input.invokeModel.body)!);
+    expect(body).not.toHaveProperty('stream');
+    expect(body).toMatchObject({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] });
+    expect(http.stream).toBe(false);
+  });
+
   it('answers a count as Anthropic does', () => {
     expect(encodeCountTokensResponse(12)).toEqual({ input_tokens: 12 });
   });

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest } from '../../src/canonical/index.ts';
 import type { CallerInput } from '../types.ts';
-import { betasOf, decodeRequest } from './decode-request.ts';
+import { deepFreeze } from '../../src/kit/index.ts';
+import { betasOf, checkThinkingBudget, decodeRequest } from './decode-request.ts';
 import { jsonToolDefinition, jsonToolMode, usesJsonTool } from './structured-output.ts';
 
 const H = { 'anthropic-version': '2023-06-01' };
@@ -143,5 +144,57 @@ describe('structured output: which models get the json_response tool', () => {
     expect(jsonToolMode(req({ responseFormat: { type: 'json' } }))).toBeUndefined();
     expect(jsonToolMode(req({ responseFormat: { type: 'json-schema', name: 'x', schema: { type: 'string' } } }))).toEqual({ wrapped: true });
     expect(jsonToolMode(req({ responseFormat: { type: 'json-schema', name: 'x', schema: { type: 'object' } }, tools: [{ name: 'json_response' }] }))).toBeUndefined();
+  });
+});
+
+describe('anthropic caller: fields left out when absent', () => {
+  it('absent, null or undefined settings add no field at all', () => {
+    const plain = { model: 'claude-sonnet-4-5', system: [], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: false };
+    expect(decode({ temperature: null, top_p: null, top_k: null, mcp_servers: undefined }).value).toStrictEqual({ ...plain, maxOutputTokens: 1024 });
+    const counted = decodeRequest({ body: { model: 'claude-sonnet-4-5', messages: msgs }, headers: H, params: { method: 'count_tokens' }, query: {} });
+    expect(counted.value).toStrictEqual(plain);
+    expect(decode({ thinking: { type: 'between_tools' } }).value).toStrictEqual({ ...plain, maxOutputTokens: 1024, extras: { dialect: 'anthropic', fields: { thinking: { type: 'between_tools' } } } });
+  });
+
+  it('a tool with no strict and an undefined extra field has neither', () => {
+    const { value } = decode({ tools: [{ name: 'f', input_schema: { type: 'object' }, defer_loading: undefined }] });
+    expect(value.tools).toStrictEqual([{ name: 'f', parameters: { type: 'object' } }]);
+  });
+
+  it('a system turn inside messages is checked at its own path', () => {
+    expect(() => decode({ messages: [{ role: 'system', content: [{ type: 'image', source: { type: 'url', url: 'https://i' } }] }, ...msgs] })).toThrow('messages.0.content.0.type');
+  });
+});
+
+describe('anthropic caller: decoded turns kept', () => {
+  it('a message not frozen whole is decoded afresh and left unfrozen', () => {
+    const { value } = decode({});
+    expect(Object.isFrozen(value.messages[0])).toBe(false);
+  });
+
+  it('a frozen message whose decoding warns is decoded, and warns, each time', () => {
+    const doc = { role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'x' }, context: 'c' }] };
+    deepFreeze(doc);
+    for (let i = 0; i < 2; i++) expect(decode({ messages: [doc] }).warnings).toEqual([{ code: 'dropped', path: 'messages.0.content.1.context' }]);
+  });
+});
+
+describe('checkThinkingBudget', () => {
+  const req = (budgetTokens: number | undefined, maxOutputTokens: number | undefined): ChatRequest => ({
+    model: 'm',
+    system: [],
+    messages: [],
+    stream: false,
+    ...(budgetTokens !== undefined && { reasoning: { budgetTokens } }),
+    ...(maxOutputTokens !== undefined && { maxOutputTokens }),
+  });
+
+  it('only a positive budget must stay under max_tokens', () => {
+    expect(() => checkThinkingBudget(req(0, 0))).not.toThrow();
+    expect(() => checkThinkingBudget(req(-1, -5))).not.toThrow();
+    expect(() => checkThinkingBudget(req(2000, undefined))).not.toThrow();
+    expect(() => checkThinkingBudget(req(undefined, 5))).not.toThrow();
+    expect(() => checkThinkingBudget(req(2000, 2001))).not.toThrow();
+    expect(() => checkThinkingBudget(req(1, 1))).toThrow('max_tokens: `max_tokens` must be greater than `thinking.budget_tokens`');
   });
 });

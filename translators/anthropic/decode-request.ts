@@ -59,7 +59,8 @@ export const BETA_QUERY_EXTRA = '?beta';
 
 /** `anthropic-beta` / `compat-beta`, comma lists or repeated headers (joined by the route). */
 export function betasOf(headers: Record<string, string>): string[] {
-  const raw = [headers['anthropic-beta'], headers['compat-beta']].filter(Boolean).join(',');
+  // join writes a missing header as '', an empty entry left out below.
+  const raw = [headers['anthropic-beta'], headers['compat-beta']].join(',');
   return raw
     .split(',')
     .map((s) => s.trim())
@@ -221,13 +222,14 @@ function decodeTools(tools: Record<string, unknown>[]): Pick<ChatRequest, 'tools
   return { ...(out.length ? { tools: out } : {}), ...(native.length ? { nativeTools: native } : {}) };
 }
 
-function decodeToolChoice(tc: { type: string; name?: string }, native: readonly NativeTool[] = []): ToolChoice {
+function decodeToolChoice(tc: { type: string; name?: string }, native: readonly NativeTool[] | undefined): ToolChoice {
   switch (tc.type) {
     case 'any':
       return { type: 'required' };
     case 'tool': {
       // A hosted web tool forced by its name (Claude Code's WebSearch: `web_search`).
-      const web = native.find((t) => t.web && t.definition.name === tc.name)?.web;
+      const web = native?.find((t) => t.web && t.definition.name === tc.name)?.web;
+      // Stryker disable next-line StringLiteral: the wire schema requires a tool choice's name
       return web ? { type: 'web', kind: web.kind } : { type: 'tool', name: tc.name ?? '' };
     }
     case 'none':
@@ -259,8 +261,8 @@ function decodeThinking(raw: Record<string, unknown>, extras: Record<string, unk
 
 /** The API's cross-field rule, checked after decoding (thinking budget inside max_tokens). */
 export function checkThinkingBudget(req: ChatRequest): void {
-  const b = req.reasoning?.budgetTokens;
-  if (b !== undefined && b > 0 && req.maxOutputTokens !== undefined && req.maxOutputTokens <= b) {
+  const b = req.reasoning?.budgetTokens ?? 0;
+  if (b > 0 && (req.maxOutputTokens ?? Number.POSITIVE_INFINITY) <= b) {
     throw invalid(
       'max_tokens',
       '`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size',

@@ -168,3 +168,17 @@ describe('anthropic upstream answer → canonical', () => {
     );
   });
 });
+
+describe('anthropic decodeResponse: web searches and cited text', () => {
+  it('a search and its result are one part, the result not repeated; a search with no result yet is one too; no citations, none', () => {
+    const use = { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'q' } };
+    const result = { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [{ type: 'web_search_result', url: 'https://a', title: 'A', encrypted_content: 'E' }] };
+    const lone = { type: 'server_tool_use', id: 'srvtoolu_2', name: 'web_search', input: { query: 'r' } };
+    const res = decodeResponse(message({ content: [use, { type: 'text', text: 'a', citations: [] }, result, lone] }), req, testContext());
+    expect(res.choices[0]!.content).toStrictEqual([
+      { type: 'web-search', id: 'srvtoolu_1', kind: 'search', queries: ['q'], results: [{ url: 'https://a', title: 'A' }], raw: { dialect: 'anthropic', value: [use, result] } },
+      { type: 'text', text: 'a' },
+      { type: 'web-search', id: 'srvtoolu_2', kind: 'search', queries: ['r'], results: [], raw: { dialect: 'anthropic', value: [lone] } },
+    ]);
+  });
+});

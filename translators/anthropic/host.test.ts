@@ -17,7 +17,8 @@ describe('upstreamHeaders', () => {
 
   it('no key, no x-api-key; configured headers go too, the fixed ones over them', () => {
     const h = upstreamHeaders({ ...target({ headers: { 'x-extra': '1', 'content-type': 'text/plain' } }), apiKey: undefined }, undefined, []);
-    expect(h).toEqual({ 'x-extra': '1', 'content-type': 'application/json', 'anthropic-version': '2023-06-01' });
+    expect(h).toStrictEqual({ 'x-extra': '1', 'content-type': 'application/json', 'anthropic-version': '2023-06-01' });
+    expect(upstreamHeaders({ ...target(), apiKey: '' }, undefined, [])).not.toHaveProperty('x-api-key');
   });
 
   it("the caller's version wins over the configured one, which wins over the default", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UpstreamTarget } from '../types.ts';
-import { decodeModelList, encodeModelListRequest } from './model-list.ts';
+import { decodeModelList, encodeModelList, encodeModelListRequest } from './model-list.ts';
 
 const target = (over: Partial<UpstreamTarget> = {}): UpstreamTarget => ({
   name: 'claude',
@@ -30,5 +30,10 @@ describe('anthropic model list', () => {
 
   it.each([null, undefined, 'x', 5, {}, { data: 'nope' }, { data: { id: 'a' } }])('a body without a data list (%j) gives no models', (body) => {
     expect(decodeModelList(body)).toEqual([]);
+  });
+
+  it('a model’s context window and output limit, when its route states them; a fractional time to the second', () => {
+    const [m] = (encodeModelList([{ id: 'c', ownedBy: 'x', created: 1.5, contextWindow: 200_000, maxOutputTokens: 64_000 }]) as { data: Array<Record<string, unknown>> }).data;
+    expect(m).toMatchObject({ max_input_tokens: 200_000, max_tokens: 64_000, created_at: '1970-01-01T00:00:01Z' });
   });
 });

@@ -27,12 +27,20 @@ describe('anthropic usage', () => {
     });
     expect(decodeUsage({ input_tokens: 1, cache_creation: split })).toMatchObject({ inputTokens: 31, cacheWriteTokens: 30, cacheWrite1hTokens: 20 });
     expect(decodeUsage({ input_tokens: 1, cache_creation_input_tokens: 5, cache_creation: null })).not.toHaveProperty('cacheWrite1hTokens');
+    expect(decodeUsage({ cache_creation: { ephemeral_1h_input_tokens: 20 } })).toEqual({ inputTokens: 20, outputTokens: 0, totalTokens: 20, cacheWriteTokens: 20, cacheWrite1hTokens: 20 });
+    expect(decodeUsage({ cache_creation: { ephemeral_5m_input_tokens: 7 } })).toEqual({ inputTokens: 7, outputTokens: 0, totalTokens: 7, cacheWriteTokens: 7 });
+    // An hour's writes never more than all writes.
+    expect(decodeUsage({ cache_creation_input_tokens: 5, cache_creation: { ephemeral_1h_input_tokens: 20 } })).toMatchObject({ cacheWriteTokens: 5, cacheWrite1hTokens: 5 });
   });
 
   it('encode: the 1-hour writes go back as ephemeral_1h_input_tokens', () => {
     expect(encodeUsage({ inputTokens: 31, outputTokens: 2, totalTokens: 33, cacheWriteTokens: 30, cacheWrite1hTokens: 20 }).cache_creation).toEqual({
       ephemeral_5m_input_tokens: 10,
       ephemeral_1h_input_tokens: 20,
+    });
+    expect(encodeUsage({ inputTokens: 10, outputTokens: 0, totalTokens: 10, cacheWriteTokens: 10, cacheWrite1hTokens: 30 }).cache_creation).toEqual({
+      ephemeral_5m_input_tokens: 0,
+      ephemeral_1h_input_tokens: 10,
     });
   });
 

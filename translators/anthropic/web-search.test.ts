@@ -38,6 +38,12 @@ describe('decodeWebSearch', () => {
     });
   });
 
+  it('fields not of their type are left out; a result with no encrypted_content is not ours', () => {
+    const odd = { type: 'server_tool_use', id: 7, name: 'web_search', input: { query: 5, url: 6 } };
+    const result = { type: 'web_search_tool_result', content: [{ type: 'web_search_result', url: 'https://a', title: 7, page_age: 3 }] };
+    expect(decodeWebSearch(odd, result)).toStrictEqual({ type: 'web-search', id: '', kind: 'search', results: [{ url: 'https://a' }], raw: { dialect: 'anthropic', value: [odd, result] } });
+  });
+
   it('a use with no result yet, no id and no input', () => {
     expect(decodeWebSearch({ type: 'server_tool_use', name: 'web_search' }, undefined)).toEqual({
       type: 'web-search',
@@ -155,6 +161,8 @@ describe('citedTextBlocks', () => {
 
   it('uncited text, or Anthropic’s own citations: one block as it was', () => {
     expect(citedTextBlocks({ type: 'text', text: 'hi' })).toEqual([{ type: 'text', text: 'hi', citations: null }]);
+    expect(citedTextBlocks({ type: 'text', text: '' })).toEqual([{ type: 'text', text: '', citations: null }]);
+    expect(citedTextBlocks({ type: 'text', text: '', citations: [] })).toEqual([{ type: 'text', text: '', citations: null }]);
     expect(citedTextBlocks({ type: 'text', text: 'hi', citations: [{ url: 'https://a', raw: { dialect: 'anthropic', value: own } }] })).toEqual([{ type: 'text', text: 'hi', citations: [own] }]);
     expect(citedTextBlocks({ type: 'text', text: 'hi', citations: [{ title: 'no url', raw: { dialect: 'gemini', value: 0 } }] })).toEqual([{ type: 'text', text: 'hi', citations: null }]);
   });

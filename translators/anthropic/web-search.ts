@@ -113,7 +113,7 @@ function location(c: PageCitation, citedText: string): Block {
 export function citedTextBlocks(p: TextPart): Array<{ type: 'text'; text: string; citations: unknown[] | null }> {
   const own = encodeCitations(p.citations);
   // With no citation of Anthropic's own (else `own`), every one naming a page is another vendor's.
-  const foreign = (p.citations ?? []).filter((c): c is PageCitation => !!c.url);
+  const foreign = p.citations?.filter((c): c is PageCitation => !!c.url) ?? [];
   if (own || foreign.length === 0) return [{ type: 'text', text: p.text, citations: own }];
   const whole = foreign.filter((c) => !c.span);
   const spans = foreign.filter((c) => c.span && c.span.end > c.span.start);

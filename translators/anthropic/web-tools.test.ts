@@ -15,7 +15,7 @@ describe('decodeWebTool', () => {
   });
 
   it('any other type, or one only like a web tool’s, is none', () => {
-    for (const type of ['custom', 'web_search', 'web_search_', 'web_search_2025x', 'xweb_search_1', 'web_fetch', 'web_fetch_1a', 'code_execution_20250522', 7, undefined]) expect(decodeWebTool({ type, name: 'web_search' })).toBeUndefined();
+    for (const type of ['custom', 'web_search', 'web_search_', 'web_search_2025x', 'xweb_search_1', 'web_fetch', 'web_fetch_1a', 'xweb_fetch_1', 'code_execution_20250522', 7, undefined]) expect(decodeWebTool({ type, name: 'web_search' })).toBeUndefined();
   });
 });
 
