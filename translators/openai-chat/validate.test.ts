@@ -80,6 +80,11 @@ describe('message templates for inputs they do not expect', () => {
     expect(err.message).toBe("Invalid 'x': 0 keys.");
   });
 
+  test('a rule that fails on an undefined value is an invalid value, not a missing parameter', () => {
+    const err = fail(v.object({ a: v.pipe(v.unknown(), v.check(() => false, 'must be set with b')) }), { a: undefined }, '');
+    expect(err.message).toBe("Invalid value for 'a': must be set with b.");
+  });
+
   test('a type failure of a schema with no word, the schema not given: expected a valid value', () => {
     const issue = v.safeParse(v.custom(() => false), 5).issues![0]!;
     expect(issueError('x', issue).message).toBe("Invalid type for 'x': expected a valid value, but got an integer instead.");
