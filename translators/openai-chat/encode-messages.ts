@@ -190,7 +190,7 @@ function toolCallIds(req: ChatRequest): string[] {
     for (const p of m.content) {
       if (p.type === 'tool-call') ids.push(p.id);
       // Stryker disable next-line ConditionalExpression: another part's `callId` is undefined, which no part's id looks up
-      else if (p.type === 'tool-result') ids.push(p.callId);
+      if (p.type === 'tool-result') ids.push(p.callId);
     }
   }
   return ids;
