@@ -49,7 +49,8 @@ export class ChatStreamAnnotations extends MessageText {
   /** A citation of the latest text block: the annotations to send now (none while its span waits for the open block's end). */
   cite(choice: number, c: Citation): unknown[] {
     const s = this.said(choice);
-    if (s.block === undefined && s.ended) return encodeAnnotations([c], s.ended.start, s.ended.length);
+    // A block that ended means none is open (`text` clears `ended` when it opens one).
+    if (s.ended) return encodeAnnotations([c], s.ended.start, s.ended.length);
     if (s.block === undefined || !c.span) {
       s.waiting.push(c);
       return [];
