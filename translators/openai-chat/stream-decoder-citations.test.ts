@@ -29,6 +29,12 @@ describe('annotations in a stream', () => {
     ]);
   });
 
+  test('a text block after a tool call: its citations are at its own offsets too', () => {
+    const call = { index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } };
+    const events = run([ch({ content: 'Hello' }), ch({ tool_calls: [call] }), ch({ content: ' world' }), ch({ annotations: [ann('https://a', 6, 11)] }), ch({}, 'stop')]);
+    expect(of(events, 'citation').map((e) => (e as Extract<StreamEvent, { type: 'citation' }>).citation.span)).toEqual([{ start: 1, end: 6 }]);
+  });
+
   test('annotations while no text block is open are not citations', () => {
     const events = run([ch({ refusal: 'no' }), ch({ annotations: [ann('https://a', 0, 2)] }), ch({}, 'stop')]);
     expect(of(events, 'citation')).toEqual([]);
