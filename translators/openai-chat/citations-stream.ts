@@ -23,6 +23,7 @@ class MessageText {
 
   protected said(choice: number): Said {
     let s = this.choices.get(choice);
+    // Stryker disable next-line ArrayDeclaration: a string among the waiting citations has no url and no raw, so it makes no annotation
     if (!s) this.choices.set(choice, (s = { length: 0, waiting: [] }));
     return s;
   }
@@ -48,7 +49,8 @@ export class ChatStreamAnnotations extends MessageText {
   /** A citation of the latest text block: the annotations to send now (none while its span waits for the open block's end). */
   cite(choice: number, c: Citation): unknown[] {
     const s = this.said(choice);
-    if (s.block === undefined && s.ended) return encodeAnnotations([c], s.ended.start, s.ended.length);
+    // A block that ended means none is open (`text` clears `ended` when it opens one).
+    if (s.ended) return encodeAnnotations([c], s.ended.start, s.ended.length);
     if (s.block === undefined || !c.span) {
       s.waiting.push(c);
       return [];
@@ -61,6 +63,7 @@ export class ChatStreamAnnotations extends MessageText {
     const s = this.said(choice);
     const { block, waiting } = s;
     s.block = undefined;
+    // Stryker disable next-line ArrayDeclaration: a string among the waiting citations has no url and no raw, so it makes no annotation
     s.waiting = [];
     if (block === undefined) return [];
     s.ended = { start: block, length: s.length - block };
@@ -74,6 +77,7 @@ export class ChatStreamCitations extends MessageText {
 
   /** The search behind a finished choice's citations (decode-response.ts does the same). */
   search(choice: number, id: string): ReturnType<typeof citedSearch> {
+    // Stryker disable next-line ArrayDeclaration: a string among the cited has no url, so it is no result
     return citedSearch(this.cited.get(choice) ?? [], id);
   }
 

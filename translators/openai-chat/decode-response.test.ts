@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ProxyError, type ChatRequest, type StreamEvent } from '../../src/canonical/index.ts';
+import { ProxyError, type ChatRequest, type NativeTool, type StreamEvent } from '../../src/canonical/index.ts';
 import { fixtureJson, testContext, fixtureSse } from '../../test/support/fixtures.ts';
 import { decodeResponse } from './decode-response.ts';
 import { encodeResponse } from './encode-response.ts';
@@ -149,7 +149,7 @@ describe('decodeResponse: other shapes', () => {
     expect(audioPart(asking({ format: 'mp3', voice: 'alloy' }))).toEqual({ type: 'audio', source: { type: 'base64', mediaType: 'audio/mpeg', data: 'SUQz' }, format: 'mp3' });
     // A format without a known media type keeps its name in the media type.
     expect(audioPart(asking({ format: 'pcm16', voice: 'alloy' }))).toEqual({ type: 'audio', source: { type: 'base64', mediaType: 'audio/pcm16', data: 'SUQz' }, format: 'pcm16' });
-    for (const r of [req, asking('mp3'), asking({ voice: 'alloy' }), asking({ format: 3 }), { ...req, extras: { dialect: 'anthropic', fields: { audio: { format: 'mp3' } } } } as ChatRequest]) {
+    for (const r of [req, asking(null), asking('mp3'), asking({ voice: 'alloy' }), asking({ format: 3 }), { ...req, extras: { dialect: 'anthropic', fields: { audio: { format: 'mp3' } } } } as ChatRequest]) {
       expect(audioPart(r)).toMatchObject({ source: { mediaType: 'audio/wav' }, format: 'wav' });
     }
   });
@@ -299,5 +299,27 @@ describe('decoding compatible hosts', () => {
       { type: 'tool-call-delta', choice: 0, index: 0, argumentsDelta: '{}' },
       { type: 'tool-call-end', choice: 0, index: 0 },
     ]);
+  });
+});
+
+describe('decodeResponse: the search behind an answer\'s citations', () => {
+  const web: NativeTool = { dialect: 'anthropic', definition: { type: 'web_search_20250305' }, path: 'tools[1]', web: { kind: 'search' } };
+  const code: NativeTool = { dialect: 'anthropic', definition: { type: 'code_execution_20250825' }, path: 'tools[0]' };
+  const ann = { type: 'url_citation', url_citation: { url: 'https://a', title: 'A', start_index: 0, end_index: 2 } };
+  const answer = (message: object) => ({ id: 'r', object: 'chat.completion', created: 7, model: 'm', choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'stop' }] });
+
+  test('a request with a hosted web tool among others: the cited pages are a search before the text', () => {
+    const content = decode(answer({ content: 'Hi', annotations: [ann] }), { ...req, nativeTools: [code, web] }).choices[0]!.content;
+    expect(content).toStrictEqual([
+      { type: 'web-search', id: 'ws_test0001', kind: 'search', results: [{ url: 'https://a', title: 'A' }] },
+      { type: 'text', text: 'Hi', citations: [{ url: 'https://a', title: 'A', span: { start: 0, end: 2 }, raw: { dialect: 'openai-chat', value: ann } }] },
+    ]);
+  });
+
+  test('no search without a hosted web tool, nor without citations; an empty annotation list is no citations', () => {
+    expect(decode(answer({ content: 'Hi', annotations: [ann] }), { ...req, nativeTools: [code] }).choices[0]!.content.map((p) => p.type)).toEqual(['text']);
+    expect(decode(answer({ content: 'Hi', annotations: [] }), { ...req, nativeTools: [web] }).choices[0]!.content).toStrictEqual([{ type: 'text', text: 'Hi' }]);
+    expect(decode(answer({ content: 'Hi' }), { ...req, nativeTools: [web] }).choices[0]!.content).toStrictEqual([{ type: 'text', text: 'Hi' }]);
+    expect(decode(answer({ content: 'Hi', annotations: null }), { ...req, nativeTools: [web] }).choices[0]!.content).toStrictEqual([{ type: 'text', text: 'Hi' }]);
   });
 });

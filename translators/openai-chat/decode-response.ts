@@ -35,7 +35,7 @@ function decodeMessage(m: OpenAIChatResponseMessage, req: ChatRequest, ctx: Tran
   const thought = m.reasoning_content ?? m.reasoning ?? content.reasoning;
   const parts: Part[] = [...decodeReasoning(m.reasoning_details, thought)];
   if (content.text !== '') {
-    const citations = m.annotations && m.annotations.length > 0 ? m.annotations.map(decodeAnnotation) : [];
+    const citations = (m.annotations ?? []).map(decodeAnnotation);
     const search = req.nativeTools?.some((t) => t.web) ? citedSearch(citations, ctx.newId('ws_')) : undefined;
     if (search) parts.push(search);
     parts.push({ type: 'text', text: content.text, ...(citations.length > 0 ? { citations } : {}) });

@@ -70,8 +70,10 @@ function encodeResponseFormat(f: ResponseFormat): unknown {
         type: 'json_schema',
         json_schema: {
           name: f.name ?? 'response',
+          // Stryker disable next-line ConditionalExpression: an undefined member is left out of the JSON body all the same
           ...(f.description !== undefined ? { description: f.description } : {}),
           schema: f.schema,
+          // Stryker disable next-line ConditionalExpression: an undefined member is left out of the JSON body all the same
           ...(f.strict !== undefined ? { strict: f.strict } : {}),
         },
       };
@@ -114,8 +116,11 @@ export function encodeRequest(req: ChatRequest, target: UpstreamTarget): Convert
         type: 'function',
         function: {
           name: t.name,
+          // Stryker disable next-line ConditionalExpression: an undefined member is left out of the JSON body all the same
           ...(t.description !== undefined ? { description: t.description } : {}),
+          // Stryker disable next-line ConditionalExpression: an undefined member is left out of the JSON body all the same
           ...(t.parameters !== undefined ? { parameters: t.parameters } : {}),
+          // Stryker disable next-line ConditionalExpression: an undefined member is left out of the JSON body all the same
           ...(t.strict !== undefined ? { strict: t.strict } : {}),
         },
       };

@@ -250,3 +250,34 @@ describe('encodeResponse: the exact shapes', () => {
     expect(Object.keys(out.choices[0].message)).not.toContain('audio');
   });
 });
+
+describe('encodeResponse: an answer around a web search', () => {
+  const res = (content: Choice['content']): ChatResponse => ({ id: 'chatcmpl-1', model: 'm', created: 1, choices: [{ index: 0, content, finishReason: { unified: 'stop' } }] });
+  const search = { type: 'web-search' as const, id: 'ws_1', kind: 'search' as const, results: [] };
+  const message = (content: Choice['content']) => (encodeResponse(res(content), req, testContext()) as any).choices[0].message;
+
+  test('the text before and after a search are two paragraphs; an empty text part between does not end the break', () => {
+    expect(message([{ type: 'text', text: 'Before' }, search, { type: 'text', text: '' }, { type: 'text', text: 'After' }, { type: 'text', text: ' more' }]).content).toBe('Before\n\nAfter more');
+  });
+
+  test('text parts without a search in between are one text; a search before any text adds no break', () => {
+    expect(message([{ type: 'text', text: 'A' }, { type: 'text', text: 'B' }]).content).toBe('AB');
+    expect(message([search, { type: 'text', text: 'A' }]).content).toBe('A');
+  });
+
+  test("another vendor's citations become url_citations at the text's place in the message, past the break", () => {
+    const cite = (url: string, start: number, end: number): Citation => ({ url, title: url, span: { start, end } });
+    const out = message([{ type: 'text', text: 'Hello', citations: [cite('a', 0, 5)] }, search, { type: 'text', text: 'World', citations: [cite('b', 1, 3)] }]);
+    expect(out.content).toBe('Hello\n\nWorld');
+    expect(out.annotations).toEqual([
+      { type: 'url_citation', url_citation: { start_index: 0, end_index: 5, url: 'a', title: 'a' } },
+      { type: 'url_citation', url_citation: { start_index: 8, end_index: 10, url: 'b', title: 'b' } },
+    ]);
+  });
+
+  test('no service_tier member when the extras have none', () => {
+    const out = encodeResponse({ ...res([{ type: 'text', text: 'x' }]), extras: { dialect: 'openai-chat', fields: { system_fingerprint: 'fp' } } }, req, testContext()) as Record<string, unknown>;
+    expect(Object.keys(out)).not.toContain('service_tier');
+    expect(out['system_fingerprint']).toBe('fp');
+  });
+});

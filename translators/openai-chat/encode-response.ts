@@ -48,6 +48,7 @@ function encodeChoice(
   const calls: ToolCallPart[] = [];
   let audio: Record<string, unknown> | undefined;
   const extras = sameDialect(choice.extras);
+  // Stryker disable next-line BooleanLiteral: before the first non-empty text, `text` is empty, so no break is added either way
   let apart = false;
   for (const p of choice.content) {
     switch (p.type) {

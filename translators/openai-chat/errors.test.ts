@@ -99,6 +99,8 @@ describe('streamErrorOf: an error inside a 200 stream', () => {
     // Outside 400..599 it is only a code; the kind comes from type and code as for any in-stream error.
     expect(read({ object: 'error', message: 'x', type: 'X', code: 600 })).toMatchObject({ kind: 'upstream', status: 502, code: '600' });
     expect(read({ object: 'error', message: 'x', type: 'X', code: 399 })).toMatchObject({ kind: 'upstream', status: 502, code: '399' });
+    expect(read({ object: 'error', message: 'x', type: 'invalid_request_error', code: 200 })).toMatchObject({ kind: 'invalid-request', status: 400, code: '200' });
+    expect(read({ object: 'error', message: 'x', type: 'invalid_request_error', code: '500' })).toMatchObject({ kind: 'invalid-request', status: 400, code: '500' });
     expect(read({ object: 'error', message: 'x', type: 'tokens', code: 'rate_limit_exceeded', param: 'messages' })).toEqual({ kind: 'rate-limit', status: 429, message: 'x', code: 'rate_limit_exceeded', param: 'messages', type: 'tokens' });
     // A null or empty code is no code, and a type that is not a string is no type.
     expect(read({ object: 'error', message: 'x', type: 'X', code: null })).toMatchObject({ code: undefined, type: 'X' });

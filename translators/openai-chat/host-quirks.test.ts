@@ -300,7 +300,7 @@ describe('passthrough bodies a host takes as they are', () => {
   const call = (id: unknown) => ({ id, type: 'function', function: { name: 'f', arguments: '{}' } });
 
   test('Mistral: a history of its own ids is not rewritten, malformed entries notwithstanding; one foreign id among them is mapped alone', () => {
-    const own = { model: 'm', messages: [{ role: 'assistant', content: null, tool_calls: [call('aB3xK9mP2'), call(5), null] }, { role: 'tool', tool_call_id: 'aB3xK9mP2', content: 'r' }] };
+    const own = { model: 'm', messages: [{ role: 'assistant', content: null, tool_calls: [call('aB3xK9mP2'), call(5), null] }, { role: 'tool', tool_call_id: 'aB3xK9mP2', content: 'r' }, { role: 'tool', tool_call_id: 12345, content: 'r' }] };
     expect(adaptBody(own, { toolCallIds: 'alphanumeric-9' })).toBeUndefined();
     const mixed = { model: 'm', messages: [{ role: 'assistant', content: null, tool_calls: [call('aB3xK9mP2'), call('call_x')] }] };
     const ids = (adaptBody(mixed, { toolCallIds: 'alphanumeric-9' })!['messages'] as any[])[0].tool_calls.map((c: any) => c.id);

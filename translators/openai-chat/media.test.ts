@@ -50,4 +50,6 @@ test('content arrays: text and thinking (a string or its own parts) apart; anyth
   ).toEqual({ text: 'Yes.', reasoning: 'one two' });
   expect(splitContent('plain')).toEqual({ text: 'plain', reasoning: '' });
   expect(splitContent(null)).toEqual({ text: '', reasoning: '' });
+  // Only a thinking part's `thinking` is thought, not a text part's member of that name.
+  expect(splitContent([{ type: 'text', text: 'a', thinking: 'b' }])).toEqual({ text: 'a', reasoning: '' });
 });

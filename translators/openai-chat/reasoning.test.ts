@@ -107,3 +107,18 @@ test('a Gemini text signature first in the list still goes onto the text; an uns
   const unsigned = [{ type: 'reasoning' as const, text: '' }, { type: 'text' as const, text: 'a' }];
   expect(attachTextSignature(unsigned)).toBe(unsigned);
 });
+
+test('a Gemini-signed text is an empty signed reasoning part; an unsigned one is none', () => {
+  const sig = { origin: 'gemini' as const, value: 'G' };
+  expect(textSignature({ type: 'text', text: 'Hi', signature: sig })).toStrictEqual({ type: 'reasoning', text: '', signature: sig });
+  expect(textSignature({ type: 'text', text: 'Hi' })).toBeUndefined();
+});
+
+test('only an empty signed reasoning part goes onto the text: an empty signed text is not one', () => {
+  const sig = { origin: 'gemini' as const, value: 'G' };
+  const parts = [
+    { type: 'text' as const, text: '', signature: sig },
+    { type: 'text' as const, text: 'Hi' },
+  ];
+  expect(attachTextSignature(parts)).toBe(parts);
+});

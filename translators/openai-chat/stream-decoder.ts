@@ -108,6 +108,7 @@ export class OpenAIChatStreamDecoder implements StreamStep<SseEvent, StreamEvent
     }
     const chunk = parsed.output;
     const out: StreamEvent[] = [];
+    // Stryker disable next-line ArrayDeclaration: a chunk without choices has usage; a string as a choice has no delta or finish, so it says nothing
     const choices = chunk.choices ?? [];
     if (!this.started && (chunk.id || choices.length > 0 || chunk.usage)) this.start(chunk, out);
     for (const ch of choices) this.choice(ch, out);

@@ -117,3 +117,40 @@ describe('logprobs', () => {
     ]);
   });
 });
+
+describe('text around a web search', () => {
+  const search: StreamEvent = { type: 'web-search', part: { type: 'web-search', id: 'ws_1', kind: 'search', results: [{ url: 'https://a', title: 'A' }] } };
+
+  test('the text after a search starts a new paragraph, once; a citation of it is past the break', () => {
+    const frames = encodeAll([
+      start,
+      { type: 'text-start' },
+      { type: 'text-delta', text: 'Before' },
+      { type: 'text-end' },
+      search,
+      { type: 'text-start' },
+      { type: 'text-delta', text: 'After' },
+      { type: 'text-delta', text: ' more' },
+      { type: 'citation', citation: { url: 'https://a', title: 'A', span: { start: 0, end: 5 } } },
+      { type: 'text-end' },
+      { type: 'finish', reason: { unified: 'stop' } },
+    ]);
+    expect(rows(frames)).toEqual([
+      [0, textRole, null, null],
+      [0, { content: 'Before' }, null, null],
+      [0, { content: '\n\nAfter' }, null, null],
+      [0, { content: ' more' }, null, null],
+      [0, { annotations: [{ type: 'url_citation', url_citation: { start_index: 8, end_index: 13, url: 'https://a', title: 'A' } }] }, null, null],
+      [0, {}, null, 'stop'],
+    ]);
+  });
+
+  test('a search before any text adds no break', () => {
+    const frames = encodeAll([start, search, { type: 'text-start' }, { type: 'text-delta', text: 'A' }, { type: 'text-end' }, { type: 'finish', reason: { unified: 'stop' } }]);
+    expect(rows(frames)).toEqual([
+      [0, textRole, null, null],
+      [0, { content: 'A' }, null, null],
+      [0, {}, null, 'stop'],
+    ]);
+  });
+});

@@ -195,6 +195,7 @@ export class OpenAIChatStreamEncoder implements StreamStep<StreamEvent, StreamFr
       return;
     }
     const call = { index: e.index, id: encodeToolCallId(e.id, e.signature), type: 'function', function: { name: e.name, arguments: '' } };
+    // Stryker disable next-line StringLiteral: role() tells only text and refusal apart; any other kind is a tool call's
     this.role(idx, 'tool', out, { tool_calls: [call] });
   }
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { expect, test, describe } from 'vitest';
 import { ProxyError } from '../../src/canonical/index.ts';
-import { decimalIn, nameSchema, parseAt, typeWord, integerIn, msg, oneOf } from './validate.ts';
+import { decimalIn, nameSchema, parseAt, typeWord, integerIn, issueError, msg, oneOf } from './validate.ts';
 
 function fail(schema: v.GenericSchema, value: unknown, prefix = ''): ProxyError {
   try {
@@ -71,5 +71,22 @@ describe('validate: error codes and words', () => {
 
   test('a value of no JSON type is named by its JavaScript type', () => {
     expect([undefined, 1n, () => 1].map(typeWord)).toEqual(['undefined', 'bigint', 'function']);
+  });
+});
+
+describe('message templates for inputs they do not expect', () => {
+  test('{count} of a value that is not an object is 0', () => {
+    const err = fail(v.pipe(v.string(), v.check(() => false, "Invalid '{param}': {count} keys.")), 'abc', 'x');
+    expect(err.message).toBe("Invalid 'x': 0 keys.");
+  });
+
+  test('a rule that fails on an undefined value is an invalid value, not a missing parameter', () => {
+    const err = fail(v.object({ a: v.pipe(v.unknown(), v.check(() => false, 'must be set with b')) }), { a: undefined }, '');
+    expect(err.message).toBe("Invalid value for 'a': must be set with b.");
+  });
+
+  test('a type failure of a schema with no word, the schema not given: expected a valid value', () => {
+    const issue = v.safeParse(v.custom(() => false), 5).issues![0]!;
+    expect(issueError('x', issue).message).toBe("Invalid type for 'x': expected a valid value, but got an integer instead.");
   });
 });

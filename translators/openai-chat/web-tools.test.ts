@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest, Warning, WebTool } from '../../src/canonical/index.ts';
 import { encodeRequest } from './encode-request.ts';
-import { chatWebForm, encodeOpenRouterTool } from './web-tools.ts';
+import { chatWebForm, decodeWebSearchOptions, encodeOpenRouterTool, encodeWebSearchOptions, searchesTheWeb } from './web-tools.ts';
 
 const openrouter = { model: 'anthropic/claude-sonnet-4.5', options: { webTools: 'openrouter' as const } };
 const plain = { model: 'gpt-4o-mini', options: {} };
@@ -39,5 +39,68 @@ describe('Chat Completions hosted web tools: one decision per upstream', () => {
     const elsewhere = encodeRequest(req, { name: 'o', ...plain });
     expect(JSON.parse(elsewhere.value.body as string).tools).toHaveLength(1);
     expect(elsewhere.warnings).toContainEqual({ code: 'dropped', path: 'tools[1]', detail: expect.any(String), lossy: true });
+  });
+});
+
+describe('web_search_options decoded: only an object, only the known sizes, only a location with strings', () => {
+  it('no options for null, a string or a list', () => {
+    expect([decodeWebSearchOptions(null), decodeWebSearchOptions(undefined), decodeWebSearchOptions('high'), decodeWebSearchOptions([{}])]).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('an empty object is a plain search; a null or string user_location and an unknown size set nothing', () => {
+    for (const raw of [{}, { user_location: null }, { user_location: 'Paris' }, { search_context_size: 'huge' }, { user_location: { approximate: { city: 7 } } }]) {
+      expect(decodeWebSearchOptions(raw)).toStrictEqual({ dialect: 'openai-chat', definition: { web_search_options: raw }, path: 'web_search_options', web: { kind: 'search' } });
+    }
+  });
+
+  it('each known context size and the approximate location are kept', () => {
+    for (const size of ['low', 'medium', 'high'] as const) expect(decodeWebSearchOptions({ search_context_size: size })?.web).toStrictEqual({ kind: 'search', contextSize: size });
+    const raw = { user_location: { type: 'approximate', approximate: { city: 'Paris', country: 'FR' } } };
+    expect(decodeWebSearchOptions(raw)?.web).toStrictEqual({ kind: 'search', userLocation: { city: 'Paris', country: 'FR' } });
+  });
+});
+
+describe('which models take web_search_options: the word search between separators', () => {
+  it('search at the start, after a dash or a slash, at the end or before a separator', () => {
+    expect(['search', 'search-preview', 'gpt-4o-search-preview', 'openai/search', 'gpt-5-search', 'x-search_1', 'x-search.2'].map(searchesTheWeb)).toEqual([true, true, true, true, true, true, true]);
+    expect(['research', 'gpt-researcher', 'gpt-4o-searchable', 'gpt-4o-mini', 'x_search'].map(searchesTheWeb)).toEqual([false, false, false, false, false]);
+  });
+});
+
+describe('another dialect\'s web tool encoded for Chat Completions', () => {
+  it('a fetch as openrouter:web_fetch, what it sets reported dropped', () => {
+    const warnings: Warning[] = [];
+    expect(encodeOpenRouterTool({ kind: 'fetch', maxUses: 2, allowedDomains: ['a.org'] }, 'tools[2]', warnings)).toStrictEqual({ type: 'openrouter:web_fetch' });
+    expect(warnings).toEqual([
+      { code: 'dropped', path: 'tools[2].maxUses' },
+      { code: 'dropped', path: 'tools[2].allowedDomains', lossy: true },
+    ]);
+  });
+
+  it('a bare search has no parameters; a location and a size are carried as OpenRouter parameters', () => {
+    const none: Warning[] = [];
+    expect(encodeOpenRouterTool({ kind: 'search' }, 'tools[0]', none)).toStrictEqual({ type: 'openrouter:web_search' });
+    expect(none).toEqual([]);
+    const warnings: Warning[] = [];
+    const web: WebTool = { kind: 'search', userLocation: { city: 'Paris', timezone: 'Europe/Paris' } };
+    expect(encodeOpenRouterTool(web, 'tools[0]', warnings)).toStrictEqual({
+      type: 'openrouter:web_search',
+      parameters: { user_location: { type: 'approximate', city: 'Paris', timezone: 'Europe/Paris' } },
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it('web_search_options: a fetch is not one; a search carries size and location, domains and limits reported', () => {
+    const fetchWarnings: Warning[] = [];
+    expect(encodeWebSearchOptions({ kind: 'fetch', maxUses: 1 }, 'tools[0]', fetchWarnings)).toBeUndefined();
+    expect(fetchWarnings).toEqual([]);
+    expect(encodeWebSearchOptions({ kind: 'search' }, 'tools[0]', [])).toStrictEqual({});
+    const warnings: Warning[] = [];
+    const web: WebTool = { kind: 'search', maxUses: 4, blockedDomains: ['b.org'], contextSize: 'low', userLocation: { country: 'DE' } };
+    expect(encodeWebSearchOptions(web, 'tools[1]', warnings)).toStrictEqual({ search_context_size: 'low', user_location: { type: 'approximate', approximate: { country: 'DE' } } });
+    expect(warnings).toEqual([
+      { code: 'dropped', path: 'tools[1].maxUses' },
+      { code: 'dropped', path: 'tools[1].blockedDomains', lossy: true },
+    ]);
   });
 });

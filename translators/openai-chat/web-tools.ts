@@ -17,6 +17,7 @@ export function decodeWebSearchOptions(raw: unknown): NativeTool | undefined {
   if (raw == null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
   const r = raw as Record<string, unknown>;
   const web: WebTool = { kind: 'search' };
+  // Stryker disable next-line ConditionalExpression: a truthy primitive has no `approximate` either, so the type test only guards null
   const loc = r.user_location && typeof r.user_location === 'object' ? (r.user_location as Record<string, unknown>).approximate : undefined;
   const location = webUserLocation(loc);
   if (location) web.userLocation = location;
@@ -42,6 +43,7 @@ export function chatHostedWebTools(target: Pick<UpstreamTarget, 'model' | 'optio
 /** Another dialect's web tool as OpenRouter's server tool; what it cannot carry is reported. */
 export function encodeOpenRouterTool(web: WebTool, path: string, warnings: Warning[]): Record<string, unknown> {
   if (web.kind === 'fetch') {
+    // Stryker disable next-line ArrayDeclaration: no option is named like Stryker's filler, so any list without an option's name is the same
     warnings.push(...webToolLosses(web, [], path));
     return { type: 'openrouter:web_fetch' };
   }
