@@ -24,6 +24,7 @@ export function decodeWebSearchCall(item: unknown): WebSearchPart | undefined {
   if (queries.length > 0) part.queries = queries;
   const url = str(action.url);
   if (url !== undefined) part.url = url;
+  // Stryker disable next-line ArrayDeclaration: any element in the fallback list is no object with a url, so skipped like none
   for (const s of Array.isArray(action.sources) ? action.sources : []) {
     if (isJsonObject(s) && typeof s.url === 'string') part.results.push({ url: s.url, ...(str(s.title) ? { title: str(s.title) } : {}) });
   }

@@ -12,8 +12,8 @@ const SEARCH_TYPES = /^web_search(_preview)?(_\d{4}_\d{2}_\d{2})?$/;
 export function decodeWebTool(raw: Record<string, unknown>): WebTool | undefined {
   if (typeof raw.type !== 'string' || !SEARCH_TYPES.test(raw.type)) return undefined;
   const web: WebTool = { kind: 'search' };
-  const filters = raw.filters && typeof raw.filters === 'object' ? (raw.filters as Record<string, unknown>) : undefined;
-  const allowed = webDomains(filters?.allowed_domains);
+  // Read as it comes: a filters that is no object has no allowed_domains (undefined), as JSON gives none other.
+  const allowed = webDomains((raw.filters as { allowed_domains?: unknown } | null | undefined)?.allowed_domains);
   if (allowed) web.allowedDomains = allowed;
   const location = webUserLocation(raw.user_location);
   if (location) web.userLocation = location;
