@@ -5,26 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChatRequest, StreamEvent, StreamFrame, WebSearchPart } from '../../src/canonical/index.ts';
+import { encodeAnthropicStream, shortFrames } from '../../test/support/anthropic-stream.ts';
 import { testContext } from '../../test/support/fixtures.ts';
 import { createStreamEncoder } from './stream-encoder.ts';
 
 const plain: ChatRequest = { model: 'claude-x', system: [], messages: [], stream: true };
 
 const parse = (frames: StreamFrame[]) => frames.map((f) => JSON.parse(f.data) as Record<string, any>);
-
-function run(events: StreamEvent[], req: ChatRequest = plain): Array<Record<string, any>> {
-  const enc = createStreamEncoder(req, testContext());
-  return parse([...events.flatMap((e) => enc.push(e)), ...enc.finish()]);
-}
-
-/** Each frame in short: `start0:text`, `delta0:text_delta:Hi`, `stop0`… */
-const short = (data: Array<Record<string, any>>) =>
-  data.map((d) => {
-    if (d.type === 'content_block_start') return `start${d.index}:${d.content_block.type}`;
-    if (d.type === 'content_block_delta') return `delta${d.index}:${d.delta.type}:${d.delta.text ?? d.delta.partial_json ?? ''}`;
-    if (d.type === 'content_block_stop') return `stop${d.index}`;
-    return d.type;
-  });
+const run = (events: StreamEvent[], req: ChatRequest = plain) => encodeAnthropicStream(req, events);
+const short = shortFrames;
 
 const search: WebSearchPart = { type: 'web-search', id: 'ws_1', kind: 'search', queries: ['q'], results: [{ url: 'https://a' }], raw: { dialect: 'openai-responses', value: {} } };
 

@@ -1,27 +1,15 @@
 /** The Anthropic caller's stream with hosted searches, held cited text, a proxy compaction and applied context edits. */
 import { describe, expect, it } from 'vitest';
 import { decodeCompaction, decodeSignature, type ChatRequest, type StreamEvent, type WebSearchPart } from '../../src/canonical/index.ts';
+import { encodeAnthropicStream, shortFrames } from '../../test/support/anthropic-stream.ts';
 import { testContext } from '../../test/support/fixtures.ts';
 import { createStreamEncoder } from './stream-encoder.ts';
 
 const plain: ChatRequest = { model: 'claude-x', system: [], messages: [], stream: true };
 const withWeb: ChatRequest = { ...plain, nativeTools: [{ dialect: 'openai-responses', definition: { type: 'web_search' }, web: { kind: 'search' } }] };
 
-function run(req: ChatRequest, events: StreamEvent[]): Array<Record<string, any>> {
-  const enc = createStreamEncoder(req, testContext());
-  const frames = [...events.flatMap((e) => enc.push(e)), ...enc.finish()];
-  for (const f of frames) expect(JSON.parse(f.data).type).toBe(f.event);
-  return frames.map((f) => JSON.parse(f.data));
-}
-
-/** Each frame in short: `start:text`, `delta:text_delta:Hi`, `stop:0`… */
-const short = (data: Array<Record<string, any>>) =>
-  data.map((d) => {
-    if (d.type === 'content_block_start') return `start${d.index}:${d.content_block.type}`;
-    if (d.type === 'content_block_delta') return `delta${d.index}:${d.delta.type}:${d.delta.text ?? d.delta.partial_json ?? d.delta.citation?.url ?? ''}`;
-    if (d.type === 'content_block_stop') return `stop${d.index}`;
-    return d.type;
-  });
+const run = encodeAnthropicStream;
+const short = shortFrames;
 
 const search: WebSearchPart = { type: 'web-search', id: 'ws_1', kind: 'search', queries: ['q'], results: [{ url: 'https://a', title: 'A' }], raw: { dialect: 'openai-responses', value: {} } };
 const cite = (url: string, start: number, end: number): StreamEvent => ({ type: 'citation', citation: { url, span: { start, end }, raw: { dialect: 'openai-responses', value: {} } } });
