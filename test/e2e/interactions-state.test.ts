@@ -3,7 +3,8 @@
  * interactions client: `store` defaults to true, so a turn continued with
  * `previous_interaction_id` and only the new input (a function_result, a user message) reaches
  * Anthropic as the whole history rebuilt from the store, with the first turn's tools;
- * `interactions.get` and `.delete` served from the store; an unknown id is a 404 NOT_FOUND;
+ * `interactions.get` and `.delete` served from the store (a streamed search kept as the caller saw it:
+ * its steps, the text's citations); an unknown id is a 404 NOT_FOUND;
  * where no store can answer, a 400 naming the parameter; `background` and `agent` toward
  * Anthropic refused naming them. On Node from the memory store, on Workers from a bound KV
  * namespace, and from one Redis shared by two proxy processes. The config has no Interactions
@@ -124,6 +125,43 @@ describe.each(TARGETS)('%s: Interactions state from the store (memory on Node, K
       { type: 'tool_use', id: 'toolu_th1', name: 'get_weather', input: { location: 'Paris' } },
     ]);
     expect(h.mock.requests[0]!.json.thinking).toMatchObject({ type: expect.stringMatching(/enabled|adaptive/) });
+  });
+
+  it('a streamed search is kept with its steps: get shows the text with its citation and the search call (its queries) with its result; continuing toward Anthropic sends the text alone', async () => {
+    const text = 'Spain won Euro 2024.';
+    const grounding = {
+      webSearchQueries: ['who won euro 2024'],
+      groundingChunks: [{ web: { uri: 'https://vertexaisearch.cloud.google.com/grounding-api-redirect/uefa', title: 'uefa.com' } }],
+      groundingSupports: [{ segment: { startIndex: 0, endIndex: text.length, text }, groundingChunkIndices: [0] }],
+    };
+    h.mock.reply({
+      headers: { 'content-type': 'text/event-stream' },
+      chunks: [{ candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0, groundingMetadata: grounding }], usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 5, totalTokenCount: 8 }, modelVersion: 'gemini-2.5-flash' }].map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`),
+    });
+    const events = checked(await collect(await ai.interactions.create({ model: 'to-gemini', input: 'Who won Euro 2024?', tools: [{ type: 'google_search' }], stream: true })));
+    const id = events[0]!.interaction.id as string;
+    expect(h.mock.requests[0]!.json.tools).toEqual([{ googleSearch: {} }]);
+
+    const got = await ai.interactions.get(id);
+    const [call, result] = got.steps.filter((s) => s.type === 'google_search_call' || s.type === 'google_search_result') as Array<Record<string, any>>;
+    expect(call).toMatchObject({ type: 'google_search_call', arguments: { queries: ['who won euro 2024'] } });
+    expect(result).toMatchObject({ type: 'google_search_result', call_id: call!.id });
+    // The text as the caller streamed it, its citation (a text_annotation_delta) on it.
+    expect(got.steps.find((s) => s.type === 'model_output')).toEqual({
+      type: 'model_output',
+      content: [{ type: 'text', text, annotations: [{ type: 'url_citation', url: grounding.groundingChunks[0]!.web.uri, title: 'uefa.com', start_index: 0, end_index: text.length }] }],
+    });
+
+    h.mock.requests.length = 0;
+    h.mock.reply(anthropic.text('By 2–1.', false));
+    const next = await ai.interactions.create({ model: 'to-anthropic', previous_interaction_id: id, input: 'And the score?' });
+    expect(next.output_text).toBe('By 2–1.');
+    // Google's search and its citation are no Anthropic blocks: the history is the text alone.
+    expect(h.mock.requests[0]!.json.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Who won Euro 2024?' }] },
+      { role: 'assistant', content: [{ type: 'text', text }] },
+      { role: 'user', content: [{ type: 'text', text: 'And the score?' }] },
+    ]);
   });
 
   it('interactions.get serves the kept interaction (user_input first); delete removes it: then get and continuing are 404 NOT_FOUND', async () => {

@@ -142,3 +142,52 @@ describe('the Interaction a stream told, rebuilt for the store', () => {
     expect(answer.steps).toStrictEqual([{ type: 'function_call', id: 'c', name: 'f', arguments: {} }]);
   });
 });
+
+describe('a text\'s annotations, kept on the text they cite', () => {
+  const cite = (url: string, start?: number, end?: number) => ({ type: 'url_citation', url, ...(start !== undefined ? { start_index: start, end_index: end } : {}) });
+
+  it('each text_annotation_delta adds to the step\'s text content, in order', () => {
+    const collect = collectInteraction();
+    collect(frame('step.start', { index: 0, step: { type: 'model_output', content: [] } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'text', text: 'Spain won.' } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'text_annotation_delta', annotations: [cite('https://a.org', 0, 5)] } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'text_annotation_delta', annotations: [cite('https://b.org', 6, 10), cite('https://c.org')] } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'text_annotation_delta' } }));
+    const answer = collect(frame('interaction.completed', { interaction: { id: 'x', status: 'completed' } })) as { steps: unknown[] };
+    expect(answer.steps).toStrictEqual([
+      { type: 'model_output', content: [{ type: 'text', text: 'Spain won.', annotations: [cite('https://a.org', 0, 5), cite('https://b.org', 6, 10), cite('https://c.org')] }] },
+    ]);
+  });
+
+  it('a step whose text a medium splits: each annotation on the text its start falls in, counted from that text (UTF-8 bytes)', () => {
+    const collect = collectInteraction();
+    collect(frame('step.start', { index: 0, step: { type: 'model_output' } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'text', text: 'Café.' } })); // 6 bytes
+    collect(frame('step.delta', { index: 0, delta: { type: 'image', data: 'AA==', mime_type: 'image/png' } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'text', text: 'Tea.' } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'text_annotation_delta', annotations: [cite('https://a.org', 0, 6), cite('https://b.org', 6, 10), cite('https://c.org')] } }));
+    const answer = collect(frame('interaction.completed', { interaction: { id: 'x', status: 'completed' } })) as { steps: unknown[] };
+    expect(answer.steps).toStrictEqual([
+      {
+        type: 'model_output',
+        content: [
+          { type: 'text', text: 'Café.', annotations: [cite('https://a.org', 0, 6)] },
+          { type: 'image', data: 'AA==', mime_type: 'image/png' },
+          { type: 'text', text: 'Tea.', annotations: [cite('https://b.org', 0, 4), cite('https://c.org')] },
+        ],
+      },
+    ]);
+  });
+
+  it('an annotation of a step with no text yet is dropped', () => {
+    const collect = collectInteraction();
+    collect(frame('step.start', { index: 0, step: { type: 'model_output' } }));
+    collect(frame('step.delta', { index: 0, delta: { type: 'text_annotation_delta', annotations: [cite('https://a.org', 0, 1)] } }));
+    const answer = collect(frame('interaction.completed', { interaction: { id: 'x', status: 'completed' } })) as { steps: unknown[] };
+    expect(answer.steps).toStrictEqual([{ type: 'model_output' }]);
+    const empty = collectInteraction();
+    empty(frame('step.start', { index: 0, step: { type: 'model_output', content: [] } }));
+    empty(frame('step.delta', { index: 0, delta: { type: 'text_annotation_delta', annotations: [cite('https://a.org', 0, 1)] } }));
+    expect((empty(frame('interaction.completed', { interaction: { id: 'x', status: 'completed' } })) as { steps: unknown[] }).steps).toStrictEqual([{ type: 'model_output', content: [] }]);
+  });
+});

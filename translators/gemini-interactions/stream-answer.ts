@@ -7,11 +7,11 @@
  * must hold them (a later `previous_interaction_id` rebuilds the history from them, and `GET`
  * shows them), so this collector folds the frames as they pass: a step's `step.start` content
  * first, then each delta appended (text to the last text content, a thought summary to the
- * summary, the signature set, argument fragments concatenated and parsed at the end, a search
- * step's arguments, results and signature folded in).
+ * summary, the signature set, argument fragments concatenated and parsed at the end, a text's
+ * annotations added to it, a search step's arguments, results and signature folded in).
  */
 import type { StreamFrame } from '../../src/canonical/index.ts';
-import { isJsonObject as isRecord } from '../../src/kit/index.ts';
+import { isJsonObject as isRecord, utf8Length } from '../../src/kit/index.ts';
 import { foldSearchDelta, isSearchStep } from './web-search.ts';
 
 type Wire = Record<string, unknown>;
@@ -33,6 +33,24 @@ function appendText(list: unknown[], text: string): void {
   const last = list.at(-1);
   if (isRecord(last) && last['type'] === 'text' && typeof last['text'] === 'string') last['text'] += text;
   else list.push({ type: 'text', text });
+}
+
+/**
+ * Add `annotations` to the text contents of `list`. Their offsets count UTF-8 bytes of the step's
+ * whole text; the content is text joined between media, so each goes to the text content its start
+ * falls in, its offsets moved to that content's own (one without offsets to the last).
+ */
+function annotate(list: unknown[], annotations: unknown[]): void {
+  const texts = list.filter((c): c is Wire => isRecord(c) && c['type'] === 'text' && typeof c['text'] === 'string');
+  let from = 0;
+  const spans = texts.map((c) => ({ c, from, to: (from += utf8Length(c['text'] as string)) }));
+  for (const a of annotations) {
+    const start = isRecord(a) ? a['start_index'] : undefined;
+    const at = typeof start === 'number' ? spans.find((s) => start < s.to) ?? spans.at(-1) : spans.at(-1);
+    if (!at) continue;
+    const own = at.from > 0 && isRecord(a) && typeof start === 'number' ? { ...a, start_index: start - at.from, ...(typeof a['end_index'] === 'number' ? { end_index: a['end_index'] - at.from } : {}) } : a;
+    at.c['annotations'] = [...(Array.isArray(at.c['annotations']) ? at.c['annotations'] : []), own];
+  }
 }
 
 function contentOf(step: Wire, field: 'content' | 'summary'): unknown[] {
@@ -58,6 +76,9 @@ function applyDelta(step: Wire, delta: Wire, args: Map<Wire, string>): void {
     case 'arguments_delta':
       if (typeof delta['arguments'] === 'string') args.set(step, (args.get(step) ?? '') + delta['arguments']);
       return;
+    case 'text_annotation_delta':
+      if (Array.isArray(delta['annotations']) && Array.isArray(step['content'])) annotate(step['content'], delta['annotations']);
+      return;
     case 'image':
     case 'audio':
     case 'document':
@@ -66,7 +87,7 @@ function applyDelta(step: Wire, delta: Wire, args: Map<Wire, string>): void {
       return;
     default:
       // A search step's deltas hold its arguments, results and signature: a continuation sends the
-      // step back to Google as it was. Annotations and other hosted-tool deltas are not kept.
+      // step back to Google as it was. Other hosted-tool deltas are not kept.
       if (isSearchStep(delta['type'])) foldSearchDelta(step, delta);
       return;
   }
