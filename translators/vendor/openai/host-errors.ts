@@ -72,6 +72,6 @@ export function hostErrorDetail(json: unknown): HostErrorDetail | undefined {
   const source = inner && !('message' in json) && !('detail' in json) ? inner : json;
   const type = typeof source['type'] === 'string' ? source['type'] : undefined;
   const code = source['code'] != null && source['code'] !== '' ? String(source['code']) : undefined;
-  const param = typeof source['param'] === 'string' ? source['param'] : found.param;
+  const param = typeof source['param'] === 'string' && source['param'] !== '' ? source['param'] : found.param;
   return { message: found.message, ...(param ? { param } : {}), ...(type ? { type } : {}), ...(code ? { code } : {}) };
 }
