@@ -166,6 +166,7 @@ export function decodeOpenAIError(status: number, body: string, headers: Record<
 
 /** Whether `raw` is an OpenAI envelope (so the upstream's own type/code are OpenAI's). */
 function isOpenAIEnvelope(raw: string | undefined): boolean {
+  // Stryker disable next-line ConditionalExpression,BooleanLiteral: JSON.parse of no text throws, and the catch says false as well
   if (!raw) return false;
   try {
     const body = JSON.parse(raw) as Record<string, unknown>;
