@@ -41,6 +41,7 @@ type Item =
   | { kind: 'reasoning'; summaries: number; said: string; part: string }
   | { kind: 'tool'; index: number; said: string }
   | { kind: 'other' };
+type ToolItem = Extract<Item, { kind: 'tool' }>;
 
 export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, StreamEvent> {
   private started = false;
@@ -135,11 +136,11 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
       }
       case 'response.function_call_arguments.delta':
       case 'response.custom_tool_call_input.delta':
-        this.toolText(e.output_index, e.delta ?? '', out);
+        this.toolText(this.tool(e.output_index), e.delta ?? '', out);
         return;
       case 'response.function_call_arguments.done':
       case 'response.custom_tool_call_input.done':
-        this.toolWhole(e.output_index, (e.type === 'response.function_call_arguments.done' ? e.arguments : e.input) ?? '', out);
+        this.toolWhole(this.tool(e.output_index), (e.type === 'response.function_call_arguments.done' ? e.arguments : e.input) ?? '', out);
         return;
       case 'response.reasoning_summary_part.added': {
         const r = this.reasoning(e.output_index);
@@ -228,7 +229,8 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
       case 'custom_tool_call': {
         const index = this.tools++;
         const { id, signature } = decodeToolCallId(item.call_id ?? item.id ?? this.ctx.newId('call_'));
-        this.items.set(at, { kind: 'tool', index, said: '' });
+        const tool: ToolItem = { kind: 'tool', index, said: '' };
+        this.items.set(at, tool);
         out.push({
           type: 'tool-call-start',
           index,
@@ -238,7 +240,7 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
           ...(signature ? { signature } : {}),
         });
         const first = item.type === 'function_call' ? item.arguments : item.input;
-        if (first) this.toolText(at, first, out);
+        this.toolText(tool, first ?? '', out);
         return;
       }
       default:
@@ -318,17 +320,20 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
     out.push({ type: 'reasoning-delta', text });
   }
 
-  private toolText(at: number | null | undefined, text: string, out: StreamEvent[]): void {
+  private tool(at: number | null | undefined): ToolItem | undefined {
     const item = this.items.get(at ?? -1);
-    if (item?.kind !== 'tool' || !text) return;
+    return item?.kind === 'tool' ? item : undefined;
+  }
+
+  private toolText(item: ToolItem | undefined, text: string, out: StreamEvent[]): void {
+    if (!item || !text) return;
     item.said += text;
     out.push({ type: 'tool-call-delta', index: item.index, argumentsDelta: text });
   }
 
   /** What a `.done` or done item says in full, less what the deltas said. */
-  private toolWhole(at: number | null | undefined, whole: string, out: StreamEvent[]): void {
-    const item = this.items.get(at ?? -1);
-    if (item?.kind === 'tool' && whole.startsWith(item.said)) this.toolText(at, whole.slice(item.said.length), out);
+  private toolWhole(item: ToolItem | undefined, whole: string, out: StreamEvent[]): void {
+    if (item && whole.startsWith(item.said)) this.toolText(item, whole.slice(item.said.length), out);
   }
 
   private done(at: number, doneItem: ResponsesOutputItem, out: StreamEvent[]): void {
@@ -358,7 +363,7 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
         break;
       }
       case 'tool':
-        this.toolWhole(at, (doneItem.type === 'custom_tool_call' ? doneItem.input : doneItem.arguments) ?? '', out);
+        this.toolWhole(item, (doneItem.type === 'custom_tool_call' ? doneItem.input : doneItem.arguments) ?? '', out);
         out.push({ type: 'tool-call-end', index: item.index });
         break;
       case 'other': {
