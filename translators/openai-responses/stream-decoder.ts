@@ -299,7 +299,6 @@ export class OpenAIResponsesStreamDecoder implements StreamStep<SseEvent, Stream
   private closeBlock(m: Extract<Item, { kind: 'message' }>, out: StreamEvent[]): void {
     if (m.open) out.push({ type: m.open === 'text' ? 'text-end' : 'refusal-end' });
     m.open = undefined;
-    m.said = '';
   }
 
   private reasoning(at: number | null | undefined): Extract<Item, { kind: 'reasoning' }> | undefined {
