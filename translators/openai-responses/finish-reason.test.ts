@@ -33,4 +33,8 @@ describe('encodeFinishReason', () => {
   ] as const)('%j → %j', (reason, expected) => {
     expect(encodeFinishReason(reason as FinishReason | undefined)).toEqual(expected);
   });
+
+  it('a reason of no known kind is a programming error, named', () => {
+    expect(() => encodeFinishReason({ unified: 'novel' } as never)).toThrow('unhandled finish reason: "novel"');
+  });
 });

@@ -27,6 +27,9 @@ describe('readForwarded: what is read of a forwarded frame', () => {
     ['{"type":"response.created","response":{"id":"r"}}', { type: 'response.created', response: { id: 'r' } }],
     ['{"type":"response.created","response":{"id":5}}', { type: 'response.created' }],
     ['{"type":"response.created","response":"r"}', { type: 'response.created' }],
+    ['{"type":"response.created","response":null}', { type: 'response.created' }],
+    // A sequence number at the very start of the data is still read.
+    ['"sequence_number":5', { sequenceNumber: 5 }],
     ['{"type":"response.output_item.done","output_index":2,"item":{"id":"i"}}', { type: 'response.output_item.done', item: { at: 2, item: { id: 'i' } } }],
     ['{"type":"response.output_item.done","output_index":"1","item":{}}', { type: 'response.output_item.done' }],
     ['{"type":"response.output_item.done","output_index":2,"item":null}', { type: 'response.output_item.done' }],

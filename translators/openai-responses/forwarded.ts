@@ -41,6 +41,7 @@ function typeOf(frame: SseEvent): string | undefined {
 function parsed(data: string): Wire | null | undefined {
   try {
     return JSON.parse(data) as Wire | null;
+    // Stryker disable next-line BlockStatement: an emptied catch returns undefined all the same
   } catch {
     return undefined;
   }
@@ -51,10 +52,12 @@ export function readForwarded(frame: SseEvent): ForwardedFrame {
   const out: ForwardedFrame = { type, sequenceNumber: sequenceNumberOf(frame.data) };
   if (type === 'response.created') {
     const r = parsed(frame.data)?.['response'];
-    if (r && typeof r === 'object' && typeof (r as Wire)['id'] === 'string') out.response = r as Wire;
+    // Only an object has a string `id` (`"r".id` is undefined).
+    if (r && typeof (r as Wire)['id'] === 'string') out.response = r as Wire;
   } else if (type === 'response.output_item.done') {
     const json = parsed(frame.data);
     const at = json?.['output_index'];
+    // Stryker disable next-line OptionalChaining: a null JSON has no number output_index, so its item is never read
     if (typeof at === 'number' && json?.['item'] && typeof json['item'] === 'object') out.item = { at, item: json['item'] as Wire };
   }
   return out;

@@ -57,4 +57,15 @@ describe('encodePassthrough: routes, headers, bodies', () => {
     for (const body of [null, ['x'], 'text']) expect(encodePassthrough(input({ body }), 'raw', target)).toMatchObject({ body: 'raw', stream: false });
     expect(JSON.parse(encodePassthrough(input({ body: { model: 'other', stream: true } }), 'raw', target).body as string)).toEqual({ model: 'gpt-5.1', stream: true });
   });
+
+  it('compaction goes to its own route, with the body as it came', () => {
+    expect(encodePassthrough(input({ params: { method: 'compact' } }), 'raw', target)).toMatchObject({ method: 'POST', path: '/responses/compact', body: 'raw', stream: false });
+  });
+
+  it('a session’s cache key is added to a body naming the upstream’s model already, unless the caller gave one or counts tokens', () => {
+    const keyed = { ...target, options: { promptCacheKey: 'sess-1' } };
+    expect(JSON.parse(encodePassthrough(input(), 'raw', keyed).body as string)).toEqual({ model: 'gpt-5.1', input: 'hi', prompt_cache_key: 'sess-1' });
+    expect(encodePassthrough(input({ body: { model: 'gpt-5.1', prompt_cache_key: 'own' } }), 'raw', keyed).body).toBe('raw');
+    expect(encodePassthrough(input({ params: { method: 'input_tokens' } }), 'raw', keyed).body).toBe('raw');
+  });
 });

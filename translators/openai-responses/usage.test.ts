@@ -14,7 +14,8 @@ describe('usage both ways', () => {
       cacheWriteTokens: 2,
       reasoningTokens: 0,
     });
-    expect(decodeUsage({ input_tokens: 1, input_tokens_details: { cached_tokens: null }, output_tokens_details: { reasoning_tokens: null } } as never)).toEqual({ inputTokens: 1, outputTokens: 0, totalTokens: 1 });
+    expect(decodeUsage({ input_tokens: 1, input_tokens_details: { cached_tokens: null, cache_write_tokens: null }, output_tokens_details: { reasoning_tokens: null } } as never)).toStrictEqual({ inputTokens: 1, outputTokens: 0, totalTokens: 1 });
+    expect(decodeUsage({ input_tokens: 1, input_tokens_details: {}, output_tokens_details: {} })).toStrictEqual({ inputTokens: 1, outputTokens: 0, totalTokens: 1 });
   });
 
   it('encoded: every detail present, zero when unknown', () => {
