@@ -1,18 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { encodeReasoning, encodeSignature, encodeToolCallId, ProxyError } from '../../src/canonical/index.ts';
+import { encodeReasoning, encodeSignature, encodeToolCallId } from '../../src/canonical/index.ts';
 import { decodeRequest } from './decode-request.ts';
+import { proxyErrorOf } from '../../test/support/thrown.ts';
 
 const decode = (input: unknown) => decodeRequest({ body: { model: 'm', input }, headers: {}, params: {}, query: {} }).value.messages;
 const decoded = (input: unknown) => decodeRequest({ body: { model: 'm', input }, headers: {}, params: {}, query: {} });
 
 function failure(body: unknown): { param?: string; message: string } {
-  try {
-    decodeRequest({ body, headers: {}, params: {}, query: {} });
-  } catch (e) {
-    expect(e).toBeInstanceOf(ProxyError);
-    return { param: (e as ProxyError).param, message: (e as ProxyError).message };
-  }
-  throw new Error('expected a 400');
+  const e = proxyErrorOf(() => decodeRequest({ body, headers: {}, params: {}, query: {} }));
+  return { param: e.param, message: e.message };
 }
 
 describe('decodeInput: the less common inputs', () => {

@@ -2,20 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { encodeReasoning, encodeSignature, ProxyError } from '../../src/canonical/index.ts';
 import { fixtureJson } from '../../test/support/fixtures.ts';
 import { decodeRequest } from './decode-request.ts';
+import { proxyErrorOf } from '../../test/support/thrown.ts';
 
 const decode = (body: unknown) => decodeRequest({ body, headers: {}, params: {}, query: {} });
 const base = { model: 'gemini-3-flash-preview' };
 
 function fails(body: unknown): ProxyError {
-  try {
-    decode(body);
-  } catch (e) {
-    expect(e).toBeInstanceOf(ProxyError);
-    expect((e as ProxyError).kind).toBe('invalid-request');
-    expect((e as ProxyError).status).toBe(400);
-    return e as ProxyError;
-  }
-  throw new Error('expected a 400');
+  const e = proxyErrorOf(() => decode(body));
+  expect(e.kind).toBe('invalid-request');
+  expect(e.status).toBe(400);
+  return e;
 }
 
 describe('decodeRequest: the stateless function-calling turn (docs streaming guide)', () => {

@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ProxyError } from '../../src/canonical/index.ts';
 import { decodeRequest } from './decode-request.ts';
+import { proxyErrorOf } from '../../test/support/thrown.ts';
 
 const base = { model: 'gemini-3-flash-preview', input: 'x' };
 
 function failure(body: unknown): { param: string | undefined; message: string; status: number } {
-  try {
-    decodeRequest({ body, headers: {}, params: {}, query: {} });
-  } catch (e) {
-    expect(e).toBeInstanceOf(ProxyError);
-    const err = e as ProxyError;
-    expect(err.kind).toBe('invalid-request');
-    return { param: err.param, message: err.message, status: err.status };
-  }
-  throw new Error('expected a 400');
+  const err = proxyErrorOf(() => decodeRequest({ body, headers: {}, params: {}, query: {} }));
+  expect(err.kind).toBe('invalid-request');
+  return { param: err.param, message: err.message, status: err.status };
 }
 
 describe('caller errors: the 400 says where, what was expected and what came', () => {

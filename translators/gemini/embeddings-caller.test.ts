@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ProxyError, type EmbeddingRequest } from '../../src/canonical/index.ts';
+import type { EmbeddingRequest } from '../../src/canonical/index.ts';
 import { decodeEmbeddingRequest, encodeEmbeddingResponse, MAX_BATCH } from './embeddings-caller.ts';
 import { gemini } from './index.ts';
+import { proxyErrorOf } from '../../test/support/thrown.ts';
 
 const input = (method: string, body: unknown, model = 'gemini-embedding-001') => ({ body, headers: {}, params: { model, method }, query: {} });
 const content = (...texts: string[]) => ({ parts: texts.map((text) => ({ text })) });
-const refusal = (method: string, body: unknown) => {
-  try {
-    decodeEmbeddingRequest(input(method, body));
-  } catch (e) {
-    expect(e).toBeInstanceOf(ProxyError);
-    return e as ProxyError;
-  }
-  throw new Error('expected a 400');
-};
+const refusal = (method: string, body: unknown) => proxyErrorOf(() => decodeEmbeddingRequest(input(method, body)));
 
 describe('Gemini embeddings caller: decoding', () => {
   it('embedContent: one text, task type, title, size', () => {
@@ -93,14 +86,7 @@ describe('Gemini embeddings caller: decoding', () => {
   it('no model, or `models/` alone, is a 400 on the model', () => {
     for (const model of [undefined, '', 'models/']) {
       const params: Record<string, string> = { method: 'embedContent', ...(model !== undefined && { model }) };
-      const e = (() => {
-        try {
-          decodeEmbeddingRequest({ body: { content: content('a') }, headers: {}, params, query: {} });
-        } catch (err) {
-          return err as ProxyError;
-        }
-        throw new Error('expected a 400');
-      })();
+      const e = proxyErrorOf(() => decodeEmbeddingRequest({ body: { content: content('a') }, headers: {}, params, query: {} }));
       expect({ kind: e.kind, message: e.message, param: e.param, code: e.code }).toEqual({ kind: 'invalid-request', message: '* model: required.', param: 'model', code: 'INVALID_ARGUMENT' });
     }
   });

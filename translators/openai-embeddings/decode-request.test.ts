@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ProxyError } from '../../src/canonical/index.ts';
 import { decodeEmbeddingRequest, MAX_INPUTS } from './decode-request.ts';
+import { proxyErrorOf } from '../../test/support/thrown.ts';
 
 const decode = (body: unknown) => decodeEmbeddingRequest({ body, headers: {}, params: {}, query: {} });
-const refusal = (body: unknown) => {
-  try {
-    decode(body);
-  } catch (e) {
-    expect(e).toBeInstanceOf(ProxyError);
-    return e as ProxyError;
-  }
-  throw new Error('expected a 400');
-};
+const refusal = (body: unknown) => proxyErrorOf(() => decode(body));
 
 describe('OpenAI embeddings request decoding', () => {
   it('a string, strings, a token array, token arrays', () => {

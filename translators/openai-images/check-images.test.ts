@@ -3,11 +3,11 @@
  * the offending file, the limit and what was sent, with OpenAI's error code.
  */
 import { describe, expect, it } from 'vitest';
-import { ProxyError } from '../../src/canonical/index.ts';
 import { testContext } from '../../test/support/fixtures.ts';
 import { decodeImageRequest } from './decode-request.ts';
 import type { ImageFormFields, ImageFormFile } from './read-form.ts';
 import { jpeg, png, webp } from './test-images.ts';
+import { proxyErrorOf } from '../../test/support/thrown.ts';
 
 const ctx = testContext();
 const f = (data: Uint8Array, filename?: string): ImageFormFile => ({ data, mediaType: 'image/png', ...(filename ? { filename } : {}) });
@@ -20,15 +20,9 @@ const run = (op: 'edit' | 'variation', body: ImageFormFields) => decodeImageRequ
 
 /** The 400 the call throws: [param, code, message]. */
 function refusal(op: 'edit' | 'variation', body: ImageFormFields): [string | undefined, string | undefined, string] {
-  try {
-    run(op, body);
-  } catch (e) {
-    expect(e).toBeInstanceOf(ProxyError);
-    const err = e as ProxyError;
-    expect(err.status).toBe(400);
-    return [err.param, err.code, err.message];
-  }
-  throw new Error('expected a 400');
+  const err = proxyErrorOf(() => run(op, body));
+  expect(err.status).toBe(400);
+  return [err.param, err.code, err.message];
 }
 
 const MB = 1024 * 1024;

@@ -5,19 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { ProxyError } from '../../src/canonical/index.ts';
 import { decodeRequest } from './decode-request.ts';
+import { proxyErrorOf } from '../../test/support/thrown.ts';
 
 const decode = (body: unknown, params: Record<string, string> = {}) => decodeRequest({ body, headers: {}, params, query: {} });
 const base = () => ({ model: 'gpt-5.1', input: 'hi' });
 
-function fails(body: unknown): ProxyError {
-  try {
-    decode(body);
-  } catch (e) {
-    expect(e).toBeInstanceOf(ProxyError);
-    return e as ProxyError;
-  }
-  throw new Error('expected a 400');
-}
+const fails = (body: unknown): ProxyError => proxyErrorOf(() => decode(body));
 
 describe('decodeRequest: compaction asked for', () => {
   it('the compact route (method "compact") asks for a compaction; another method or none does not', () => {

@@ -2,19 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { encodeReasoning, ProxyError } from '../../src/canonical/index.ts';
 import { fixtureJson } from '../../test/support/fixtures.ts';
 import { checkReferences, decodeRequest, responsesExtras } from './decode-request.ts';
+import { proxyErrorOf } from '../../test/support/thrown.ts';
 
 const decode = (body: unknown) => decodeRequest({ body, headers: {}, params: {}, query: {} });
 const base = { model: 'gpt-5.1-codex', input: 'hi' };
 
-function fails(body: unknown): ProxyError {
-  try {
-    decode(body);
-  } catch (e) {
-    expect(e).toBeInstanceOf(ProxyError);
-    return e as ProxyError;
-  }
-  throw new Error('expected a 400');
-}
+const fails = (body: unknown): ProxyError => proxyErrorOf(() => decode(body));
 
 describe('decodeRequest: what Codex sends', () => {
   const { value: req, warnings } = decode(fixtureJson('openai-responses', 'codex-reasoning-summaries-apply-patch.request.json'));

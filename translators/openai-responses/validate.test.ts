@@ -3,19 +3,14 @@ import * as v from 'valibot';
 import { ProxyError } from '../../src/canonical/index.ts';
 import { decodeRequest } from './decode-request.ts';
 import { invalid, parseAt } from './validate.ts';
+import { proxyErrorOf } from '../../test/support/thrown.ts';
 
 const base = { model: 'gpt-5.1', input: 'hi' };
 
 /** The 400 a body gets, as the caller reads it. */
 function rejection(body: unknown): { message: string; param: string | undefined; code: string | undefined; kind: string } {
-  try {
-    decodeRequest({ body, headers: {}, params: {}, query: {} });
-  } catch (e) {
-    expect(e).toBeInstanceOf(ProxyError);
-    const { message, param, code, kind } = e as ProxyError;
-    return { message, param, code, kind };
-  }
-  throw new Error('expected a 400');
+  const { message, param, code, kind } = proxyErrorOf(() => decodeRequest({ body, headers: {}, params: {}, query: {} }));
+  return { message, param, code, kind };
 }
 
 describe('Responses caller validation: the message, parameter and code of each kind of mistake', () => {
