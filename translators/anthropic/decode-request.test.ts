@@ -4,6 +4,7 @@ import { fixtureJson } from '../../test/support/fixtures.ts';
 import type { CallerInput } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { deepFreeze } from '../../src/kit/index.ts';
+import { proxyErrorOf } from '../../test/support/thrown.ts';
 
 const H = { 'anthropic-version': '2023-06-01' };
 const input = (body: unknown, headers: Record<string, string> = H, params: Record<string, string> = {}): CallerInput => ({
@@ -14,16 +15,6 @@ const input = (body: unknown, headers: Record<string, string> = H, params: Recor
 });
 const base = { model: 'claude-sonnet-4-5', max_tokens: 1024 };
 const decode = (body: unknown, headers?: Record<string, string>) => decodeRequest(input(body, headers));
-
-function errorOf(fn: () => unknown): ProxyError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ProxyError);
-    return e as ProxyError;
-  }
-  throw new Error('expected a ProxyError');
-}
 
 describe('anthropic decodeRequest: fixtures', () => {
   const names = [
@@ -94,7 +85,7 @@ describe('anthropic decodeRequest: fixtures', () => {
 
 describe('anthropic decodeRequest: fields', () => {
   it('requires anthropic-version (or compat-version)', () => {
-    const err = errorOf(() => decode(base, {}));
+    const err = proxyErrorOf(() => decode(base, {}));
     expect(err.kind).toBe('invalid-request');
     expect(err.message).toBe('anthropic-version: header is required');
     expect(() => decode({ ...base, messages: [{ role: 'user', content: 'hi' }] }, { 'compat-version': '2026-10-21' })).not.toThrow();
@@ -243,7 +234,7 @@ describe('anthropic decodeRequest: validation errors like the real API', () => {
     ['unknown block', { ...base, messages: [{ role: 'user', content: [{ type: 'video' }] }] }, "messages.0.content.0.type: Input tag 'video'"],
   ];
   it.each(cases)('%s', (_name, body, message) => {
-    const err = errorOf(() => decode(body));
+    const err = proxyErrorOf(() => decode(body));
     expect(err.kind).toBe('invalid-request');
     expect(err.status).toBe(400);
     expect(err.message.startsWith(message)).toBe(true);
@@ -251,14 +242,14 @@ describe('anthropic decodeRequest: validation errors like the real API', () => {
   });
 
   it('budget must be below max_tokens', () => {
-    const err = errorOf(() => decode({ ...base, max_tokens: 2000, messages: msgs, thinking: { type: 'enabled', budget_tokens: 2000 } }));
+    const err = proxyErrorOf(() => decode({ ...base, max_tokens: 2000, messages: msgs, thinking: { type: 'enabled', budget_tokens: 2000 } }));
     expect(err.message).toContain('`max_tokens` must be greater than `thinking.budget_tokens`');
   });
 
   it.each([null, [], 42, 'x', { messages: null }, { ...base, messages: [null] }, { ...base, messages: [{ role: 'user', content: [null] }] }, { ...base, messages: msgs, tools: [null] }, { ...base, messages: msgs, thinking: 'yes' }])(
     'never a TypeError for %j',
     (body) => {
-      expect(errorOf(() => decode(body)).kind).toBe('invalid-request');
+      expect(proxyErrorOf(() => decode(body)).kind).toBe('invalid-request');
     },
   );
 

@@ -3,11 +3,12 @@
  * API puts on a budget (≥ 1024, below max_tokens), and what an upstream request carries.
  */
 import { describe, expect, it } from 'vitest';
-import { ProxyError, type ChatRequest, type Warning } from '../../src/canonical/index.ts';
+import type { ChatRequest, Warning } from '../../src/canonical/index.ts';
 import { testContext } from '../../test/support/fixtures.ts';
 import type { UpstreamTarget } from '../types.ts';
 import { decodeRequest } from './decode-request.ts';
 import { encodeRequest } from './encode-request.ts';
+import { proxyErrorOf } from '../../test/support/thrown.ts';
 
 const H = { 'anthropic-version': '2023-06-01' };
 
@@ -15,16 +16,6 @@ const msgs = [{ role: 'user', content: 'hi' }];
 
 const decode = (body: Record<string, unknown>) =>
   decodeRequest({ body: { model: 'claude-sonnet-4-5', max_tokens: 4096, messages: msgs, ...body }, headers: H, params: {}, query: {} });
-
-function errorOf(fn: () => unknown): ProxyError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ProxyError);
-    return e as ProxyError;
-  }
-  throw new Error('expected a ProxyError');
-}
 
 const target: UpstreamTarget = { name: 'claude', model: 'claude-sonnet-4-20250514', apiKey: 'k', options: {} };
 
@@ -39,7 +30,7 @@ const clamps = (warnings: Warning[]) => warnings.filter((w) => w.code === 'clamp
 
 describe('anthropic caller: thinking budget limits', () => {
   it.each([0, -1, 1023])('budget_tokens %i is refused with the API’s message', (budget) => {
-    const err = errorOf(() => decode({ thinking: { type: 'enabled', budget_tokens: budget } }));
+    const err = proxyErrorOf(() => decode({ thinking: { type: 'enabled', budget_tokens: budget } }));
     expect(err.status).toBe(400);
     expect(err.message).toBe('thinking.budget_tokens: Input should be greater than or equal to 1024');
     expect(err.param).toBe('thinking.budget_tokens');
@@ -50,10 +41,10 @@ describe('anthropic caller: thinking budget limits', () => {
   });
 
   it('max_tokens must exceed the budget: equal is refused, one more is accepted', () => {
-    const err = errorOf(() => decode({ max_tokens: 1500, thinking: { type: 'enabled', budget_tokens: 1500 } }));
+    const err = proxyErrorOf(() => decode({ max_tokens: 1500, thinking: { type: 'enabled', budget_tokens: 1500 } }));
     expect(err.param).toBe('max_tokens');
     expect(err.message).toMatch(/^max_tokens: `max_tokens` must be greater than `thinking.budget_tokens`/);
-    expect(errorOf(() => decode({ max_tokens: 1400, thinking: { type: 'enabled', budget_tokens: 1500 } })).param).toBe('max_tokens');
+    expect(proxyErrorOf(() => decode({ max_tokens: 1400, thinking: { type: 'enabled', budget_tokens: 1500 } })).param).toBe('max_tokens');
     expect(decode({ max_tokens: 1501, thinking: { type: 'enabled', budget_tokens: 1500 } }).value.maxOutputTokens).toBe(1501);
   });
 
@@ -76,7 +67,7 @@ describe('anthropic caller: thinking budget limits', () => {
   });
 
   it('a thinking object of the wrong shape is refused by its field', () => {
-    expect(errorOf(() => decode({ thinking: { type: 'enabled' } })).message).toBe('thinking.budget_tokens: Field required');
+    expect(proxyErrorOf(() => decode({ thinking: { type: 'enabled' } })).message).toBe('thinking.budget_tokens: Field required');
   });
 });
 
@@ -95,7 +86,7 @@ describe('anthropic caller: output_config.effort', () => {
   });
 
   it('an unknown effort is a 400 naming the allowed values', () => {
-    const err = errorOf(() => decode({ output_config: { effort: 'extreme' } }));
+    const err = proxyErrorOf(() => decode({ output_config: { effort: 'extreme' } }));
     expect(err.status).toBe(400);
     expect(err.param).toBe('output_config.effort');
     expect(err.message).toBe("output_config.effort: Input should be 'low', 'medium', 'high', 'xhigh' or 'max'");

@@ -3,8 +3,8 @@
  * One case per rule, so a rule that stops being checked (or checks the wrong bound) is noticed.
  */
 import { describe, expect, it } from 'vitest';
-import { ProxyError } from '../../src/canonical/index.ts';
 import { decodeRequest } from './decode-request.ts';
+import { proxyErrorOf } from '../../test/support/thrown.ts';
 
 const H = { 'anthropic-version': '2023-06-01' };
 
@@ -15,16 +15,6 @@ const ok = { model: 'claude-sonnet-4-5', max_tokens: 1024, messages: msgs };
 const decode = (body: unknown) => decodeRequest({ body, headers: H, params: {}, query: {} });
 
 const userBlock = (block: unknown) => ({ ...ok, messages: [{ role: 'user', content: [block] }] });
-
-function errorOf(fn: () => unknown): ProxyError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(ProxyError);
-    return e as ProxyError;
-  }
-  throw new Error('expected a ProxyError');
-}
 
 const cases: Array<[string, unknown, string, string]> = [
   ['body not an object', 'x', '', 'Input should be a valid dictionary'],
@@ -62,7 +52,7 @@ const cases: Array<[string, unknown, string, string]> = [
 
 describe('anthropic caller: request validation', () => {
   it.each(cases)('%s', (_name, body, param, reason) => {
-    const err = errorOf(() => decode(body));
+    const err = proxyErrorOf(() => decode(body));
     expect(err.kind).toBe('invalid-request');
     expect(err.status).toBe(400);
     if (param) {
