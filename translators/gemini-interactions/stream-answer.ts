@@ -45,12 +45,18 @@ function annotate(list: unknown[], annotations: unknown[]): void {
   let from = 0;
   const spans = texts.map((c) => ({ c, from, to: (from += utf8Length(c['text'] as string)) }));
   for (const a of annotations) {
-    const start = isRecord(a) ? a['start_index'] : undefined;
-    const at = typeof start === 'number' ? spans.find((s) => start < s.to) ?? spans.at(-1) : spans.at(-1);
+    const start = isRecord(a) && typeof a['start_index'] === 'number' ? a['start_index'] : undefined;
+    const at = (start !== undefined && spans.find((s) => start < s.to)) || spans.at(-1);
     if (!at) continue;
-    const own = at.from > 0 && isRecord(a) && typeof start === 'number' ? { ...a, start_index: start - at.from, ...(typeof a['end_index'] === 'number' ? { end_index: a['end_index'] - at.from } : {}) } : a;
+    const own = start !== undefined && at.from > 0 ? shifted(a as Wire, at.from) : a;
     at.c['annotations'] = [...(Array.isArray(at.c['annotations']) ? at.c['annotations'] : []), own];
   }
+}
+
+/** An annotation with its offsets moved `by` bytes back. */
+function shifted(a: Wire, by: number): Wire {
+  const end = a['end_index'];
+  return { ...a, start_index: (a['start_index'] as number) - by, ...(typeof end === 'number' ? { end_index: end - by } : {}) };
 }
 
 function contentOf(step: Wire, field: 'content' | 'summary'): unknown[] {
