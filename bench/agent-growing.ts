@@ -21,14 +21,14 @@ const WARM = 3;
 type Start = (file: string, argv: string[], core: number, execArgv?: string[]) => Promise<Child>;
 
 /** The conversation's turns from about `bytes` on, `n` of them, each one tool call and its result longer. */
-function growingTurns(bytes: number, n: number): Conversation[] {
+export function growingTurns(bytes: number, n: number): Conversation[] {
   const start = conversation(bytes).turns.length;
   const whole = conversation(bytes + n * 10_000);
   if (whole.turns.length < start + n) throw new Error(`not enough turns for ${n} more from ${bytes} bytes`);
   return Array.from({ length: n }, (_, k) => ({ ...whole, turns: whole.turns.slice(0, start + k) }));
 }
 
-const req = (d: Dialect, model: string, c: Conversation, prefix = ''): Req => ({ path: `${prefix}${pathOf(d, model, false)}`, headers: HEADERS[d], body: Buffer.from(JSON.stringify(render(d, c, model, false))) });
+export const req = (d: Dialect, model: string, c: Conversation, prefix = ''): Req => ({ path: `${prefix}${pathOf(d, model, false)}`, headers: HEADERS[d], body: Buffer.from(JSON.stringify(render(d, c, model, false))) });
 
 function send(port: number, r: Req, agent: http.Agent): Promise<number> {
   return new Promise((resolve, reject) => {

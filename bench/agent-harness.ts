@@ -30,7 +30,7 @@ export const HOLD_MS = 4000;
 
 /** Fork the bundle `dir/file` with `argv`, pinned to `core`, once it announces its port. */
 export function start(dir: string, file: string, argv: string[], core: number, execArgv: string[] = []): Promise<Child> {
-  const proc = fork(join(dir, file), argv, { execArgv: ['--expose-gc', ...execArgv], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const proc = fork(join(dir, file), argv, { execArgv: ['--expose-gc', ...execArgv], stdio: ['ignore', process.env.BENCH_CHILD_STDOUT ? 'inherit' : 'ignore', 'inherit', 'ipc'] });
   live.add(proc);
   let seq = 0;
   const waiting = new Map<number, (s: ProcStats) => void>();

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { benchBundle } from '../scripts/node-bundle.ts';
 import type { Dialect } from './agent-bodies.ts';
-import { growing } from './agent-growing.ts';
+import { growing, growingTurns, req as growingReq } from './agent-growing.ts';
 import { EVENTS, HOLD_MS, live, median, once, pin, PIN, proxyConfig, proxyReq, REPEATED_BODY_SETTINGS, SIZES, slice, start as startIn, UPSTREAMS, upstreamReq, type Child, type Req, type Slice } from './agent-harness.ts';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -238,6 +238,7 @@ async function floorMemory(mockPort: number, mix: Array<[Dialect, Dialect]>): Pr
  */
 async function profile(pair: string, size: string, n: number) {
   const [caller, up] = pair.split('→') as [Dialect | 'raw' | 'control', Dialect];
+  const grow = args.includes('--growing');
   const dir = join(out, 'prof');
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -246,16 +247,20 @@ async function profile(pair: string, size: string, n: number) {
   const profFlags = ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=250'];
   const proxy = caller === 'raw' ? await start('passthrough.mjs', [String(mock.port)], 0, profFlags)
     : caller === 'control' ? await start('holding-proxy.mjs', [proxyConfig(mock.port)], 0, profFlags)
-    : await start('proxy.mjs', [proxyConfig(mock.port, MATRIX_SETTINGS)], 0, [...START_FLAGS, ...profFlags]);
+    : await start('proxy.mjs', [proxyConfig(mock.port, grow ? {} : MATRIX_SETTINGS)], 0, [...START_FLAGS, ...profFlags]);
   const stream = size.startsWith('stream');
   const events = stream ? Number(size.slice(6)) : 50;
   const bytes = stream ? 30_000 : SIZES[size]!;
   const r = caller === 'raw' ? upstreamReq(up, bytes, stream, events) : proxyReq(caller === 'control' ? up : caller, up, bytes, stream, events);
+  // `--growing`: each request the last plus a tool call and its result (the turn memo on), from the same sender.
+  const warm = grow ? 20 : Math.max(200, n >> 1);
+  const turns = grow ? growingTurns(bytes, warm + n).map((c) => (caller === 'raw' ? growingReq(up, `real-${up}`, c, '/e50') : growingReq(caller as Dialect, `agent-${up}-50`, c))) : [];
+  const nth = (i: number) => (grow ? turns[i]! : r);
   // A warm-up outside the window (start-up, the first compilations), then N requests in it.
-  for (let i = 0; i < Math.max(200, n >> 1); i++) await once(proxy.port, r);
+  for (let i = 0; i < warm; i++) await once(proxy.port, nth(i));
   const before = await proxy.ask('stats');
   const from = process.hrtime.bigint() / 1000n;
-  for (let i = 0; i < n; i++) await once(proxy.port, r);
+  for (let i = 0; i < n; i++) await once(proxy.port, nth(warm + i));
   const to = process.hrtime.bigint() / 1000n;
   const after = await proxy.ask('stats');
   mock.stop();
